@@ -1,0 +1,22 @@
+//! Database migrations of the exchange backend. The same migrations run on SQLite (the embedded
+//! default) and PostgreSQL (`DATABASE_URL`); `backend serve` and `backend migrate` apply them at start.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261121_000001_create_coin;
+mod m20261121_000002_create_market_tick;
+mod m20261121_000003_seed_coins;
+
+/// Every migration, in the order it is applied.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![
+            Box::new(m20261121_000001_create_coin::Migration),
+            Box::new(m20261121_000002_create_market_tick::Migration),
+            Box::new(m20261121_000003_seed_coins::Migration),
+        ]
+    }
+}

@@ -1,0 +1,168 @@
+//! Builds the whole server: the OpenAPI service over the domain APIs, the live channels, the
+//! platform config script and the static webapp, with the request-wide middleware; starts the
+//! market simulator; and stops everything cleanly.
+
+use std::{net::SocketAddr, sync::Arc, time::Duration};
+
+use poem::{
+    Endpoint, EndpointExt, IntoEndpoint, Route, Server,
+    endpoint::StaticFilesEndpoint,
+    get,
+    listener::{Acceptor, Listener, TcpListener},
+    middleware::CatchPanic,
+};
+use poem_openapi::OpenApiService;
+use sea_orm::DatabaseConnection;
+use tokio::{sync::watch, task::JoinHandle};
+
+use crate::common::api::{CommonApi, platform_config_script};
+use crate::config::Config;
+use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
+use crate::market::{MarketHub, simulator, ws::market_channel};
+
+/// What every request handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub db: DatabaseConnection,
+    /// Latest market state and live broadcast.
+    pub hub: Arc<MarketHub>,
+    /// The configuration in force.
+    pub config: Arc<Config>,
+}
+
+/// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
+pub fn api_service() -> OpenApiService<CommonApi, ()> {
+    OpenApiService::new(CommonApi, "Kestrel Exchange API", env!("CARGO_PKG_VERSION"))
+        .description(
+            "The public API of the Kestrel Exchange webapp. Every answer is the envelope \
+             {code, msg, data}; msg is in the language of the `lang` header; decimals are strings.",
+        )
+        .server("/")
+}
+
+/// The OpenAPI document, as committed in `openapi/openapi.json`.
+pub fn openapi_json() -> String {
+    api_service().spec()
+}
+
+/// The route tree over `state`.
+pub fn routes(state: AppState) -> impl Endpoint {
+    let webapp = StaticFilesEndpoint::new(&state.config.webapp_dir)
+        .index_file("index.html")
+        .fallback_to_index();
+    Route::new()
+        .nest_no_strip("/api", api_service())
+        .at("/platform/dev/config.js", get(platform_config_script))
+        .at("/ws/market/:client_id", get(market_channel))
+        .nest("/", webapp)
+        .data(state.hub.clone())
+        .data(state)
+        .with(CatchPanic::new().with_handler(EnvelopePanicHandler))
+        .around(api_middleware)
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The database could not be opened or migrated.
+    #[error(transparent)]
+    Database(#[from] crate::db::DbOpenError),
+    /// The listed pairs could not be read.
+    #[error("cannot read the listed pairs: {0}")]
+    Pairs(#[from] sea_orm::DbErr),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: String,
+        source: std::io::Error,
+    },
+}
+
+/// A running server.
+pub struct App {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// The shared state (tests read the database through it).
+    pub state: AppState,
+    shutdown: watch::Sender<bool>,
+    server: JoinHandle<std::io::Result<()>>,
+    simulator: Option<JoinHandle<()>>,
+}
+
+/// Opens the database, starts the market simulator and the HTTP server.
+pub async fn start(config: Config) -> Result<App, StartError> {
+    let db = crate::db::connect(&config).await?;
+    let hub = Arc::new(MarketHub::new());
+    let (shutdown, shutdown_rx) = watch::channel(false);
+
+    let simulator = if config.simulator.enabled {
+        let pairs = simulator::load_pairs(&db).await?;
+        Some(tokio::spawn(simulator::run(
+            db.clone(),
+            hub.clone(),
+            pairs,
+            config.simulator.seed,
+            config.simulator.tick_ms,
+            shutdown_rx.clone(),
+        )))
+    } else {
+        None
+    };
+
+    let addr = format!("{}:{}", config.host, config.port);
+    let acceptor = TcpListener::bind(addr.clone())
+        .into_acceptor()
+        .await
+        .map_err(|source| StartError::Bind {
+            addr: addr.clone(),
+            source,
+        })?;
+    let bound = acceptor
+        .local_addr()
+        .into_iter()
+        .find_map(|a| a.as_socket_addr().copied())
+        .ok_or_else(|| StartError::Bind {
+            addr: addr.clone(),
+            source: std::io::Error::other("no socket address"),
+        })?;
+    let state = AppState {
+        db,
+        hub,
+        config: Arc::new(config),
+    };
+    let endpoint = routes(state.clone()).into_endpoint();
+    let mut stop = shutdown_rx;
+    let server = tokio::spawn(async move {
+        Server::new_with_acceptor(acceptor)
+            .run_with_graceful_shutdown(
+                endpoint,
+                async move {
+                    let _ = stop.changed().await;
+                },
+                Some(Duration::from_secs(5)),
+            )
+            .await
+    });
+    Ok(App {
+        addr: bound,
+        state,
+        shutdown,
+        server,
+        simulator,
+    })
+}
+
+impl App {
+    /// Stops accepting requests, lets running ones finish (up to 5 s), stops the simulator.
+    pub async fn stop(self) {
+        let _ = self.shutdown.send(true);
+        if let Err(error) = self.server.await {
+            tracing::error!(%error, "server task failed");
+        }
+        if let Some(simulator) = self.simulator {
+            let _ = simulator.await;
+        }
+        self.state.db.close_by_ref().await.ok();
+    }
+}

@@ -1,0 +1,139 @@
+//! Rules of the platform-wide calls, free of HTTP: what the settings are and which pairs are listed
+//! with which live prices.
+
+use sea_orm::{DatabaseConnection, EntityTrait, QueryOrder};
+
+use crate::config::PlatformConfig;
+use crate::entity::coin;
+use crate::i18n::{ALL_LANGS, Lang};
+use crate::market::{MarketHub, Ticker};
+
+/// Which list a coin-list query asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarketKind {
+    /// Spot pairs (`currencyList`).
+    Spot,
+    /// USDT-M perpetuals (`contractList`).
+    Contract,
+}
+
+/// A coin-list query.
+#[derive(Debug, Clone, Default)]
+pub struct CoinFilter {
+    /// Only this list, when given.
+    pub market: Option<MarketKind>,
+    /// Only pairs whose symbol or base coin contains this text (any case), when given.
+    pub keyword: Option<String>,
+}
+
+/// A listed pair with its latest ticker (none before the market source has produced one).
+#[derive(Debug, Clone)]
+pub struct ListedPair {
+    /// The listing.
+    pub coin: coin::Model,
+    /// The latest ticker.
+    pub ticker: Option<Ticker>,
+}
+
+/// The spot and contract lists.
+#[derive(Debug, Clone, Default)]
+pub struct CoinLists {
+    /// Spot pairs.
+    pub spot: Vec<ListedPair>,
+    /// USDT-M perpetuals.
+    pub contract: Vec<ListedPair>,
+}
+
+/// The listed pairs, in display order, with their latest tickers.
+pub async fn coin_lists(
+    db: &DatabaseConnection,
+    hub: &MarketHub,
+    filter: &CoinFilter,
+) -> Result<CoinLists, sea_orm::DbErr> {
+    let coins = coin::Entity::find()
+        .order_by_asc(coin::Column::Sort)
+        .order_by_asc(coin::Column::Id)
+        .all(db)
+        .await?;
+    let keyword = filter
+        .keyword
+        .as_deref()
+        .map(|k| k.trim().to_ascii_lowercase())
+        .filter(|k| !k.is_empty());
+    let matches = |coin: &coin::Model| {
+        keyword.as_deref().is_none_or(|k| {
+            coin.symbol.contains(k)
+                || coin.coin.contains(k)
+                || coin.show_symbol.to_ascii_lowercase().contains(k)
+        })
+    };
+    let wants = |kind| filter.market.is_none_or(|m| m == kind);
+    let mut lists = CoinLists::default();
+    for coin in coins.into_iter().filter(|c| matches(c)) {
+        let pair = ListedPair {
+            ticker: hub.ticker(&coin.symbol),
+            coin,
+        };
+        if pair.coin.contract_enabled && wants(MarketKind::Contract) {
+            lists.contract.push(pair.clone());
+        }
+        if pair.coin.spot_enabled && wants(MarketKind::Spot) {
+            lists.spot.push(pair);
+        }
+    }
+    Ok(lists)
+}
+
+/// The languages offered, in the switcher's order, each named in itself.
+pub fn languages() -> Vec<(Lang, &'static str)> {
+    ALL_LANGS
+        .iter()
+        .map(|lang| (*lang, lang.native_name()))
+        .collect()
+}
+
+/// The platform config script: assigns the public settings to `window.__PLATFORM_CONFIG__`.
+pub fn config_script(platform: &PlatformConfig) -> String {
+    let config = serde_json::json!({
+        "siteName": platform.site_name,
+        "apiBaseUrl": "",
+        "wsBaseUrl": "",
+        "apiHead": platform.api_head,
+        "mobileSiteUrl": platform.mobile_site_url,
+        "securityFundPercent": platform.security_fund_percent,
+    });
+    // serde_json escapes quotes and control characters; `</` is escaped as well so the text is
+    // safe even if a page ever inlines it into a <script> element.
+    let json = config.to_string().replace("</", "<\\/");
+    format!("window.__PLATFORM_CONFIG__ = {json};\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_config_script_assigns_the_settings() {
+        let platform = PlatformConfig {
+            site_name: "A \"quoted\" </script> name".into(),
+            ..PlatformConfig::default()
+        };
+        let script = config_script(&platform);
+        assert!(script.starts_with("window.__PLATFORM_CONFIG__ = {"));
+        assert!(!script.contains("</script>"));
+        let json = script
+            .trim_start_matches("window.__PLATFORM_CONFIG__ = ")
+            .trim_end()
+            .trim_end_matches(';');
+        let value: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(value["siteName"], "A \"quoted\" </script> name");
+        assert_eq!(value["apiHead"], "coin");
+    }
+
+    #[test]
+    fn fourteen_languages_english_first() {
+        let languages = languages();
+        assert_eq!(languages.len(), 14);
+        assert_eq!(languages[0], (Lang::En, "English"));
+    }
+}

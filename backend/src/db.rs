@@ -1,0 +1,57 @@
+//! The database connection: SQLite by default (a file under the data folder, WAL journal, busy
+//! timeout), PostgreSQL when `DATABASE_URL` says so. Migrations run on every start.
+
+use std::time::Duration;
+
+use migration::{Migrator, MigratorTrait};
+use sea_orm::{
+    ConnectOptions, Database, DatabaseConnection, DbErr,
+    sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous},
+};
+
+use crate::config::Config;
+
+/// How long an SQLite writer waits for the lock before giving up.
+pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why the database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum DbOpenError {
+    /// The data folder could not be created.
+    #[error("cannot create the data folder {path}: {source}")]
+    DataDir {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    /// Connecting or migrating failed.
+    #[error("database error: {0}")]
+    Db(#[from] DbErr),
+}
+
+/// Connects to the configured database and applies every pending migration.
+pub async fn connect(config: &Config) -> Result<DatabaseConnection, DbOpenError> {
+    let url = config.effective_database_url();
+    if url.starts_with("sqlite:") {
+        std::fs::create_dir_all(&config.data_dir).map_err(|source| DbOpenError::DataDir {
+            path: config.data_dir.clone(),
+            source,
+        })?;
+    }
+    let mut options = ConnectOptions::new(url.clone());
+    options
+        .sqlx_logging(false)
+        .connect_timeout(Duration::from_secs(10))
+        .map_sqlx_sqlite_opts(|opts| {
+            opts.journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(SQLITE_BUSY_TIMEOUT)
+                .foreign_keys(true)
+        });
+    if url.starts_with("sqlite:") {
+        options.max_connections(8).min_connections(1);
+    }
+    let db = Database::connect(options).await?;
+    Migrator::up(&db, None).await?;
+    tracing::info!(backend = ?db.get_database_backend(), "database ready");
+    Ok(db)
+}

@@ -1,0 +1,124 @@
+//! The envelope `{code, msg, data}` of spec section 7 and the error type that becomes one.
+
+use poem::http::StatusCode;
+use poem_openapi::{
+    Object,
+    types::{ParseFromJSON, ToJSON},
+};
+
+use crate::http::body::BodyError;
+use crate::i18n::{Msg, t};
+
+/// A successful answer: `code` 200, `msg` in the request's language, and the call's `data`.
+#[derive(Debug, Object)]
+pub struct Envelope<T: ParseFromJSON + ToJSON> {
+    /// 200 on success.
+    pub code: i32,
+    /// A short message in the language of the `lang` header.
+    pub msg: String,
+    /// The call's result.
+    pub data: T,
+}
+
+impl<T: ParseFromJSON + ToJSON> Envelope<T> {
+    /// Wraps `data` in a success envelope.
+    pub fn ok(data: T) -> Self {
+        Self {
+            code: 200,
+            msg: t(Msg::Success, &[]),
+            data,
+        }
+    }
+}
+
+/// A failed answer: `code` equals the HTTP status, `msg` says why in the user's language.
+#[derive(Debug, Object)]
+pub struct ErrorEnvelope {
+    /// The HTTP status of the failure (400, 401, 404, 405, 413, 415, 500).
+    pub code: i32,
+    /// What went wrong, in the language of the `lang` header.
+    pub msg: String,
+    /// Machine-readable detail.
+    pub data: ErrorDetail,
+}
+
+/// Machine-readable detail of a failure, for clients that react to it.
+#[derive(Debug, Object)]
+pub struct ErrorDetail {
+    /// The message key (`invalid_field`, `not_found`, …), stable across languages.
+    pub reason: String,
+    /// The request field at fault, as a path (`keyword`, `items[2].price`), when there is one.
+    pub field: Option<String>,
+}
+
+/// A failure of a call, carried from services to handlers and rendered as an [`ErrorEnvelope`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// HTTP status and envelope code.
+    pub status: StatusCode,
+    /// The message.
+    pub msg: Msg,
+    /// The field at fault.
+    pub field: Option<String>,
+}
+
+impl ApiError {
+    /// A failure with `status` and `msg` and no field.
+    pub fn new(status: StatusCode, msg: Msg) -> Self {
+        Self {
+            status,
+            msg,
+            field: None,
+        }
+    }
+
+    /// An unexpected server-side failure; the cause is logged, never shown.
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        tracing::error!(%cause, "internal error");
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, Msg::InternalError)
+    }
+
+    /// The failure that a framework error stands for (parse errors, unknown paths, …).
+    pub fn from_poem(error: &poem::Error) -> Self {
+        if let Some(body) = error.downcast_ref::<BodyError>() {
+            return body.to_api_error();
+        }
+        let status = error.status();
+        let msg = match status {
+            StatusCode::NOT_FOUND => Msg::NotFound,
+            StatusCode::METHOD_NOT_ALLOWED => Msg::MethodNotAllowed,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => Msg::UnsupportedMediaType,
+            StatusCode::PAYLOAD_TOO_LARGE => Msg::PayloadTooLarge,
+            StatusCode::UNAUTHORIZED => Msg::Unauthorized,
+            StatusCode::BAD_REQUEST => Msg::InvalidBody,
+            status if status.is_server_error() => {
+                tracing::error!(%error, "request failed");
+                Msg::InternalError
+            }
+            _ => Msg::InvalidBody,
+        };
+        Self::new(status, msg)
+    }
+
+    /// The envelope of this failure, in the current request's language.
+    pub fn envelope(&self) -> ErrorEnvelope {
+        let msg = match &self.field {
+            Some(field) => t(self.msg, &[("field", field)]),
+            None => t(self.msg, &[]),
+        };
+        ErrorEnvelope {
+            code: i32::from(self.status.as_u16()),
+            msg,
+            data: ErrorDetail {
+                reason: self.msg.key().to_owned(),
+                field: self.field.clone(),
+            },
+        }
+    }
+}
+
+impl From<sea_orm::DbErr> for ApiError {
+    fn from(error: sea_orm::DbErr) -> Self {
+        Self::internal(error)
+    }
+}

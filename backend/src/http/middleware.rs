@@ -1,0 +1,75 @@
+//! Request-wide behaviour: the request's language, the envelope for every failure under `/api`
+//! (unknown paths, wrong methods, unreadable bodies, panics), and request logging.
+
+use poem::{
+    Endpoint, IntoResponse, Request, Response, Result, http::StatusCode, middleware::PanicHandler,
+};
+use poem_openapi::types::ToJSON;
+
+use crate::http::ApiError;
+use crate::i18n::{Lang, Msg, with_lang};
+
+/// The language a request asks for: the `lang` / `language` / `Accept-Language` headers, then
+/// a `lang` query parameter (browsers cannot set headers on a WebSocket).
+pub fn request_lang(req: &Request) -> Lang {
+    let from_query = || {
+        req.uri().query().and_then(|query| {
+            query
+                .split('&')
+                .filter_map(|pair| pair.split_once('='))
+                .find(|(name, _)| *name == "lang")
+                .map(|(_, value)| value.to_owned())
+        })
+    };
+    Lang::from_headers(|name| match name {
+        "lang" => req.header("lang").map(str::to_owned).or_else(from_query),
+        other => req.header(other).map(str::to_owned),
+    })
+}
+
+/// Renders a failure as its envelope, with the HTTP status equal to the envelope's code.
+pub fn error_response(error: &ApiError) -> Response {
+    let body = error.envelope().to_json().unwrap_or_default();
+    poem::web::Json(body)
+        .with_status(error.status)
+        .into_response()
+}
+
+/// Gives the request its language and turns every failure under `/api` into an envelope.
+pub async fn api_middleware<E: Endpoint>(next: E, req: Request) -> Result<Response> {
+    let lang = request_lang(&req);
+    let is_api = req.uri().path().starts_with("/api/") || req.uri().path() == "/api";
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    with_lang(lang, async move {
+        let started = std::time::Instant::now();
+        let result = next.call(req).await;
+        let response = match result {
+            Ok(response) => Ok(response.into_response()),
+            Err(error) if is_api => Ok(error_response(&ApiError::from_poem(&error))),
+            Err(error) => Err(error),
+        };
+        if let Ok(response) = &response {
+            tracing::debug!(%method, %path, status = response.status().as_u16(),
+                elapsed_ms = started.elapsed().as_millis() as u64, "request");
+        }
+        response
+    })
+    .await
+}
+
+/// Answers a panicking request with the 500 envelope, in the request's language.
+#[derive(Clone)]
+pub struct EnvelopePanicHandler;
+
+impl PanicHandler for EnvelopePanicHandler {
+    type Response = Response;
+
+    fn get_response(&self, _err: Box<dyn std::any::Any + Send + 'static>) -> Self::Response {
+        tracing::error!("a request handler panicked");
+        error_response(&ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Msg::InternalError,
+        ))
+    }
+}

@@ -1,0 +1,96 @@
+//! The `backend` command: `serve` (the default), `migrate`, `export-openapi`.
+
+use std::path::PathBuf;
+
+use backend::{app, config::Config};
+use clap::{Parser, Subcommand};
+use tracing_subscriber::EnvFilter;
+
+/// Kestrel Exchange backend.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    /// A TOML configuration file (also `EXCHANGE_CONFIG`); environment variables override it.
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the exchange: API, live channels, market simulator and webapp (the default).
+    Serve,
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Write the OpenAPI document (default `openapi/openapi.json`).
+    ExportOpenapi {
+        /// Where to write it; `-` for standard output.
+        #[arg(long, default_value = "openapi/openapi.json")]
+        out: PathBuf,
+    },
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    match run(Cli::parse()).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(Command::ExportOpenapi { out }) = &cli.command {
+        let spec = app::openapi_json() + "\n";
+        if out.as_os_str() == "-" {
+            print!("{spec}");
+        } else {
+            std::fs::write(out, spec)?;
+            eprintln!("wrote {}", out.display());
+        }
+        return Ok(());
+    }
+    let config = Config::load(cli.config.as_deref())?;
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log)),
+        )
+        .init();
+    match cli.command {
+        Some(Command::Migrate) => {
+            backend::db::connect(&config).await?;
+            tracing::info!("migrations applied");
+        }
+        _ => {
+            let app = app::start(config).await?;
+            println!(
+                "Kestrel Exchange is running at http://{}  (Ctrl-C to stop)",
+                app.addr
+            );
+            stop_signal().await?;
+            println!("stopping…");
+            app.stop().await;
+        }
+    }
+    Ok(())
+}
+
+/// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+async fn stop_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result,
+            _ = terminate.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await
+    }
+}

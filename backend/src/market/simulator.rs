@@ -1,0 +1,529 @@
+//! The built-in market simulator: the embedded default market source.
+//!
+//! Per pair, a seeded and therefore reproducible price process with what real markets show:
+//! volatility clustering (GARCH(1,1) on the per-tick return, its long-run variance set by the
+//! pair's daily volatility), occasional jumps (about one a day, a fifth of a daily move), prices
+//! on the pair's tick size, and trades of log-normal size at a rate comparable to a liquid venue.
+//!
+//! The random process works in `f64` (it draws returns, it holds no money); every price it
+//! produces is a `Decimal` rounded to the tick size, and everything stored or sent is that decimal.
+//!
+//! At start the last 24 hours are filled minute by minute from the same process, ending at the
+//! last stored price (or the pair's reference price on a new installation), so the 24h figures
+//! are meaningful at once; from then on every tick is stored in `market_tick` and published.
+
+use std::{collections::VecDeque, sync::Arc, time::Duration};
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rust_decimal::{Decimal, RoundingStrategy};
+use sea_orm::{
+    ActiveValue::{NotSet, Set},
+    ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
+};
+use tokio::sync::watch;
+
+use crate::entity::{coin, market_tick};
+use crate::market::{MarketHub, Ticker};
+
+const MINUTE_MS: i64 = 60_000;
+const DAY_MINUTES: usize = 1440;
+const DAY_MS: f64 = 86_400_000.0;
+/// GARCH(1,1) reaction to the last shock.
+const GARCH_ALPHA: f64 = 0.08;
+/// GARCH(1,1) persistence of the variance.
+const GARCH_BETA: f64 = 0.90;
+/// Expected jumps per day.
+const JUMPS_PER_DAY: f64 = 1.0;
+/// Standard deviation of a jump, as a share of the daily volatility.
+const JUMP_SCALE: f64 = 0.2;
+/// Trades per second on a pair.
+const TRADES_PER_SECOND: f64 = 6.0;
+/// Median trade size in the quote asset.
+const MEDIAN_TRADE_QUOTE: f64 = 350.0;
+/// Spread of trade sizes (σ of their logarithm).
+const TRADE_SIZE_SIGMA: f64 = 1.1;
+
+/// What a pair's process starts from.
+#[derive(Debug, Clone)]
+pub struct PairSpec {
+    /// Pair id.
+    pub symbol: String,
+    /// Price the process starts from.
+    pub start_price: Decimal,
+    /// Smallest price increment.
+    pub tick_size: Decimal,
+    /// Smallest quantity increment.
+    pub step_size: Decimal,
+    /// Daily volatility as a fraction.
+    pub daily_volatility: f64,
+    /// Sequence number of the last stored tick (0 if none).
+    pub last_seq: i64,
+}
+
+/// One minute of the rolling 24-hour window.
+#[derive(Debug, Clone, PartialEq)]
+struct MinuteBar {
+    start_ms: i64,
+    open: Decimal,
+    high: Decimal,
+    low: Decimal,
+    volume: Decimal,
+    quote_volume: Decimal,
+}
+
+/// What one tick produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tick {
+    /// Position in the pair's series.
+    pub seq: i64,
+    /// Last price.
+    pub price: Decimal,
+    /// Base volume traded during the tick.
+    pub volume: Decimal,
+    /// Number of trades during the tick.
+    pub trade_count: u32,
+    /// Time, epoch milliseconds.
+    pub ts_ms: i64,
+}
+
+/// One pair's price process and its rolling 24-hour window.
+pub struct PairProcess {
+    spec: PairSpec,
+    rng: ChaCha8Rng,
+    price: Decimal,
+    variance: f64,
+    long_run_variance: f64,
+    last_shock: f64,
+    tick_days: f64,
+    seq: i64,
+    bars: VecDeque<MinuteBar>,
+}
+
+impl PairProcess {
+    /// A process for `spec`, seeded from `seed` and the pair, stepping every `tick_ms`.
+    pub fn new(spec: PairSpec, seed: u64, tick_ms: u64) -> Self {
+        let tick_days = tick_ms.max(1) as f64 / DAY_MS;
+        let long_run_variance = spec.daily_volatility.powi(2) * tick_days;
+        let rng = ChaCha8Rng::seed_from_u64(mix_seed(seed, &spec.symbol, spec.last_seq));
+        Self {
+            price: spec.start_price,
+            seq: spec.last_seq,
+            rng,
+            variance: long_run_variance,
+            long_run_variance,
+            last_shock: 0.0,
+            tick_days,
+            bars: VecDeque::with_capacity(DAY_MINUTES + 1),
+            spec,
+        }
+    }
+
+    /// Fills the 24 hours before `now_ms` minute by minute so that they end at the current price.
+    pub fn backfill(&mut self, now_ms: i64) {
+        let minute_days = 1.0 / DAY_MINUTES as f64;
+        let minute_variance = self.spec.daily_volatility.powi(2) * minute_days;
+        let mut log_prices = Vec::with_capacity(DAY_MINUTES + 1);
+        let mut log_price = 0.0;
+        let mut variance = minute_variance;
+        let mut shock: f64 = 0.0;
+        log_prices.push(log_price);
+        for _ in 0..DAY_MINUTES {
+            variance = minute_variance * (1.0 - GARCH_ALPHA - GARCH_BETA)
+                + GARCH_ALPHA * shock.powi(2)
+                + GARCH_BETA * variance;
+            shock = variance.sqrt() * standard_normal(&mut self.rng);
+            log_price += shock + self.jump(minute_days);
+            log_prices.push(log_price);
+        }
+        // Shift the path so that it ends exactly where the live series continues.
+        let end = *log_prices.last().unwrap_or(&0.0);
+        let first_minute = now_ms - now_ms.rem_euclid(MINUTE_MS) - DAY_MINUTES as i64 * MINUTE_MS;
+        self.bars.clear();
+        for minute in 0..DAY_MINUTES {
+            let open = self.price_at(log_prices[minute] - end);
+            let close = self.price_at(log_prices[minute + 1] - end);
+            let (volume, quote_volume) = self.minute_volume(close);
+            self.bars.push_back(MinuteBar {
+                start_ms: first_minute + minute as i64 * MINUTE_MS,
+                open,
+                high: open.max(close),
+                low: open.min(close),
+                volume,
+                quote_volume,
+            });
+        }
+    }
+
+    /// Advances the process by one tick at `now_ms`.
+    pub fn step(&mut self, now_ms: i64) -> Tick {
+        self.variance = self.long_run_variance * (1.0 - GARCH_ALPHA - GARCH_BETA)
+            + GARCH_ALPHA * self.last_shock.powi(2)
+            + GARCH_BETA * self.variance;
+        self.last_shock = self.variance.sqrt() * standard_normal(&mut self.rng);
+        let log_return = self.last_shock + self.jump(self.tick_days);
+        let next = self.price_at(log_return);
+        // A pair never trades at zero: the floor is one tick.
+        self.price = next.max(self.spec.tick_size);
+        let trades = poisson(&mut self.rng, TRADES_PER_SECOND * self.tick_days * 86_400.0);
+        let (volume, quote_volume) = self.trade_volume(trades, self.price);
+        self.seq += 1;
+        self.record(now_ms, volume, quote_volume);
+        Tick {
+            seq: self.seq,
+            price: self.price,
+            volume,
+            trade_count: trades,
+            ts_ms: now_ms,
+        }
+    }
+
+    /// The 24-hour ticker as of the last step.
+    pub fn ticker(&self, now_ms: i64) -> Ticker {
+        let open = self.bars.front().map_or(self.price, |bar| bar.open);
+        let mut ticker = Ticker {
+            close: self.price,
+            open,
+            high: self.price,
+            low: self.price,
+            volume: Decimal::ZERO,
+            quote_volume: Decimal::ZERO,
+            ts: now_ms,
+        };
+        for bar in &self.bars {
+            ticker.high = ticker.high.max(bar.high);
+            ticker.low = ticker.low.min(bar.low);
+            ticker.volume += bar.volume;
+            ticker.quote_volume += bar.quote_volume;
+        }
+        ticker.quote_volume = ticker.quote_volume.round_dp(2);
+        ticker
+    }
+
+    /// The pair's id.
+    pub fn symbol(&self) -> &str {
+        &self.spec.symbol
+    }
+
+    fn record(&mut self, now_ms: i64, volume: Decimal, quote_volume: Decimal) {
+        let minute = now_ms - now_ms.rem_euclid(MINUTE_MS);
+        match self.bars.back_mut() {
+            Some(bar) if bar.start_ms == minute => {
+                bar.high = bar.high.max(self.price);
+                bar.low = bar.low.min(self.price);
+                bar.volume += volume;
+                bar.quote_volume += quote_volume;
+            }
+            _ => self.bars.push_back(MinuteBar {
+                start_ms: minute,
+                open: self.price,
+                high: self.price,
+                low: self.price,
+                volume,
+                quote_volume,
+            }),
+        }
+        let window_start = minute - DAY_MINUTES as i64 * MINUTE_MS;
+        while self
+            .bars
+            .front()
+            .is_some_and(|bar| bar.start_ms < window_start)
+        {
+            self.bars.pop_front();
+        }
+    }
+
+    /// A jump return over `days`, usually zero.
+    fn jump(&mut self, days: f64) -> f64 {
+        if self.rng.random::<f64>() < JUMPS_PER_DAY * days {
+            JUMP_SCALE * self.spec.daily_volatility * standard_normal(&mut self.rng)
+        } else {
+            0.0
+        }
+    }
+
+    /// The current price moved by `log_return`, on the tick size.
+    fn price_at(&self, log_return: f64) -> Decimal {
+        let factor = Decimal::try_from(log_return.exp()).unwrap_or(Decimal::ONE);
+        round_to_step(self.price * factor, self.spec.tick_size).max(self.spec.tick_size)
+    }
+
+    /// Base and quote volume of a whole minute at `price`, drawn at once: the expected turnover
+    /// of a minute of log-normal trades, with a log-normal spread across minutes.
+    fn minute_volume(&mut self, price: Decimal) -> (Decimal, Decimal) {
+        let mean_trade_quote = MEDIAN_TRADE_QUOTE * (TRADE_SIZE_SIGMA.powi(2) / 2.0).exp();
+        let quote = TRADES_PER_SECOND
+            * 60.0
+            * mean_trade_quote
+            * (0.35 * standard_normal(&mut self.rng)).exp();
+        let volume = round_to_step(
+            Decimal::try_from(quote).unwrap_or_default() / price,
+            self.spec.step_size,
+        );
+        (volume, (volume * price).round_dp(8))
+    }
+
+    /// Base and quote volume of `trades` trades at `price`.
+    fn trade_volume(&mut self, trades: u32, price: Decimal) -> (Decimal, Decimal) {
+        let mut volume = Decimal::ZERO;
+        for _ in 0..trades {
+            let quote =
+                MEDIAN_TRADE_QUOTE * (TRADE_SIZE_SIGMA * standard_normal(&mut self.rng)).exp();
+            let quantity = Decimal::try_from(quote).unwrap_or_default() / price;
+            volume += round_to_step(quantity, self.spec.step_size).max(self.spec.step_size);
+        }
+        (volume, (volume * price).round_dp(8))
+    }
+}
+
+/// `value` rounded to the nearest multiple of `step`.
+pub fn round_to_step(value: Decimal, step: Decimal) -> Decimal {
+    if step <= Decimal::ZERO {
+        return value;
+    }
+    ((value / step).round_dp_with_strategy(0, RoundingStrategy::MidpointNearestEven) * step)
+        .normalize()
+}
+
+fn mix_seed(seed: u64, symbol: &str, last_seq: i64) -> u64 {
+    // FNV-1a over the symbol, so every pair has its own stream from one configured seed.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in symbol.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    seed ^ hash ^ (last_seq as u64).rotate_left(32)
+}
+
+/// A standard normal draw (Box–Muller).
+fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
+    let u1: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
+    let u2: f64 = rng.random();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// A Poisson draw with mean `lambda` (Knuth; the means used here are small).
+fn poisson(rng: &mut ChaCha8Rng, lambda: f64) -> u32 {
+    if lambda > 60.0 {
+        // Normal approximation for large means (minute bars of the backfill).
+        let draw = lambda + lambda.sqrt() * standard_normal(rng);
+        return draw.round().max(0.0) as u32;
+    }
+    let limit = (-lambda).exp();
+    let mut product: f64 = rng.random();
+    let mut count = 0;
+    while product > limit {
+        product *= rng.random::<f64>();
+        count += 1;
+    }
+    count
+}
+
+/// Reads the listed pairs and where each series stopped.
+pub async fn load_pairs(db: &DatabaseConnection) -> Result<Vec<PairSpec>, sea_orm::DbErr> {
+    let coins = coin::Entity::find()
+        .order_by_asc(coin::Column::Sort)
+        .all(db)
+        .await?;
+    let mut pairs = Vec::with_capacity(coins.len());
+    for coin in coins {
+        let last = market_tick::Entity::find()
+            .filter(market_tick::Column::Symbol.eq(&coin.symbol))
+            .order_by_desc(market_tick::Column::Seq)
+            .one(db)
+            .await?;
+        let parse = |value: &str| wasm_core::money::parse_decimal(value).ok();
+        let (Some(reference), Some(tick_size), Some(step_size)) = (
+            parse(&coin.reference_price),
+            parse(&coin.tick_size),
+            parse(&coin.step_size),
+        ) else {
+            tracing::error!(symbol = %coin.symbol, "pair has unreadable decimals; not simulated");
+            continue;
+        };
+        let start_price = last
+            .as_ref()
+            .and_then(|tick| parse(&tick.price))
+            .unwrap_or(reference);
+        pairs.push(PairSpec {
+            symbol: coin.symbol,
+            start_price,
+            tick_size,
+            step_size,
+            daily_volatility: coin.daily_volatility.parse().unwrap_or(0.03),
+            last_seq: last.map_or(0, |tick| tick.seq),
+        });
+    }
+    Ok(pairs)
+}
+
+/// Runs the simulator until `shutdown` changes: every `tick_ms`, steps every pair, stores the
+/// ticks in one insert, then publishes the tickers.
+pub async fn run(
+    db: DatabaseConnection,
+    hub: Arc<MarketHub>,
+    pairs: Vec<PairSpec>,
+    seed: u64,
+    tick_ms: u64,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let now = now_ms();
+    let mut processes: Vec<PairProcess> = pairs
+        .into_iter()
+        .map(|spec| {
+            let mut process = PairProcess::new(spec, seed, tick_ms);
+            process.backfill(now);
+            hub.publish_ticker(process.symbol(), process.ticker(now));
+            process
+        })
+        .collect();
+    tracing::info!(pairs = processes.len(), tick_ms, "market simulator started");
+    let mut interval = tokio::time::interval(Duration::from_millis(tick_ms.max(1)));
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = interval.tick() => {}
+            _ = shutdown.changed() => break,
+        }
+        let now = now_ms();
+        let ticks: Vec<(String, Tick)> = processes
+            .iter_mut()
+            .map(|process| (process.symbol().to_owned(), process.step(now)))
+            .collect();
+        let rows = ticks.iter().map(|(symbol, tick)| market_tick::ActiveModel {
+            id: NotSet,
+            symbol: Set(symbol.clone()),
+            seq: Set(tick.seq),
+            price: Set(tick.price.to_string()),
+            volume: Set(tick.volume.to_string()),
+            trade_count: Set(tick.trade_count as i32),
+            ts_ms: Set(tick.ts_ms),
+        });
+        if let Err(error) = market_tick::Entity::insert_many(rows).exec(&db).await {
+            tracing::error!(%error, "storing market ticks failed");
+        }
+        for process in &processes {
+            hub.publish_ticker(process.symbol(), process.ticker(now));
+        }
+    }
+    tracing::info!("market simulator stopped");
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal_macros::dec;
+
+    use super::*;
+
+    fn spec() -> PairSpec {
+        PairSpec {
+            symbol: "btcusdt".into(),
+            start_price: dec!(96512.40),
+            tick_size: dec!(0.01),
+            step_size: dec!(0.00001),
+            daily_volatility: 0.028,
+            last_seq: 0,
+        }
+    }
+
+    const T0: i64 = 1_763_700_000_000;
+
+    #[test]
+    fn the_same_seed_gives_the_same_series() {
+        let run = |seed| {
+            let mut process = PairProcess::new(spec(), seed, 1000);
+            process.backfill(T0);
+            (0..200)
+                .map(|i| process.step(T0 + i * 1000).price)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(7), run(7));
+        assert_ne!(run(7), run(8));
+    }
+
+    #[test]
+    fn prices_stay_on_the_tick_and_positive() {
+        let mut process = PairProcess::new(spec(), 1, 1000);
+        process.backfill(T0);
+        for i in 0..2000 {
+            let tick = process.step(T0 + i * 1000);
+            assert!(tick.price > Decimal::ZERO);
+            assert_eq!(tick.price, round_to_step(tick.price, dec!(0.01)));
+            assert_eq!(tick.seq, i + 1);
+        }
+    }
+
+    #[test]
+    fn the_backfill_ends_at_the_start_price_and_spans_a_day() {
+        let mut process = PairProcess::new(spec(), 3, 1000);
+        process.backfill(T0);
+        let ticker = process.ticker(T0);
+        assert_eq!(ticker.close, dec!(96512.40));
+        assert_eq!(process.bars.len(), DAY_MINUTES);
+        assert!(ticker.high >= ticker.close && ticker.low <= ticker.close);
+        assert!(ticker.volume > Decimal::ZERO);
+        // A day of 2.8% volatility moves a few percent, not half the price.
+        let change = ticker.change_percent().unwrap().abs();
+        assert!(change < dec!(25), "24h change {change}% is not realistic");
+    }
+
+    #[test]
+    fn the_window_keeps_only_the_last_day() {
+        let mut process = PairProcess::new(spec(), 5, 60_000);
+        process.backfill(T0);
+        for i in 1..=120 {
+            process.step(T0 + i * MINUTE_MS);
+        }
+        assert!(process.bars.len() <= DAY_MINUTES + 1);
+        let oldest = process.bars.front().unwrap().start_ms;
+        assert!(oldest >= T0 + 120 * MINUTE_MS - (DAY_MINUTES as i64 + 1) * MINUTE_MS);
+    }
+
+    #[test]
+    fn volatility_clusters() {
+        // Squared returns are positively autocorrelated under GARCH. A rare jump would dominate
+        // every squared return, so the largest 0.1% are left out of the statistic.
+        let mut process = PairProcess::new(spec(), 11, 1000);
+        let mut previous = process.step(T0).price;
+        let mut squared = Vec::new();
+        for i in 1..20_000 {
+            let price = process.step(T0 + i * 1000).price;
+            let r = ((price / previous) - Decimal::ONE)
+                .to_string()
+                .parse::<f64>()
+                .unwrap();
+            squared.push(r * r);
+            previous = price;
+        }
+        let mut sorted = squared.clone();
+        sorted.sort_by(f64::total_cmp);
+        let cap = sorted[sorted.len() * 999 / 1000];
+        let squared: Vec<f64> = squared.into_iter().map(|v| v.min(cap)).collect();
+        let mean = squared.iter().sum::<f64>() / squared.len() as f64;
+        let (mut num, mut den) = (0.0, 0.0);
+        for pair in squared.windows(2) {
+            num += (pair[0] - mean) * (pair[1] - mean);
+        }
+        for value in &squared {
+            den += (value - mean).powi(2);
+        }
+        assert!(
+            num / den > 0.02,
+            "lag-1 autocorrelation of squared returns {}",
+            num / den
+        );
+    }
+
+    #[test]
+    fn rounding_to_a_step() {
+        assert_eq!(round_to_step(dec!(1.23456), dec!(0.01)), dec!(1.23));
+        assert_eq!(round_to_step(dec!(1.235), dec!(0.01)), dec!(1.24));
+        assert_eq!(round_to_step(dec!(17), dec!(5)), dec!(15));
+        assert_eq!(round_to_step(dec!(1.5), Decimal::ZERO), dec!(1.5));
+    }
+}
