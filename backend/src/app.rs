@@ -98,12 +98,15 @@ pub async fn start(config: Config) -> Result<App, StartError> {
 
     let simulator = if config.simulator.enabled {
         let pairs = simulator::load_pairs(&db).await?;
-        Some(tokio::spawn(simulator::run(
-            db.clone(),
-            hub.clone(),
+        let simulator = simulator::Simulator::start(
             pairs,
             config.simulator.seed,
             config.simulator.tick_ms,
+            &hub,
+        );
+        Some(tokio::spawn(simulator.run(
+            db.clone(),
+            hub.clone(),
             shutdown_rx.clone(),
         )))
     } else {

@@ -1,7 +1,7 @@
 //! HTTP of the platform-wide calls: `POST /api/common/getAllSetting`, `POST /api/common/getCoinList`
 //! (OpenAPI operations) and `GET /platform/dev/config.js` (a plain script endpoint).
 
-use poem::{IntoResponse, handler, web::Data};
+use poem::{IntoResponse, handler, http::StatusCode, web::Data};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
 use serde::Deserialize;
@@ -182,6 +182,12 @@ pub enum CoinListResponse {
     /// The filter could not be read: `msg` names the field.
     #[oai(status = 400)]
     BadRequest(Json<ErrorEnvelope>),
+    /// The body is larger than 1 MiB.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorEnvelope>),
+    /// The body is not declared as JSON.
+    #[oai(status = 415)]
+    UnsupportedMediaType(Json<ErrorEnvelope>),
     /// The list could not be read from the database.
     #[oai(status = 500)]
     InternalError(Json<ErrorEnvelope>),
@@ -189,10 +195,12 @@ pub enum CoinListResponse {
 
 fn coin_list_bad_request(error: poem::Error) -> CoinListResponse {
     let error = ApiError::from_poem(&error);
-    if error.status.is_server_error() {
-        CoinListResponse::InternalError(Json(error.envelope()))
-    } else {
-        CoinListResponse::BadRequest(Json(error.envelope()))
+    let envelope = Json(error.envelope());
+    match error.status {
+        StatusCode::PAYLOAD_TOO_LARGE => CoinListResponse::PayloadTooLarge(envelope),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => CoinListResponse::UnsupportedMediaType(envelope),
+        status if status.is_server_error() => CoinListResponse::InternalError(envelope),
+        _ => CoinListResponse::BadRequest(envelope),
     }
 }
 

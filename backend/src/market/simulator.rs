@@ -357,39 +357,64 @@ pub async fn load_pairs(db: &DatabaseConnection) -> Result<Vec<PairSpec>, sea_or
     Ok(pairs)
 }
 
-/// Runs the simulator until `shutdown` changes: every `tick_ms`, steps every pair, stores the
-/// ticks in one insert, then publishes the tickers.
-pub async fn run(
-    db: DatabaseConnection,
-    hub: Arc<MarketHub>,
-    pairs: Vec<PairSpec>,
-    seed: u64,
+/// The running simulator: one process per pair.
+pub struct Simulator {
+    processes: Vec<PairProcess>,
     tick_ms: u64,
-    mut shutdown: watch::Receiver<bool>,
-) {
-    let now = now_ms();
-    let mut processes: Vec<PairProcess> = pairs
-        .into_iter()
-        .map(|spec| {
-            let mut process = PairProcess::new(spec, seed, tick_ms);
-            process.backfill(now);
-            hub.publish_ticker(process.symbol(), process.ticker(now));
-            process
-        })
-        .collect();
-    tracing::info!(pairs = processes.len(), tick_ms, "market simulator started");
-    let mut interval = tokio::time::interval(Duration::from_millis(tick_ms.max(1)));
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = interval.tick() => {}
-            _ = shutdown.changed() => break,
-        }
+}
+
+impl Simulator {
+    /// Builds every pair's process, fills its last 24 hours and publishes the first tickers, so
+    /// the hub has prices before the server accepts its first request.
+    pub fn start(pairs: Vec<PairSpec>, seed: u64, tick_ms: u64, hub: &MarketHub) -> Self {
         let now = now_ms();
-        let ticks: Vec<(String, Tick)> = processes
+        let processes = pairs
+            .into_iter()
+            .map(|spec| {
+                let mut process = PairProcess::new(spec, seed, tick_ms);
+                process.backfill(now);
+                hub.publish_ticker(process.symbol(), process.ticker(now));
+                process
+            })
+            .collect();
+        Self { processes, tick_ms }
+    }
+
+    /// Runs until `shutdown` changes: every `tick_ms`, steps every pair, stores the ticks in one
+    /// insert, then publishes the tickers.
+    pub async fn run(
+        mut self,
+        db: DatabaseConnection,
+        hub: Arc<MarketHub>,
+        mut shutdown: watch::Receiver<bool>,
+    ) {
+        tracing::info!(
+            pairs = self.processes.len(),
+            tick_ms = self.tick_ms,
+            "market simulator started"
+        );
+        let mut interval = tokio::time::interval(Duration::from_millis(self.tick_ms.max(1)));
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = interval.tick() => {}
+                _ = shutdown.changed() => break,
+            }
+            self.tick(&db, &hub).await;
+        }
+        tracing::info!("market simulator stopped");
+    }
+
+    async fn tick(&mut self, db: &DatabaseConnection, hub: &MarketHub) {
+        let now = now_ms();
+        let ticks: Vec<(String, Tick)> = self
+            .processes
             .iter_mut()
             .map(|process| (process.symbol().to_owned(), process.step(now)))
             .collect();
+        if ticks.is_empty() {
+            return;
+        }
         let rows = ticks.iter().map(|(symbol, tick)| market_tick::ActiveModel {
             id: NotSet,
             symbol: Set(symbol.clone()),
@@ -399,14 +424,13 @@ pub async fn run(
             trade_count: Set(tick.trade_count as i32),
             ts_ms: Set(tick.ts_ms),
         });
-        if let Err(error) = market_tick::Entity::insert_many(rows).exec(&db).await {
+        if let Err(error) = market_tick::Entity::insert_many(rows).exec(db).await {
             tracing::error!(%error, "storing market ticks failed");
         }
-        for process in &processes {
+        for process in &self.processes {
             hub.publish_ticker(process.symbol(), process.ticker(now));
         }
     }
-    tracing::info!("market simulator stopped");
 }
 
 /// Milliseconds since the Unix epoch.

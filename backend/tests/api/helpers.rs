@@ -1,0 +1,219 @@
+//! `spawn_app`: the whole server on a random port with its own fresh database.
+
+use std::time::Duration;
+
+use backend::{
+    app::{self, App},
+    config::Config,
+};
+use futures_util::{SinkExt, StreamExt};
+use rand::RngExt;
+use sea_orm::{ConnectionTrait, Database};
+use serde_json::Value;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A running app and a client for it.
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// HTTP client.
+    pub client: reqwest::Client,
+    app: Option<App>,
+    data_dir: tempfile::TempDir,
+    postgres: Option<(String, String)>,
+}
+
+/// Starts the app with a fresh database and a fast simulator (a tick every 50 ms).
+pub async fn spawn_app() -> TestApp {
+    spawn_app_in(tempfile::tempdir().expect("temporary folder"), None).await
+}
+
+/// Starts the app on `data_dir` (whose database may already hold data) with `database_url`, or a
+/// fresh database when `None`.
+pub async fn spawn_app_in(
+    data_dir: tempfile::TempDir,
+    database_url: Option<(String, String)>,
+) -> TestApp {
+    let postgres = match database_url {
+        Some(existing) => Some(existing),
+        None => fresh_postgres_database().await,
+    };
+    let config = Config {
+        host: "127.0.0.1".into(),
+        port: 0,
+        data_dir: data_dir.path().to_path_buf(),
+        database_url: postgres
+            .as_ref()
+            .map(|(url, _)| url.clone())
+            .unwrap_or_default(),
+        webapp_dir: data_dir.path().join("webapp"),
+        simulator: backend::config::SimulatorConfig {
+            enabled: true,
+            seed: 42,
+            tick_ms: 50,
+        },
+        ..Config::default()
+    };
+    let app = app::start(config).await.expect("the app starts");
+    TestApp {
+        base: format!("http://{}", app.addr),
+        client: reqwest::Client::builder()
+            .timeout(Duration::from_secs(20))
+            .build()
+            .expect("client"),
+        app: Some(app),
+        data_dir,
+        postgres,
+    }
+}
+
+/// A new, empty PostgreSQL database when `TEST_POSTGRES_URL` is set: `(url, name)`.
+async fn fresh_postgres_database() -> Option<(String, String)> {
+    let admin_url = std::env::var("TEST_POSTGRES_URL").ok()?;
+    let name = format!("kestrel_test_{:016x}", rand::rng().random::<u64>());
+    let admin = Database::connect(&admin_url)
+        .await
+        .expect("PostgreSQL answers");
+    admin
+        .execute_unprepared(&format!("CREATE DATABASE {name}"))
+        .await
+        .expect("create the test database");
+    admin.close().await.ok();
+    let base = admin_url
+        .rsplit_once('/')
+        .map_or(admin_url.as_str(), |(base, _)| base);
+    Some((format!("{base}/{name}"), name))
+}
+
+impl TestApp {
+    /// `POST path` with `body` (JSON) and `headers`; returns the status and the parsed body.
+    pub async fn post(
+        &self,
+        path: &str,
+        body: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> (u16, Value) {
+        let mut request = self.client.post(format!("{}{path}", self.base));
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_owned());
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.expect("the request is answered");
+        let status = response.status().as_u16();
+        let text = response.text().await.expect("a body");
+        let value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"));
+        (status, value)
+    }
+
+    /// `GET path`: the status, content type and text.
+    pub async fn get(&self, path: &str) -> (u16, String, String) {
+        let response = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("the request is answered");
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        (status, content_type, response.text().await.expect("a body"))
+    }
+
+    /// Opens the market channel (`query` is appended to the URL, e.g. `?lang=de`).
+    pub async fn market_channel(&self, query: &str) -> Channel {
+        let url = format!(
+            "{}/ws/market/test-client{query}",
+            self.base.replace("http://", "ws://")
+        );
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("the market channel opens");
+        Channel { socket }
+    }
+
+    /// The database of the running app.
+    pub fn db(&self) -> &sea_orm::DatabaseConnection {
+        &self.app.as_ref().expect("running").state.db
+    }
+
+    /// Stops the app and keeps its data, returning what [`spawn_app_in`] needs to start it again.
+    pub async fn stop_keeping_data(mut self) -> (tempfile::TempDir, Option<(String, String)>) {
+        if let Some(app) = self.app.take() {
+            app.stop().await;
+        }
+        let postgres = self.postgres.take();
+        let dir = std::mem::replace(
+            &mut self.data_dir,
+            tempfile::tempdir().expect("temporary folder"),
+        );
+        (dir, postgres)
+    }
+
+    /// Stops the app and removes its database.
+    pub async fn stop(mut self) {
+        if let Some(app) = self.app.take() {
+            app.stop().await;
+        }
+        if let (Some((_, name)), Ok(admin_url)) =
+            (self.postgres.take(), std::env::var("TEST_POSTGRES_URL"))
+        {
+            let admin = Database::connect(&admin_url)
+                .await
+                .expect("PostgreSQL answers");
+            admin
+                .execute_unprepared(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .await
+                .expect("drop the test database");
+        }
+    }
+}
+
+/// A market-channel connection.
+pub struct Channel {
+    socket: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Channel {
+    /// Sends a JSON text frame.
+    pub async fn send(&mut self, value: Value) {
+        self.socket
+            .send(Message::Text(value.to_string().into()))
+            .await
+            .expect("the frame is sent");
+    }
+
+    /// The next JSON message, waiting at most 10 s.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("the channel is open")
+                .expect("a frame");
+            if let Message::Text(text) = frame {
+                return serde_json::from_str(text.as_str()).expect("JSON");
+            }
+        }
+    }
+
+    /// The next message whose `type` is `kind`, skipping others (at most 200).
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        for _ in 0..200 {
+            let message = self.next().await;
+            if message["type"] == kind {
+                return message;
+            }
+        }
+        panic!("no {kind} message among the next 200");
+    }
+}

@@ -1,0 +1,9 @@
+//! HTTP and WebSocket tests against the real app: each test spawns the whole server on a random
+//! port with a fresh database (SQLite in a temporary folder; PostgreSQL when `TEST_POSTGRES_URL`
+//! names an administrative connection), and talks to it as the webapp does.
+
+mod common;
+mod errors;
+mod helpers;
+mod market;
+mod openapi;
