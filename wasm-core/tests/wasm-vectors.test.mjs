@@ -1,0 +1,83 @@
+// Runs the JSON vectors of tests/vectors/ against the wasm build (wasm-core/pkg-node, made by
+// scripts/build-wasm.sh) and requires exactly the results of the native run (tests/vectors.rs):
+// the same return values, and the same {code, key, params} payloads thrown as plain objects.
+// Run with `node --test wasm-core/tests/`. A missing build fails the test: build it first.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const vectorsDir = join(here, 'vectors');
+const pkgEntry = join(here, '..', 'pkg-node', 'wasm_core.js');
+
+// The exports the vectors must cover; the same list as FUNCTIONS in tests/vectors.rs.
+const FUNCTIONS = [
+  'priceChangePercent',
+  'formatPercent',
+  'formatAmount',
+  'formatCompact',
+  'formatPrice',
+  'formatDateTime',
+  'timeZones',
+  'formatTickerRows',
+];
+
+function loadWasm() {
+  assert.ok(
+    existsSync(pkgEntry),
+    `${pkgEntry} is missing: run scripts/build-wasm.sh first`,
+  );
+  return createRequire(import.meta.url)(pkgEntry);
+}
+
+function loadVectorFiles() {
+  const files = readdirSync(vectorsDir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
+  assert.ok(files.length > 0, `no vector files in ${vectorsDir}`);
+  return files.map((name) => ({
+    name,
+    ...JSON.parse(readFileSync(join(vectorsDir, name), 'utf8')),
+  }));
+}
+
+const wasm = loadWasm();
+const vectorFiles = loadVectorFiles();
+
+test('every export has a vector file', () => {
+  const covered = new Set(vectorFiles.map((file) => file.function));
+  assert.deepEqual(FUNCTIONS.filter((name) => !covered.has(name)), []);
+  for (const name of FUNCTIONS) {
+    assert.equal(typeof wasm[name], 'function', `the wasm build does not export ${name}`);
+  }
+});
+
+for (const file of vectorFiles) {
+  test(`${file.name}: ${file.function}`, () => {
+    assert.ok(FUNCTIONS.includes(file.function), `unknown function ${file.function}`);
+    assert.ok(Array.isArray(file.cases) && file.cases.length > 0, 'no cases');
+    const fn = wasm[file.function];
+    for (const [index, testCase] of file.cases.entries()) {
+      const label = `case ${index} (${testCase.name ?? 'unnamed'}): ${file.function}(${JSON.stringify(testCase.args)})`;
+      const hasExpect = Object.hasOwn(testCase, 'expect');
+      assert.ok(hasExpect !== Object.hasOwn(testCase, 'error'), `${label}: needs exactly one of expect and error`);
+      if (hasExpect) {
+        // JSON has no undefined: an export returning undefined matches a vector's null.
+        const actual = fn(...testCase.args);
+        assert.deepStrictEqual(actual === undefined ? null : actual, testCase.expect, label);
+      } else {
+        assert.throws(
+          () => fn(...testCase.args),
+          (thrown) => {
+            assert.deepStrictEqual(thrown, testCase.error, label);
+            return true;
+          },
+          `${label}: expected a thrown error`,
+        );
+      }
+    }
+  });
+}
