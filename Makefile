@@ -1,0 +1,79 @@
+# Kestrel Exchange — the README's two commands and the helpers behind them.
+#   make run    install what is missing, build everything, start the exchange on http://127.0.0.1:8080
+#   make test   install what is missing, run every test the project has
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+export PATH := $(PATH):$(HOME)/.cargo/bin
+
+CARGO ?= cargo
+NPM_CI := npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
+        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-postgres screenshots clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+run: bootstrap wasm webapp backend-release ## build everything and start the exchange (Ctrl-C stops it)
+	./target/release/backend serve
+
+test: bootstrap wasm lint-rust test-rust test-wasm test-webapp test-e2e test-postgres ## run every test
+	@echo "make test: every suite passed"
+
+bootstrap: ## install the toolchain pieces this machine lacks (idempotent)
+	bash scripts/bootstrap.sh
+
+wasm: ## build wasm-core for the browser (wasm-core/pkg) and node (wasm-core/pkg-node)
+	bash scripts/build-wasm.sh
+
+# npm ci only when package-lock.json changed since the last install.
+webapp-deps: webapp/node_modules/.installed
+webapp/node_modules/.installed: webapp/package-lock.json
+	cd webapp && $(NPM_CI)
+	touch $@
+
+e2e-deps: e2e/node_modules/.installed
+e2e/node_modules/.installed: e2e/package-lock.json
+	cd e2e && $(NPM_CI)
+	touch $@
+
+api: webapp-deps ## generate the typed API client (orval) from openapi/openapi.json
+	cd webapp && npm run generate
+
+webapp: wasm api ## build the webapp into webapp/dist
+	cd webapp && npm run build
+
+backend-release:
+	$(CARGO) build --release -p backend
+
+backend-debug:
+	$(CARGO) build -p backend
+
+openapi: ## rewrite openapi/openapi.json from the code
+	$(CARGO) run -q -p backend -- export-openapi
+
+lint-rust: ## rustfmt check and clippy with warnings denied
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+test-rust: ## Rust unit, vector and HTTP tests (SQLite), including the openapi freshness check
+	$(CARGO) test --workspace
+
+test-wasm: wasm ## wasm-core's JSON vectors against the wasm build
+	node --test wasm-core/tests/
+
+test-webapp: wasm api ## webapp typecheck, lint and vitest
+	cd webapp && npm run typecheck && npm run lint && npm test
+
+test-e2e: webapp backend-debug e2e-deps ## Playwright e2e in Chromium against a server it starts itself
+	cd e2e && npx playwright test
+
+test-postgres: ## the HTTP tests again on PostgreSQL (installed and started when missing)
+	bash scripts/test-postgres.sh
+
+screenshots: webapp backend-debug e2e-deps ## screenshots of the screens (light, dark, German) into docs/screenshots
+	cd e2e && SCREENSHOTS=1 npx playwright test screenshots
+
+clean: ## remove build outputs (not the database in ./data)
+	rm -rf target webapp/dist webapp/src/api/generated wasm-core/pkg wasm-core/pkg-node

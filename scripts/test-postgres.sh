@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the backend's HTTP tests against PostgreSQL. Uses TEST_POSTGRES_URL when given; otherwise
+# installs PostgreSQL if missing, starts the local cluster if it is down, and uses a role and an
+# administrative database of its own. Every test creates and drops its own database.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="$PATH:${CARGO_HOME:-$HOME/.cargo}/bin"
+log() { printf '[test-postgres] %s\n' "$*"; }
+
+if [ -z "${TEST_POSTGRES_URL:-}" ]; then
+  bash scripts/bootstrap.sh --postgres
+  run_as_postgres() { if [ "$(id -u)" -eq 0 ]; then su postgres -c "$1"; else sudo -u postgres sh -c "$1"; fi; }
+  if ! pg_lsclusters -h 2>/dev/null | grep -q online; then
+    cluster=$(pg_lsclusters -h | awk 'NR==1 {print $1" "$2}')
+    [ -n "$cluster" ] || { log "no PostgreSQL cluster found"; exit 1; }
+    log "starting PostgreSQL cluster $cluster"
+    if [ "$(id -u)" -eq 0 ]; then pg_ctlcluster $cluster start; else sudo pg_ctlcluster $cluster start; fi
+  fi
+  port=$(pg_lsclusters -h | awk '$4=="online" {print $3; exit}')
+  run_as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_roles WHERE rolname='kestrel_test'\" | grep -q 1 ||
+    psql -p $port -qc \"CREATE ROLE kestrel_test LOGIN CREATEDB PASSWORD 'kestrel_test'\""
+  run_as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname='kestrel_test_admin'\" | grep -q 1 ||
+    psql -p $port -qc \"CREATE DATABASE kestrel_test_admin OWNER kestrel_test\""
+  export TEST_POSTGRES_URL="postgres://kestrel_test:kestrel_test@127.0.0.1:$port/kestrel_test_admin"
+fi
+
+log "HTTP tests on PostgreSQL"
+cargo test -p backend --test api
