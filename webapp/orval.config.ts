@@ -1,0 +1,35 @@
+/**
+ * orval: generates typed react-query hooks for the backend's OpenAPI contract into
+ * `src/api/generated/` (git-ignored; `npm run generate`).
+ *
+ * - `httpClient: 'axios'` only selects orval's "custom instance" call style
+ *   (`apiClient<T>({url, method, params, data, signal}, options)` with an inferred return type);
+ *   with a mutator no axios code or import is generated. The mutator (`src/lib/api-client.ts`)
+ *   uses `fetch` and returns `Unwrap<T>`, the envelope's `data`, so hooks are typed by `data`.
+ * - The backend's reads are POSTs (`getAllSetting`, `getCoinList`), so they are generated as
+ *   `useQuery` hooks instead of mutations.
+ */
+import { defineConfig } from 'orval';
+
+const readOnlyPosts = ['getAllSetting', 'getCoinList'] as const;
+
+export default defineConfig({
+  kestrel: {
+    input: { target: '../openapi/openapi.json' },
+    output: {
+      target: 'src/api/generated/endpoints.ts',
+      schemas: 'src/api/generated/model',
+      mode: 'tags-split',
+      client: 'react-query',
+      httpClient: 'axios',
+      clean: true,
+      override: {
+        mutator: { path: 'src/lib/api-client.ts', name: 'apiClient' },
+        query: { useQuery: true, signal: true, version: 5 },
+        operations: Object.fromEntries(
+          readOnlyPosts.map((id) => [id, { query: { useQuery: true, useMutation: false } }]),
+        ),
+      },
+    },
+  },
+});

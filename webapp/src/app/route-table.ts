@@ -1,0 +1,54 @@
+//! Every route of spec section 2. Screens not built yet render the "coming soon" page named by
+//! `screen` (an i18n key under `screens.`).
+
+/** How a route renders. */
+export type RouteView = 'home' | 'markets' | 'trade' | 'coming-soon';
+
+export interface RouteEntry {
+  path: string;
+  /** i18n key (under `screens.`) of the screen's name. */
+  screen: string;
+  view: RouteView;
+}
+
+/** Routes inside the shell (top bar, side menu, footer). */
+export const SHELL_ROUTES: readonly RouteEntry[] = [
+  { path: '/home/index', screen: 'home', view: 'home' },
+  { path: '/about/index', screen: 'about', view: 'coming-soon' },
+  { path: '/user/index', screen: 'userIndex', view: 'coming-soon' },
+  { path: '/rate/index', screen: 'rate', view: 'markets' },
+  { path: '/quotes/index', screen: 'quotes', view: 'markets' },
+  { path: '/trade/index', screen: 'trade', view: 'trade' },
+  { path: '/loan/index', screen: 'loan', view: 'coming-soon' },
+  { path: '/loan/order', screen: 'loanOrder', view: 'coming-soon' },
+  { path: '/defis/index', screen: 'defis', view: 'coming-soon' },
+  { path: '/rule/index', screen: 'rule', view: 'coming-soon' },
+  { path: '/pledge/index', screen: 'pledge', view: 'coming-soon' },
+  { path: '/pledge/add', screen: 'pledgeAdd', view: 'coming-soon' },
+  { path: '/pledge/order', screen: 'pledgeOrder', view: 'coming-soon' },
+  { path: '/market/main', screen: 'market', view: 'coming-soon' },
+  { path: '/assets/index', screen: 'assets', view: 'coming-soon' },
+  { path: '/finance/investment', screen: 'financeInvestment', view: 'coming-soon' },
+  { path: '/finance/detail', screen: 'financeDetail', view: 'coming-soon' },
+  { path: '/exchange/index', screen: 'exchange', view: 'coming-soon' },
+  { path: '/exchange/full-screen/:type', screen: 'exchangeFullScreen', view: 'coming-soon' },
+  { path: '/exchange/full-contract/:type', screen: 'exchangeFullContract', view: 'coming-soon' },
+  { path: '/article/main/index', screen: 'articles', view: 'coming-soon' },
+  { path: '/article/main/categories/:id', screen: 'articleCategory', view: 'coming-soon' },
+  { path: '/article/main/sections/:id', screen: 'articleSection', view: 'coming-soon' },
+  { path: '/article/main/content/:type/:id', screen: 'articleContent', view: 'coming-soon' },
+  // Account centre tabs (info, security, device-management, kyc, reward-center,
+  // contractAgents/agentManagement, merchant) and security settings (setting/phone, …).
+  { path: '/account/center/*', screen: 'accountCenter', view: 'coming-soon' },
+  // Wallet: assets, deposit, withdrawal, history-deposit, history-withdrawal, bills.
+  { path: '/account/wallet/*', screen: 'accountWallet', view: 'coming-soon' },
+  // Orders: spot, margin-all, margin-fixed, future/u, future/coin.
+  { path: '/account/entrust/*', screen: 'accountEntrust', view: 'coming-soon' },
+];
+
+/** Full-page routes, without the shell. */
+export const FULL_PAGE_ROUTES: readonly RouteEntry[] = [
+  { path: '/user/login', screen: 'userLogin', view: 'coming-soon' },
+  { path: '/user/register', screen: 'userRegister', view: 'coming-soon' },
+  { path: '/user/reset', screen: 'userReset', view: 'coming-soon' },
+];

@@ -1,0 +1,56 @@
+//! The route table of spec section 2 as a react-router data router.
+
+import { useEffect } from 'react';
+import { Navigate, type RouteObject, createBrowserRouter } from 'react-router';
+import { HomePage } from '../features/home/home-page';
+import { MarketsPage } from '../features/markets/markets-page';
+import { getPlatformConfig } from '../lib/platform-config';
+import { ComingSoonPage, FullPageComingSoon } from './coming-soon';
+import { RootLayout } from './root-layout';
+import { HOME_PATH, mobileTradeRedirect } from './route-helpers';
+import { FULL_PAGE_ROUTES, type RouteEntry, SHELL_ROUTES } from './route-table';
+import { AppShell } from './shell/app-shell';
+
+/** /trade/index: phones go to the configured mobile site; the desktop page comes later. */
+function TradeRoute({ screen }: { screen: string }) {
+  const target = mobileTradeRedirect('/trade/index', navigator.userAgent, getPlatformConfig().mobileSiteUrl);
+  useEffect(() => {
+    if (target) window.location.replace(target);
+  }, [target]);
+  if (target) return null;
+  return <ComingSoonPage screen={screen} />;
+}
+
+function element(entry: RouteEntry) {
+  switch (entry.view) {
+    case 'home':
+      return <HomePage />;
+    case 'markets':
+      return <MarketsPage screen={entry.screen} />;
+    case 'trade':
+      return <TradeRoute screen={entry.screen} />;
+    default:
+      return <ComingSoonPage screen={entry.screen} />;
+  }
+}
+
+/** The route objects (exported for tests, which mount them in a memory router). */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      {
+        element: <AppShell />,
+        children: SHELL_ROUTES.map((entry) => ({ path: entry.path, element: element(entry) })),
+      },
+      ...FULL_PAGE_ROUTES.map((entry) => ({ path: entry.path, element: <FullPageComingSoon screen={entry.screen} /> })),
+      { path: '/', element: <Navigate to={HOME_PATH} replace /> },
+      { path: '*', element: <Navigate to={HOME_PATH} replace /> },
+    ],
+  },
+];
+
+/** The browser router of the app. */
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

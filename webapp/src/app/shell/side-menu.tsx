@@ -1,0 +1,187 @@
+//! The slide-out side menu: Resource, Features and Account groups. Overview, My Assets and Help
+//! are for logged-in users; Sign in / Sign up for visitors; Exit logs out and goes to /.
+
+import { Box, CloseButton, Drawer, Heading, Portal, Stack, chakra } from '@chakra-ui/react';
+import { type ReactNode, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { ChatIcon } from '../../components/icons';
+import { LogoMark } from '../../components/logo';
+import { useSiteName } from '../../hooks/use-settings';
+import { logout, useIsLoggedIn } from '../../lib/session';
+import { openChat } from './chat-store';
+import { LanguageSwitcher } from './language-switcher';
+import { FEATURE_LINKS } from './top-bar';
+
+const itemStyles = {
+  display: 'flex',
+  alignItems: 'center',
+  gap: '3',
+  w: 'full',
+  px: '3',
+  py: '2.5',
+  rounded: 'md',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  textAlign: 'start',
+  color: 'fg',
+  cursor: 'pointer',
+  _hover: { bg: 'bg.muted' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'brand.focusRing' },
+} as const;
+
+const ItemButton = chakra('button', { base: itemStyles });
+
+function MenuLink({ to, children, onNavigate }: { to: string; children: ReactNode; onNavigate: () => void }) {
+  return (
+    <chakra.a asChild {...itemStyles}>
+      <RouterLink to={to} onClick={onNavigate}>
+        {children}
+      </RouterLink>
+    </chakra.a>
+  );
+}
+
+function Group({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <Box as="section" aria-labelledby={id}>
+      <Heading
+        as="h2"
+        id={id}
+        fontSize="xs"
+        fontWeight="semibold"
+        color="fg.subtle"
+        textTransform="uppercase"
+        letterSpacing="0.06em"
+        px="3"
+        mb="1"
+      >
+        {title}
+      </Heading>
+      <Stack as="ul" gap="0.5" listStyleType="none">
+        {children}
+      </Stack>
+    </Box>
+  );
+}
+
+export function SideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { t } = useTranslation();
+  const siteName = useSiteName();
+  const loggedIn = useIsLoggedIn();
+  const navigate = useNavigate();
+  const close = () => onOpenChange(false);
+
+  return (
+    <Drawer.Root open={open} onOpenChange={(e) => onOpenChange(e.open)} placement="start" size="xs">
+      <Portal>
+        <Drawer.Backdrop />
+        <Drawer.Positioner>
+          <Drawer.Content>
+            <Drawer.Header borderBottomWidth="1px" py="4">
+              <Drawer.Title display="flex" alignItems="center" gap="2" fontSize="md">
+                <LogoMark size={24} />
+                {siteName}
+              </Drawer.Title>
+            </Drawer.Header>
+            <Drawer.Body py="5">
+              <Stack as="nav" aria-label={t('nav.mainMenu')} gap="6">
+                <Group title={t('menu.resource')}>
+                  <li>
+                    <MenuLink to="/rule/index" onNavigate={close}>
+                      {t('menu.notice')}
+                    </MenuLink>
+                  </li>
+                  <li>
+                    <ItemButton
+                      type="button"
+                      onClick={() => {
+                        close();
+                        openChat();
+                      }}
+                    >
+                      {t('menu.onlineCustomer')}
+                      <ChatIcon boxSize="4" color="fg.muted" ms="auto" />
+                    </ItemButton>
+                  </li>
+                  {loggedIn && (
+                    <>
+                      <li>
+                        <MenuLink to="/user/index?key=all" onNavigate={close}>
+                          {t('menu.overview')}
+                        </MenuLink>
+                      </li>
+                      <li>
+                        <MenuLink to="/assets/index?key=overview" onNavigate={close}>
+                          {t('menu.myAssets')}
+                        </MenuLink>
+                      </li>
+                      <li>
+                        <MenuLink to="/user/index?key=helper" onNavigate={close}>
+                          {t('menu.help')}
+                        </MenuLink>
+                      </li>
+                    </>
+                  )}
+                  <li>
+                    <MenuLink to="/about/index" onNavigate={close}>
+                      {t('menu.company')}
+                    </MenuLink>
+                  </li>
+                </Group>
+
+                <Group title={t('menu.features')}>
+                  {FEATURE_LINKS.map((link) => (
+                    <li key={link.value}>
+                      <MenuLink to={link.to} onNavigate={close}>
+                        {t(link.key)}
+                      </MenuLink>
+                    </li>
+                  ))}
+                </Group>
+
+                <Group title={t('menu.account')}>
+                  {loggedIn ? (
+                    <li>
+                      <ItemButton
+                        type="button"
+                        color="down"
+                        onClick={() => {
+                          close();
+                          logout();
+                          void navigate('/');
+                        }}
+                      >
+                        {t('menu.exit')}
+                      </ItemButton>
+                    </li>
+                  ) : (
+                    <>
+                      <li>
+                        <MenuLink to="/user/login" onNavigate={close}>
+                          {t('menu.signIn')}
+                        </MenuLink>
+                      </li>
+                      <li>
+                        <MenuLink to="/user/register" onNavigate={close}>
+                          {t('menu.signUp')}
+                        </MenuLink>
+                      </li>
+                    </>
+                  )}
+                </Group>
+              </Stack>
+              <Box mt="8" px="3" display={{ base: 'block', sm: 'none' }}>
+                <LanguageSwitcher />
+              </Box>
+            </Drawer.Body>
+            <Drawer.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label={t('nav.closeMenu')} />
+            </Drawer.CloseTrigger>
+          </Drawer.Content>
+        </Drawer.Positioner>
+      </Portal>
+    </Drawer.Root>
+  );
+}

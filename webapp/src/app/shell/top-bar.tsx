@@ -1,0 +1,96 @@
+//! The top bar (banner): menu button, logo, Markets and Features, BTC/USDT price, language, theme,
+//! and Login / Register for visitors.
+
+import { Box, Button, Flex, HStack, IconButton, Menu, Portal, Spacer } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { ChevronDownIcon, MenuIcon } from '../../components/icons';
+import { Logo } from '../../components/logo';
+import { useSiteName } from '../../hooks/use-settings';
+import { useIsLoggedIn } from '../../lib/session';
+import { HOME_PATH } from '../route-helpers';
+import { BtcTicker } from './btc-ticker';
+import { LanguageSwitcher } from './language-switcher';
+import { ThemeSwitch } from './theme-switch';
+
+/** Spot and USDT-M futures trading pages. */
+export const FEATURE_LINKS = [
+  { key: 'nav.spot', to: '/trade/index?type=bb', value: 'spot' },
+  { key: 'nav.futures', to: '/trade/index?type=usta', value: 'futures' },
+] as const;
+
+export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
+  const { t } = useTranslation();
+  const siteName = useSiteName();
+  const loggedIn = useIsLoggedIn();
+
+  return (
+    <Box
+      as="header"
+      position="sticky"
+      top="0"
+      zIndex="sticky"
+      bg={{ base: 'rgba(255,255,255,0.86)', _dark: 'rgba(11,14,20,0.86)' }}
+      backdropFilter="saturate(180%) blur(12px)"
+      borderBottomWidth="1px"
+    >
+      <Flex h="16" px={{ base: '3', md: '6' }} align="center" gap={{ base: '2', md: '4' }} maxW="1440px" mx="auto">
+        <IconButton aria-label={t('nav.openMenu')} variant="ghost" size="sm" onClick={onOpenMenu}>
+          <MenuIcon />
+        </IconButton>
+        <RouterLink to={HOME_PATH} aria-label={t('nav.homeLink', { siteName })}>
+          <Logo siteName={siteName} compact />
+        </RouterLink>
+
+        <HStack as="nav" aria-label={t('nav.primary')} gap="1" display={{ base: 'none', md: 'flex' }} ms="4">
+          <Button asChild variant="ghost" size="sm" fontWeight="medium">
+            <RouterLink to="/quotes/index">{t('nav.markets')}</RouterLink>
+          </Button>
+          <Menu.Root positioning={{ placement: 'bottom-start' }}>
+            <Menu.Trigger asChild>
+              <Button variant="ghost" size="sm" fontWeight="medium">
+                {t('nav.features')}
+                <ChevronDownIcon boxSize="4" />
+              </Button>
+            </Menu.Trigger>
+            <Portal>
+              <Menu.Positioner>
+                <Menu.Content minW="56">
+                  {FEATURE_LINKS.map((link) => (
+                    <Menu.Item key={link.value} value={link.value} asChild>
+                      <RouterLink to={link.to}>{t(link.key)}</RouterLink>
+                    </Menu.Item>
+                  ))}
+                </Menu.Content>
+              </Menu.Positioner>
+            </Portal>
+          </Menu.Root>
+        </HStack>
+
+        <Spacer />
+
+        <Box display={{ base: 'none', lg: 'block' }}>
+          <BtcTicker />
+        </Box>
+        <Box display={{ base: 'none', sm: 'block' }}>
+          <LanguageSwitcher />
+        </Box>
+        <ThemeSwitch />
+        {loggedIn ? (
+          <Button asChild size="sm" variant="outline">
+            <RouterLink to="/assets/index?key=overview">{t('menu.myAssets')}</RouterLink>
+          </Button>
+        ) : (
+          <HStack gap="2">
+            <Button asChild size="sm" variant="ghost" fontWeight="medium">
+              <RouterLink to="/user/login">{t('nav.login')}</RouterLink>
+            </Button>
+            <Button asChild size="sm" colorPalette="brand">
+              <RouterLink to="/user/register">{t('nav.register')}</RouterLink>
+            </Button>
+          </HStack>
+        )}
+      </Flex>
+    </Box>
+  );
+}

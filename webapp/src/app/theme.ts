@@ -1,0 +1,75 @@
+//! The Chakra UI system: default preset plus the Kestrel brand palette, exchange up/down colours and
+//! darker, calmer dark-mode surfaces.
+
+import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+
+const config = defineConfig({
+  globalCss: {
+    'html, body': { bg: 'bg', color: 'fg' },
+    body: { minHeight: '100vh' },
+  },
+  theme: {
+    tokens: {
+      fonts: {
+        heading: {
+          value:
+            'Inter, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Noto Sans CJK SC", "Noto Sans Thai", sans-serif',
+        },
+        body: {
+          value:
+            'Inter, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Noto Sans CJK SC", "Noto Sans Thai", sans-serif',
+        },
+        mono: { value: '"JetBrains Mono", "SFMono-Regular", Menlo, Consolas, monospace' },
+      },
+      colors: {
+        brand: {
+          50: { value: '#fff6ed' },
+          100: { value: '#ffe9d3' },
+          200: { value: '#ffcfa5' },
+          300: { value: '#ffad6d' },
+          400: { value: '#ff8a3d' },
+          500: { value: '#f76c15' },
+          600: { value: '#db540b' },
+          700: { value: '#b53f0c' },
+          800: { value: '#903312' },
+          900: { value: '#742c12' },
+          950: { value: '#3f1307' },
+        },
+      },
+    },
+    semanticTokens: {
+      colors: {
+        bg: {
+          DEFAULT: { value: { _light: '{colors.white}', _dark: '#0b0e14' } },
+          subtle: { value: { _light: '#f7f8fa', _dark: '#0f131b' } },
+          muted: { value: { _light: '#f0f2f5', _dark: '#161b25' } },
+          emphasized: { value: { _light: '#e5e8ec', _dark: '#1e2430' } },
+          panel: { value: { _light: '{colors.white}', _dark: '#121722' } },
+        },
+        border: {
+          DEFAULT: { value: { _light: '#e6e8ec', _dark: '#1f2633' } },
+          muted: { value: { _light: '#eef0f3', _dark: '#181e29' } },
+        },
+        brand: {
+          solid: { value: { _light: '{colors.brand.500}', _dark: '{colors.brand.400}' } },
+          contrast: { value: { _light: '{colors.white}', _dark: '#1a0d04' } },
+          fg: { value: { _light: '{colors.brand.700}', _dark: '{colors.brand.300}' } },
+          muted: { value: { _light: '{colors.brand.100}', _dark: '{colors.brand.900}' } },
+          subtle: { value: { _light: '{colors.brand.50}', _dark: '{colors.brand.950}' } },
+          emphasized: { value: { _light: '{colors.brand.200}', _dark: '{colors.brand.800}' } },
+          focusRing: { value: { _light: '{colors.brand.500}', _dark: '{colors.brand.400}' } },
+        },
+        // Price movement: darker tones on white keep text contrast readable.
+        up: { value: { _light: '#03875a', _dark: '#2ebd85' } },
+        down: { value: { _light: '#d9304f', _dark: '#f6465d' } },
+        flat: { value: { _light: '{colors.gray.600}', _dark: '{colors.gray.400}' } },
+        upSubtle: { value: { _light: '#e6f6ef', _dark: 'rgba(46, 189, 133, 0.12)' } },
+        downSubtle: { value: { _light: '#fdecef', _dark: 'rgba(246, 70, 93, 0.12)' } },
+        hero: { value: { _light: '#0b0e14', _dark: '#0b0e14' } },
+      },
+    },
+  },
+});
+
+/** The app's design system. */
+export const system = createSystem(defaultConfig, config);

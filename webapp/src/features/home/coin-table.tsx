@@ -1,0 +1,71 @@
+//! The full coin table of the home page: pair, last price, 24h change and a Trade link.
+
+import { Button, HStack, Table, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { ChangePill, PairLabel } from '../../components/change-pill';
+import { CoinLogo } from '../../components/coin-logo';
+import type { MarketRow } from '../../hooks/use-market-rows';
+
+export function CoinTable({ rows, labelledBy, query }: { rows: MarketRow[]; labelledBy: string; query: string }) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollArea borderWidth="1px" rounded="xl" bg="bg.panel">
+      <Table.Root size="md" interactive aria-labelledby={labelledBy}>
+        <Table.Header>
+          <Table.Row bg="bg.subtle">
+            <Table.ColumnHeader color="fg.muted" fontWeight="medium" ps="5">
+              {t('home.colPair')}
+            </Table.ColumnHeader>
+            <Table.ColumnHeader color="fg.muted" fontWeight="medium" textAlign="end">
+              {t('home.colPrice')}
+            </Table.ColumnHeader>
+            <Table.ColumnHeader color="fg.muted" fontWeight="medium" textAlign="end">
+              {t('home.colChange')}
+            </Table.ColumnHeader>
+            <Table.ColumnHeader color="fg.muted" fontWeight="medium" textAlign="end" pe="5">
+              {t('home.colAction')}
+            </Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {rows.map((row) => (
+            <Table.Row key={row.coin.symbol}>
+              <Table.Cell as="th" scope="row" ps="5" fontWeight="inherit" textAlign="start">
+                <HStack gap="3">
+                  <CoinLogo src={row.coin.logo} coin={row.coin.coin} />
+                  <Text as="span" fontWeight="semibold">
+                    <PairLabel pair={row.pair} />
+                  </Text>
+                </HStack>
+              </Table.Cell>
+              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums" fontWeight="medium">
+                {row.view.price}
+              </Table.Cell>
+              <Table.Cell textAlign="end">
+                <ChangePill view={row.view} />
+              </Table.Cell>
+              <Table.Cell textAlign="end" pe="5">
+                <Button asChild size="xs" variant="outline" colorPalette="brand">
+                  <RouterLink
+                    to={`/trade/index?type=bb&symbol=${encodeURIComponent(row.coin.symbol)}`}
+                    aria-label={t('home.tradePair', { pair: row.pair })}
+                  >
+                    {t('home.trade')}
+                  </RouterLink>
+                </Button>
+              </Table.Cell>
+            </Table.Row>
+          ))}
+          {rows.length === 0 && (
+            <Table.Row>
+              <Table.Cell colSpan={4} textAlign="center" py="10" color="fg.muted">
+                {query ? t('home.noResults', { query }) : t('home.noCoins')}
+              </Table.Cell>
+            </Table.Row>
+          )}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}

@@ -1,0 +1,71 @@
+//! The only importer of `wasm-core`, the exchange's Rust compute core compiled to WebAssembly.
+//!
+//! In the app `wasm-core` is the wasm-pack bundler build (`../wasm-core/pkg`), instantiated by
+//! vite-plugin-wasm when this module is first imported (a top-level await), so every export is
+//! ready to call synchronously. In vitest the alias points at the Node.js build instead.
+//! Errors thrown by the core are `{code, key, params}` payloads; `coreErrorText` translates them.
+
+import type { TFunction } from 'i18next';
+import * as core from 'wasm-core';
+import type { TickerRowInput, TickerRowView, TimeZone } from 'wasm-core';
+
+export type { TickerRowInput, TickerRowView, TimeZone } from 'wasm-core';
+
+/** What the core throws: a stable code, an i18n key and the values the message interpolates. */
+export type CoreError = core.CoreErrorPayload;
+
+/** Whether `error` is a payload thrown by the core. */
+export function isCoreError(error: unknown): error is CoreError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as CoreError).code === 'string' &&
+    typeof (error as CoreError).key === 'string'
+  );
+}
+
+/** The user's-language message of a core error (or of anything else thrown). */
+export function coreErrorText(t: TFunction, error: unknown): string {
+  if (isCoreError(error)) return t(error.key, { ...error.params, defaultValue: t('errors.unknown') });
+  return t('errors.unknown');
+}
+
+/** `(amount − open) / open × 100` with 2 decimals, or `undefined` unless both are above zero. */
+export function priceChangePercent(amount: string, open: string): string | undefined {
+  return core.priceChangePercent(amount, open) ?? undefined;
+}
+
+/** `"+1.23%"`, `"-0.50%"`, `"0.00%"`, or `"--"` when the percent is unknown. */
+export function formatPercent(percent?: string | null): string {
+  return core.formatPercent(percent ?? undefined);
+}
+
+/** `"1,234,567.89"`: thousands separators, 2 decimals. */
+export function formatAmount(value: string): string {
+  return core.formatAmount(value);
+}
+
+/** `"45.60K"`, `"1.23M"`, `"2.10B"`, `"3.00T"`. */
+export function formatCompact(value: string): string {
+  return core.formatCompact(value);
+}
+
+/** A price with `precision` decimals, or decimals by magnitude when it is absent. */
+export function formatPrice(value: string, precision?: number | null): string {
+  return core.formatPrice(value, precision ?? undefined);
+}
+
+/** `MM/DD/YYYY HH:mm:ss` of `epochMs` at the UTC offset `offsetMinutes`. */
+export function formatDateTime(epochMs: number, offsetMinutes: number): string {
+  return core.formatDateTime(epochMs, offsetMinutes);
+}
+
+/** The 38 time zones from UTC−12:00 to UTC+14:00. */
+export function timeZones(): TimeZone[] {
+  return core.timeZones();
+}
+
+/** Formats a whole ticker table in one call (throws a `CoreError` for the first bad row). */
+export function formatTickerRows(rows: readonly TickerRowInput[]): TickerRowView[] {
+  return core.formatTickerRows([...rows]);
+}

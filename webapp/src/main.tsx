@@ -1,0 +1,29 @@
+//! Entry: platform config script → i18n → startup data (settings, coin list) → mount.
+
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { seedStartupData } from './app/bootstrap';
+import { AppProviders } from './app/providers';
+import { createQueryClient } from './app/query-client';
+import { createAppRouter } from './app/router';
+import { initI18n } from './i18n';
+import { loadPlatformConfig } from './lib/platform-config';
+
+async function start(): Promise<void> {
+  await loadPlatformConfig();
+  await initI18n();
+  const queryClient = createQueryClient();
+  await seedStartupData(queryClient);
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root is missing from index.html');
+  createRoot(root).render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={createAppRouter()} />
+      </AppProviders>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,61 @@
+// Test helper: the app's providers and routes in a memory router, with a seeded query cache.
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { getGetAllSettingQueryKey, getGetCoinListQueryKey } from '../api/generated/common/common';
+import type { AllSetting, CoinList, CoinListEntry } from '../api/generated/model';
+import { AppProviders } from '../app/providers';
+import { routes } from '../app/router';
+
+/** A coin list entry with sensible defaults. */
+export function coin(symbol: string, amount: string, open: string, extra: Partial<CoinListEntry> = {}): CoinListEntry {
+  const base = symbol.replace(/usdt$/, '');
+  return {
+    id: 1,
+    coin: base,
+    baseCoin: 'usdt',
+    symbol,
+    showSymbol: `${base.toUpperCase()}/USDT`,
+    customizeFlag: 1,
+    market: 'crypto',
+    amount,
+    open,
+    logo: `/coin-logos/${base}.svg`,
+    pricePrecision: 2,
+    quantityPrecision: 4,
+    tickSize: '0.01',
+    stepSize: '0.0001',
+    minNotional: '5',
+    hot: false,
+    sort: 0,
+    ...extra,
+  };
+}
+
+export const SETTINGS: AllSetting = {
+  platform: {
+    siteName: 'Kestrel Exchange',
+    apiHead: 'coin',
+    mobileSiteUrl: '',
+    securityFundPercent: '10',
+    supportEmail: 'support@kestrel.exchange',
+    defaultLanguage: 'en',
+    defaultTheme: 'light',
+    defaultTimeZone: 'America/New_York',
+  },
+  system: { t_app_language: [{ code: 'en', name: 'English' }], timeZone: [] },
+};
+
+/** Renders the app at `path` with `coins` (spot) in the query cache. */
+export function renderApp(path: string, coins: CoinList = { currencyList: [], contractList: [] }) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  queryClient.setQueryData(getGetAllSettingQueryKey(), SETTINGS);
+  queryClient.setQueryData(getGetCoinListQueryKey(), coins);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...view, router, queryClient };
+}

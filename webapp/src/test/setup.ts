@@ -1,0 +1,35 @@
+// Vitest setup: i18n in English, DOM APIs jsdom lacks, and cleanup between tests.
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { initI18n } from '../i18n';
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
+window.scrollTo = (() => {}) as typeof window.scrollTo;
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+
+configure({ asyncUtilTimeout: 10_000 });
+
+await initI18n('en');
+
+afterEach(() => {
+  cleanup();
+});
