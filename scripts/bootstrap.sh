@@ -5,7 +5,8 @@
 #   - wasm-pack, and the wasm-bindgen CLI of exactly the version in Cargo.lock (cargo install)
 #   - Chromium for the Playwright e2e suite, and fonts for all 14 languages (Debian packages)
 #   - PostgreSQL when called with --postgres (for the PostgreSQL test run)
-# Node.js 20 and npm come with the machine; npm packages are installed by the Makefile (npm ci).
+# Node.js 20 and npm come with the machine; npm packages (and the Node 22 the webapp tools run on,
+# as the `node` npm package) are installed by the Makefile with npm ci.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
