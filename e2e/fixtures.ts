@@ -1,0 +1,266 @@
+//! Test fixtures: page objects of the shell and the home page (roles and accessible names only, in
+//! the language the page is showing), a clean `visitor` page and a `member` page with a session cookie.
+
+import { type APIRequestContext, type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
+import { escapeRegExp, type Lang, LANGUAGE_NAMES, t, tPattern } from './i18n';
+
+export { expect } from '@playwright/test';
+export { t, tPattern, type Lang } from './i18n';
+
+/** Cookie whose presence makes the shell treat the browser as logged in. */
+export const ACCESS_TOKEN_COOKIE = 'coin-access-token';
+
+/** The spot pairs the home page must list (a subset of the seeded coin list). */
+export const LISTED_PAIRS = [
+  'BTC/USDT',
+  'ETH/USDT',
+  'BNB/USDT',
+  'DOGE/USDT',
+  'XRP/USDT',
+  'ADA/USDT',
+  'SOL/USDT',
+  'LTC/USDT',
+] as const;
+
+/** A price with thousands separators and exactly two decimals (BTC/USDT's precision). */
+export const BTC_PRICE = /^\d{1,3}(,\d{3})*\.\d{2}$/;
+
+/** A price with thousands separators and `decimals` decimals. */
+export function pricePattern(decimals: number): RegExp {
+  return decimals > 0 ? new RegExp(`^\\d{1,3}(,\\d{3})*\\.\\d{${decimals}}$`) : /^\d{1,3}(,\d{3})*$/;
+}
+
+/** A 24h change such as `+1.25%`, `-0.40%`, `0.00%`, or the placeholder `--`. */
+export const CHANGE = /^([+-]?\d+\.\d{2}%|--)$/;
+
+/** The top bar, side menu, footer and switches, located by role and label in language `lang`. */
+export class Shell {
+  constructor(
+    readonly page: Page,
+    readonly lang: Lang = 'en',
+  ) {}
+
+  /** The same page object, reading labels in another language (after a switch). */
+  in(lang: Lang): Shell {
+    return new Shell(this.page, lang);
+  }
+
+  /** `t()` in this page object's language. */
+  t(key: string, params?: Record<string, string | number>): string {
+    return t(this.lang, key, params);
+  }
+
+  get banner(): Locator {
+    return this.page.getByRole('banner');
+  }
+
+  get main(): Locator {
+    return this.page.getByRole('main');
+  }
+
+  get footer(): Locator {
+    return this.page.getByRole('contentinfo');
+  }
+
+  get menuButton(): Locator {
+    return this.banner.getByRole('button', { name: this.t('nav.openMenu'), exact: true });
+  }
+
+  private get mainMenuNav(): Locator {
+    return this.page.getByRole('navigation', { name: this.t('nav.mainMenu'), exact: true });
+  }
+
+  /** The drawer dialog holding the side menu. */
+  get sideMenuDialog(): Locator {
+    return this.page.getByRole('dialog').filter({ has: this.mainMenuNav });
+  }
+
+  /** The side menu's navigation landmark (inside the drawer dialog). */
+  get sideMenu(): Locator {
+    return this.sideMenuDialog.getByRole('navigation', { name: this.t('nav.mainMenu'), exact: true });
+  }
+
+  /** One titled group (Resource, Features, Account) of the side menu. */
+  sideMenuGroup(key: 'menu.resource' | 'menu.features' | 'menu.account'): Locator {
+    return this.sideMenu.getByRole('region', { name: this.t(key), exact: true });
+  }
+
+  get languageSwitcher(): Locator {
+    return this.banner.getByRole('combobox', { name: this.t('nav.language'), exact: true });
+  }
+
+  /** The theme switch, whichever way it currently points. */
+  get themeSwitch(): Locator {
+    return this.banner.getByRole('button', {
+      name: new RegExp(`^(${[this.t('nav.themeToDark'), this.t('nav.themeToLight')].map(escapeRegExp).join('|')})$`),
+    });
+  }
+
+  get loginLink(): Locator {
+    return this.banner.getByRole('link', { name: this.t('nav.login'), exact: true });
+  }
+
+  get registerLink(): Locator {
+    return this.banner.getByRole('link', { name: this.t('nav.register'), exact: true });
+  }
+
+  get featuresButton(): Locator {
+    return this.banner.getByRole('navigation', { name: this.t('nav.primary'), exact: true }).getByRole('button', {
+      name: this.t('nav.features'),
+      exact: true,
+    });
+  }
+
+  /** The top bar's BTC/USDT price link (its label carries the price and the change). */
+  get btcTicker(): Locator {
+    return this.banner.getByRole('link', { name: tPattern(this.lang, 'ticker.btcLabel') });
+  }
+
+  /** The level-1 heading of the routed screen. */
+  get pageHeading(): Locator {
+    return this.page.getByRole('heading', { level: 1 });
+  }
+
+  async openMenu(): Promise<Locator> {
+    await this.menuButton.click();
+    await expect(this.sideMenu).toBeVisible();
+    return this.sideMenu;
+  }
+
+  /** Picks `lang` in the switcher and waits until the page shows it; returns the new page object. */
+  async switchLanguage(lang: Lang): Promise<Shell> {
+    await this.languageSwitcher.selectOption({ label: LANGUAGE_NAMES[lang] });
+    const next = this.in(lang);
+    await expect(next.languageSwitcher).toHaveValue(lang);
+    await expect.poll(() => this.htmlLang()).toBe(lang);
+    return next;
+  }
+
+  /** `<html lang>` of the page. */
+  htmlLang(): Promise<string> {
+    return this.page.evaluate(() => document.documentElement.lang);
+  }
+
+  /** Whether the page is in dark mode, as the webapp marks it on `<html>` (class and color-scheme). */
+  colorMode(): Promise<{ className: string; colorScheme: string }> {
+    return this.page.evaluate(() => ({
+      className: document.documentElement.className,
+      colorScheme: getComputedStyle(document.documentElement).colorScheme,
+    }));
+  }
+}
+
+/** The home page's coin table and search, by role and label. */
+export class HomePage {
+  constructor(
+    readonly page: Page,
+    readonly lang: Lang = 'en',
+  ) {}
+
+  async goto(): Promise<void> {
+    await this.page.goto('/home/index');
+    await expect(this.table).toBeVisible();
+  }
+
+  get table(): Locator {
+    return this.page.getByRole('main').getByRole('table', { name: t(this.lang, 'home.marketsTitle'), exact: true });
+  }
+
+  get search(): Locator {
+    return this.page
+      .getByRole('search', { name: t(this.lang, 'home.searchLabel'), exact: true })
+      .getByRole('searchbox', { name: t(this.lang, 'home.searchLabel'), exact: true });
+  }
+
+  get hotCoins(): Locator {
+    return this.page.getByRole('main').getByRole('region', { name: t(this.lang, 'home.hotCoins'), exact: true });
+  }
+
+  /** The pair names of the rows the table shows, in order. */
+  get pairNames(): Locator {
+    return this.table.getByRole('rowheader');
+  }
+
+  /** The table row of `pair` (its row header is the pair name). */
+  row(pair: string): Locator {
+    return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: pair, exact: true }) });
+  }
+
+  /** The last-price cell of `pair` (first data cell after the row header). */
+  priceCell(pair: string): Locator {
+    return this.row(pair).getByRole('cell').nth(0);
+  }
+
+  /** The 24h-change cell of `pair`. */
+  changeCell(pair: string): Locator {
+    return this.row(pair).getByRole('cell').nth(1);
+  }
+
+  /** Waits until live prices are on screen: BTC/USDT shows a formatted price. */
+  async waitForPrices(): Promise<void> {
+    await expect(this.priceCell('BTC/USDT')).toHaveText(BTC_PRICE);
+  }
+}
+
+/** A coin list entry as getCoinList returns it (the fields the tests read). */
+export interface CoinListEntry {
+  symbol: string;
+  coin: string;
+  baseCoin: string;
+  showSymbol: string;
+  customizeFlag: number;
+  pricePrecision: number;
+  hot: boolean;
+}
+
+/** The spot coin list from the backend (the webapp's data source). */
+export async function fetchSpotCoins(request: APIRequestContext): Promise<CoinListEntry[]> {
+  const response = await request.post('/api/common/getCoinList');
+  expect(response.ok()).toBe(true);
+  const body = (await response.json()) as { code: number; data: { currencyList: CoinListEntry[] } };
+  expect(body.code).toBe(200);
+  return body.data.currencyList;
+}
+
+/** The pair name the webapp shows for a coin list entry. */
+export function pairName(coin: CoinListEntry): string {
+  return coin.customizeFlag === 2 && coin.showSymbol ? coin.showSymbol : `${coin.coin}/${coin.baseCoin}`.toUpperCase();
+}
+
+async function clearBrowserState(context: BrowserContext, page: Page): Promise<void> {
+  await context.clearCookies();
+  // Local storage is per origin: open a tiny same-origin resource to reach it, then empty it.
+  await page.goto('/platform/dev/config.js');
+  await page.evaluate(() => {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  });
+}
+
+type Fixtures = {
+  /** Page objects of the shell and the home page, in English. */
+  shell: Shell;
+  home: HomePage;
+  /** A page with no cookies and no local storage (a visitor in English, light theme). */
+  visitor: Page;
+  /** A page whose browser holds a session token cookie (the shell's "logged in"). */
+  member: Page;
+};
+
+export const test = base.extend<Fixtures>({
+  shell: async ({ page }, use) => {
+    await use(new Shell(page));
+  },
+  home: async ({ page }, use) => {
+    await use(new HomePage(page));
+  },
+  visitor: async ({ context, page }, use) => {
+    await clearBrowserState(context, page);
+    await use(page);
+  },
+  member: async ({ context, page, baseURL }, use) => {
+    await clearBrowserState(context, page);
+    await context.addCookies([{ name: ACCESS_TOKEN_COOKIE, value: 'e2e-session-token', url: baseURL }]);
+    await use(page);
+  },
+});

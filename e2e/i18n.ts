@@ -1,0 +1,56 @@
+//! The webapp's own translations (webapp/src/i18n/<lang>.json), so the tests look elements up by the
+//! exact labels users see in each language instead of hard-coded guesses.
+
+import { readFileSync } from 'node:fs';
+
+/** Languages the tests switch to. */
+export type Lang = 'en' | 'de' | 'ja';
+
+/** The name each language has in the language switcher (webapp/src/i18n/languages.ts). */
+export const LANGUAGE_NAMES: Record<Lang, string> = { en: 'English', de: 'Deutsch', ja: '日本語' };
+
+type Bundle = { [key: string]: string | Bundle };
+
+const bundles = new Map<Lang, Bundle>();
+
+function bundle(lang: Lang): Bundle {
+  let loaded = bundles.get(lang);
+  if (!loaded) {
+    const file = new URL(`../webapp/src/i18n/${lang}.json`, import.meta.url);
+    loaded = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
+    bundles.set(lang, loaded);
+  }
+  return loaded;
+}
+
+/** The text of `key` (dotted, e.g. `home.marketsTitle`) in `lang`, with `{{name}}` params filled in. */
+export function t(lang: Lang, key: string, params: Record<string, string | number> = {}): string {
+  let node: string | Bundle | undefined = bundle(lang);
+  for (const part of key.split('.')) {
+    node = typeof node === 'object' ? node[part] : undefined;
+  }
+  if (typeof node !== 'string') throw new Error(`No string ${key} in ${lang}.json`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${lang}.json ${key} needs the parameter ${name}`);
+    return String(value);
+  });
+}
+
+/** Escapes `text` for use inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A pattern matching `key` in `lang` with any value for its `{{params}}` (each becomes a lazy
+ * wildcard), anchored at both ends.
+ */
+export function tPattern(lang: Lang, key: string): RegExp {
+  const raw = t(lang, key, new Proxy({}, { get: (_target, name) => `\u0000${String(name)}\u0000` }));
+  const source = raw
+    .split(/\u0000\w+\u0000/)
+    .map(escapeRegExp)
+    .join('.+?');
+  return new RegExp(`^${source}$`);
+}

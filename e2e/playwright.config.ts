@@ -1,0 +1,86 @@
+//! Playwright configuration: Debian Chromium (no browser download) against the real backend binary,
+//! started fresh for every run on port 18091 with an empty data folder.
+//!
+//! Two projects:
+//! - `chromium`: every spec except the screenshots (what `make test-e2e` / `npx playwright test` runs);
+//! - `screenshots`: only `screenshots.spec.ts`, which writes PNGs into ../docs/screenshots. It is not a
+//!   default project, so a plain `npx playwright test` never runs it; it runs when SCREENSHOTS is set
+//!   (`make screenshots`), when the command line names it (`npx playwright test screenshots`), or with
+//!   `--project screenshots`.
+
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = 18091;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+/** Flags Chromium needs on these machines (root, closed network): see docs toolchain notes. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// Workers load this file again; they only need the same project list, so reading the command line
+// here (which differs in workers) changes nothing but the `default` flag used by the runner.
+const screenshotsRequested =
+  Boolean(process.env.SCREENSHOTS) || process.argv.slice(2).some((arg) => /(^|[/=])screenshots\b/.test(arg));
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  forbidOnly: true,
+  workers: 2,
+  retries: 0,
+  reporter: 'list',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: BASE_URL,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    },
+    locale: 'en-US',
+    timezoneId: 'America/New_York',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: '**/screenshots.spec.ts',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+    {
+      name: 'screenshots',
+      testMatch: '**/screenshots.spec.ts',
+      default: screenshotsRequested,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } },
+    },
+  ],
+  webServer: {
+    // A fresh database every run: the data folder is removed before the backend starts.
+    command: 'rm -rf .tmp/data && mkdir -p .tmp && ../target/debug/backend serve',
+    cwd: '.',
+    url: `${BASE_URL}/platform/dev/config.js`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      EXCHANGE_PORT: String(PORT),
+      EXCHANGE_HOST: '127.0.0.1',
+      EXCHANGE_DATA_DIR: '.tmp/data',
+      EXCHANGE_WEBAPP_DIR: '../webapp/dist',
+      EXCHANGE_MOBILE_SITE_URL: 'https://m.kestrel.test/',
+      EXCHANGE_LOG: 'warn',
+    },
+  },
+});

@@ -1,0 +1,86 @@
+//! The route table: redirects, invitation links, where the footer shows, "coming soon" screens and
+//! the Features menu.
+
+import { expect, t, test } from './fixtures';
+
+test('/ goes to /home/index', async ({ visitor: page, shell }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL('/home/index');
+  await expect(shell.main.getByRole('heading', { name: t('en', 'home.marketsTitle'), exact: true })).toBeVisible();
+});
+
+test('an unknown path goes to /home/index', async ({ visitor: page }) => {
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL('/home/index');
+});
+
+test('an invitation link opens registration with the code', async ({ visitor: page, shell }) => {
+  await page.goto('/i&ABC123');
+  await expect(page).toHaveURL('/user/register?invite_code=ABC123');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.userRegister'));
+  await expect(page.getByText(t('en', 'comingSoon.inviteCode', { code: 'ABC123' }), { exact: true })).toBeVisible();
+});
+
+const FOOTER_VISIBILITY: { path: string; screen: string; footer: boolean }[] = [
+  { path: '/home/index', screen: '', footer: true },
+  { path: '/trade/index?type=bb', screen: 'trade', footer: false },
+  { path: '/user/login', screen: 'userLogin', footer: false },
+  { path: '/pledge/index', screen: 'pledge', footer: false },
+  { path: '/finance/detail', screen: 'financeDetail', footer: false },
+  { path: '/user/index', screen: 'userIndex', footer: true },
+];
+
+for (const { path, screen, footer } of FOOTER_VISIBILITY) {
+  test(`the footer is ${footer ? 'shown' : 'hidden'} on ${path}`, async ({ visitor: page, shell }) => {
+    await page.goto(path);
+    await expect(page).toHaveURL(path);
+    // The screen has rendered before the footer is judged.
+    if (screen) {
+      await expect(shell.pageHeading).toHaveText(t('en', `screens.${screen}`));
+    } else {
+      await expect(shell.main.getByRole('heading', { name: t('en', 'home.marketsTitle'), exact: true })).toBeVisible();
+    }
+    if (footer) {
+      await expect(shell.footer).toBeVisible();
+    } else {
+      await expect(shell.footer).toHaveCount(0);
+    }
+  });
+}
+
+test('login is a full page without the shell', async ({ visitor: page, shell }) => {
+  await page.goto('/user/login');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.userLogin'));
+  await expect(shell.banner).toHaveCount(0);
+  await expect(shell.footer).toHaveCount(0);
+  await expect(page.getByRole('link', { name: t('en', 'comingSoon.backHome'), exact: true })).toHaveAttribute('href', '/home/index');
+});
+
+test('a screen not built yet says "coming soon" in the current language', async ({ visitor: page, shell }) => {
+  await page.goto('/assets/index');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.assets'));
+  await expect(shell.main.getByText(t('en', 'comingSoon.body'), { exact: true })).toBeVisible();
+
+  const german = await shell.switchLanguage('de');
+  await expect(german.pageHeading).toHaveText(t('de', 'screens.assets'));
+  await expect(german.main.getByText(t('de', 'comingSoon.body'), { exact: true })).toBeVisible();
+  await expect(german.main.getByText(t('en', 'comingSoon.body'), { exact: true })).toHaveCount(0);
+
+  await german.main.getByRole('link', { name: t('de', 'comingSoon.backHome'), exact: true }).click();
+  await expect(page).toHaveURL('/home/index');
+});
+
+for (const { key, type } of [
+  { key: 'nav.spot', type: 'bb' },
+  { key: 'nav.futures', type: 'usta' },
+]) {
+  test(`the Features menu leads to /trade/index?type=${type}`, async ({ visitor: page, shell }) => {
+    await page.goto('/home/index');
+    await shell.featuresButton.click();
+    const item = page.getByRole('menuitem', { name: t('en', key), exact: true });
+    await expect(item).toBeVisible();
+    await item.click();
+    await expect(page).toHaveURL(`/trade/index?type=${type}`);
+    await expect(shell.pageHeading).toHaveText(t('en', 'screens.trade'));
+  });
+}

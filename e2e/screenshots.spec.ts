@@ -1,0 +1,79 @@
+//! Full-page screenshots of the screens for review, written to ../docs/screenshots (git-ignored).
+//! Only the `screenshots` project runs this file: `make screenshots` or `npx playwright test screenshots`.
+//! Every shot waits for live prices (a formatted BTC/USDT price) and for images to be decoded.
+
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { HomePage, type Lang, type Shell, expect, t, test } from './fixtures';
+
+const OUT_DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+/** Loads every image now (coin logos are lazy) and waits until they are decoded. */
+async function settleImages(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const images = Array.from(document.images);
+    for (const image of images) image.loading = 'eager';
+    await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
+    await document.fonts.ready;
+  });
+}
+
+/**
+ * Writes `<name>.png`: the full page, or only the viewport for overlays (a fixed drawer and its
+ * backdrop cover the viewport only, so a full-page shot would show them cut off half-way).
+ */
+async function shoot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  // The route progress bar runs for 0.7 s after a navigation; shoot once it is gone.
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  // No hover highlight left on the control clicked last.
+  await page.mouse.move(0, 0);
+  await settleImages(page);
+  await page.screenshot({ path: `${OUT_DIR}${name}.png`, fullPage, animations: 'disabled', caret: 'hide' });
+}
+
+/** Opens the home page in `lang` and `theme` through the shell's own switches. */
+async function homeIn(page: Page, shell: Shell, lang: Lang, theme: 'light' | 'dark'): Promise<Shell> {
+  await page.goto('/home/index');
+  await new HomePage(page).waitForPrices();
+  const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+  if (theme === 'dark') {
+    await current.themeSwitch.click();
+    await expect(current.themeSwitch).toHaveAccessibleName(t(lang, 'nav.themeToLight'));
+  }
+  await new HomePage(page, lang).waitForPrices();
+  await expect(current.btcTicker).toBeVisible();
+  return current;
+}
+
+for (const lang of ['en', 'de'] as const) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`home ${theme} ${lang}`, async ({ visitor: page, shell }) => {
+      await homeIn(page, shell, lang, theme);
+      await shoot(page, `home-${theme}-${lang}`);
+    });
+  }
+}
+
+test('side menu open', async ({ visitor: page, shell }) => {
+  await homeIn(page, shell, 'en', 'light');
+  await shell.openMenu();
+  await expect(shell.sideMenuGroup('menu.account')).toBeVisible();
+  await shoot(page, 'side-menu-open', { fullPage: false });
+});
+
+test('coming soon', async ({ visitor: page, shell }) => {
+  await page.goto('/assets/index');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.assets'));
+  await expect(shell.btcTicker).toHaveAccessibleName(/ \d{1,3}(,\d{3})*\.\d{2}, /);
+  await shoot(page, 'coming-soon');
+});
+
+test('login', async ({ visitor: page, shell }) => {
+  await homeIn(page, shell, 'en', 'light');
+  await shell.loginLink.click();
+  await expect(page).toHaveURL('/user/login');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.userLogin'));
+  await shoot(page, 'user-login');
+});
