@@ -7,7 +7,7 @@
 //! - [`convert`]: checked conversions of host numbers (JavaScript `number`s) into integer arguments.
 //! - [`error`]: errors as data, serialized as `{code, key, params}` for the webapp to translate.
 //!
-//! The core has no wasm-bindgen, js-sys or web-sys. The JavaScript exports live in `bindings.rs`,
+//! The core has no wasm-bindgen, js-sys or web-sys. The JavaScript exports live in `bindings/`,
 //! compiled for wasm targets only; each converts its arguments, calls one core function and throws a
 //! [`CoreError`]'s payload on failure.
 

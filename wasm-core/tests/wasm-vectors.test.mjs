@@ -13,18 +13,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const vectorsDir = join(here, 'vectors');
 const pkgEntry = join(here, '..', 'pkg-node', 'wasm_core.js');
 
-// The exports the vectors must cover; the same list as FUNCTIONS in tests/vectors.rs.
-const FUNCTIONS = [
-  'priceChangePercent',
-  'formatPercent',
-  'formatAmount',
-  'formatCompact',
-  'formatPrice',
-  'formatDateTime',
-  'timeZones',
-  'formatTickerRows',
-];
-
 function loadWasm() {
   assert.ok(
     existsSync(pkgEntry),
@@ -46,13 +34,14 @@ function loadVectorFiles() {
 
 const wasm = loadWasm();
 const vectorFiles = loadVectorFiles();
+// Every function the wasm build exports must have vectors (the native run checks the same for its
+// adapters, so an export missing on either side fails one of the two runs).
+const FUNCTIONS = Object.keys(wasm).filter((name) => typeof wasm[name] === 'function');
 
 test('every export has a vector file', () => {
   const covered = new Set(vectorFiles.map((file) => file.function));
   assert.deepEqual(FUNCTIONS.filter((name) => !covered.has(name)), []);
-  for (const name of FUNCTIONS) {
-    assert.equal(typeof wasm[name], 'function', `the wasm build does not export ${name}`);
-  }
+  assert.ok(FUNCTIONS.length > 0, 'the wasm build exports no function');
 });
 
 for (const file of vectorFiles) {

@@ -1,0 +1,88 @@
+//! The native adapter of every wasm export: takes the export's arguments as JSON, the way the wasm
+//! export receives JavaScript values (a missing or `null` optional is absent, numbers are `f64`),
+//! and returns the JSON the export returns (`undefined` as `null`) or the error payload it throws.
+//! Like the bindings, each adapter only converts and calls one core function. One file per core
+//! module; add a module's adapter to `MODULES`.
+
+use serde_json::Value;
+use wasm_core::CoreError;
+
+pub mod format;
+
+/// A module's exports and its adapter.
+pub struct Module {
+    /// The JavaScript names of the module's exports.
+    pub functions: &'static [&'static str],
+    /// Calls the export `function`; `None` when the module has no such export.
+    pub call: fn(&str, &Args) -> Option<Result<Value, CoreError>>,
+}
+
+/// Every module with exports.
+pub const MODULES: &[Module] = &[Module {
+    functions: format::FUNCTIONS,
+    call: format::call,
+}];
+
+/// Every export of the wasm build, by its JavaScript name.
+pub fn functions() -> Vec<&'static str> {
+    MODULES
+        .iter()
+        .flat_map(|m| m.functions.iter().copied())
+        .collect()
+}
+
+/// Calls the native equivalent of the wasm export `function`.
+pub fn call(function: &str, args: &Args) -> Result<Value, CoreError> {
+    MODULES
+        .iter()
+        .find_map(|module| (module.call)(function, args))
+        .unwrap_or_else(|| panic!("unknown function {function:?}: add it to an adapter module"))
+}
+
+pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Value {
+    serde_json::to_value(value).expect("core values serialize")
+}
+
+/// A case's arguments; a malformed vector file panics with a message rather than testing anything.
+pub struct Args(pub Vec<Value>);
+
+impl Args {
+    pub fn arity(&self, max: usize) {
+        assert!(
+            self.0.len() <= max,
+            "at most {max} arguments, got {:?}",
+            self.0
+        );
+    }
+
+    /// A missing argument, like JavaScript's `undefined`.
+    pub fn value(&self, i: usize) -> &Value {
+        self.0.get(i).unwrap_or(&Value::Null)
+    }
+
+    pub fn string(&self, i: usize) -> &str {
+        self.value(i)
+            .as_str()
+            .unwrap_or_else(|| panic!("argument {i} must be a string: {:?}", self.0))
+    }
+
+    pub fn optional_string(&self, i: usize) -> Option<&str> {
+        match self.value(i) {
+            Value::Null => None,
+            _ => Some(self.string(i)),
+        }
+    }
+
+    pub fn number(&self, i: usize) -> f64 {
+        self.value(i)
+            .as_f64()
+            .unwrap_or_else(|| panic!("argument {i} must be a number: {:?}", self.0))
+    }
+
+    pub fn optional_number(&self, i: usize) -> Option<f64> {
+        match self.value(i) {
+            Value::Null => None,
+            _ => Some(self.number(i)),
+        }
+    }
+}
