@@ -2,10 +2,13 @@
 //! the language the page is showing), a clean `visitor` page and a `member` page with a session cookie.
 
 import { type APIRequestContext, type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
-import { escapeRegExp, type Lang, LANGUAGE_NAMES, t, tPattern } from './i18n';
+import { type Lang, LANGUAGE_NAMES, t, tPattern } from './i18n';
 
 export { expect } from '@playwright/test';
-export { t, tPattern, type Lang } from './i18n';
+export { escapeRegExp, t, tPattern, type Lang } from './i18n';
+
+/** The site name the backend is configured with (its default). */
+export const SITE_NAME = 'Kestrel Exchange';
 
 /** Cookie whose presence makes the shell treat the browser as logged in. */
 export const ACCESS_TOKEN_COOKIE = 'coin-access-token';
@@ -66,13 +69,9 @@ export class Shell {
     return this.banner.getByRole('button', { name: this.t('nav.openMenu'), exact: true });
   }
 
-  private get mainMenuNav(): Locator {
-    return this.page.getByRole('navigation', { name: this.t('nav.mainMenu'), exact: true });
-  }
-
-  /** The drawer dialog holding the side menu. */
+  /** The drawer dialog holding the side menu (named "Main menu"). */
   get sideMenuDialog(): Locator {
-    return this.page.getByRole('dialog').filter({ has: this.mainMenuNav });
+    return this.page.getByRole('dialog', { name: this.t('nav.mainMenu'), exact: true });
   }
 
   /** The side menu's navigation landmark (inside the drawer dialog). */
@@ -85,15 +84,27 @@ export class Shell {
     return this.sideMenu.getByRole('region', { name: this.t(key), exact: true });
   }
 
+  /** The language select (a combobox whose options are the languages' own names). */
   get languageSwitcher(): Locator {
     return this.banner.getByRole('combobox', { name: this.t('nav.language'), exact: true });
   }
 
-  /** The theme switch, whichever way it currently points. */
-  get themeSwitch(): Locator {
-    return this.banner.getByRole('button', {
-      name: new RegExp(`^(${[this.t('nav.themeToDark'), this.t('nav.themeToLight')].map(escapeRegExp).join('|')})$`),
+  /** The option of the open language select that picks `lang`. */
+  languageOption(lang: Lang): Locator {
+    return this.page.getByRole('listbox', { name: this.t('nav.language'), exact: true }).getByRole('option', {
+      name: LANGUAGE_NAMES[lang],
+      exact: true,
     });
+  }
+
+  /** The theme switch: a toggle button named "Dark theme", pressed while the dark theme is on. */
+  get themeSwitch(): Locator {
+    return this.banner.getByRole('button', { name: this.t('nav.darkTheme'), exact: true });
+  }
+
+  /** The link of the top bar's logo to the home page. */
+  get homeLink(): Locator {
+    return this.banner.getByRole('link', { name: this.t('nav.homeLink', { siteName: SITE_NAME }), exact: true });
   }
 
   get loginLink(): Locator {
@@ -113,7 +124,7 @@ export class Shell {
 
   /** The top bar's BTC/USDT price link (its label carries the price and the change). */
   get btcTicker(): Locator {
-    return this.banner.getByRole('link', { name: tPattern(this.lang, 'ticker.btcLabel') });
+    return this.banner.getByRole('link', { name: tPattern(this.lang, 'ticker.pairLabel', { pair: 'BTC/USDT' }) });
   }
 
   /** The level-1 heading of the routed screen. */
@@ -129,11 +140,22 @@ export class Shell {
 
   /** Picks `lang` in the switcher and waits until the page shows it; returns the new page object. */
   async switchLanguage(lang: Lang): Promise<Shell> {
-    await this.languageSwitcher.selectOption({ label: LANGUAGE_NAMES[lang] });
+    await this.languageSwitcher.click();
+    await this.languageOption(lang).click();
     const next = this.in(lang);
-    await expect(next.languageSwitcher).toHaveValue(lang);
-    await expect.poll(() => this.htmlLang()).toBe(lang);
+    await next.expectLanguage();
     return next;
+  }
+
+  /** The page is in this page object's language: `<html lang>` and the switcher's own label. */
+  async expectLanguage(): Promise<void> {
+    await expect.poll(() => this.htmlLang()).toBe(this.lang);
+    await expect(this.languageSwitcher).toBeVisible();
+  }
+
+  /** Whether the theme switch reads as pressed (dark theme on). */
+  async expectDarkTheme(on: boolean): Promise<void> {
+    await expect(this.themeSwitch).toHaveAttribute('aria-pressed', String(on));
   }
 
   /** `<html lang>` of the page. */

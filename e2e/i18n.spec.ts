@@ -9,7 +9,7 @@ async function expectHomeIn(shell: Shell, lang: Lang): Promise<void> {
   await expect(shell.loginLink).toBeVisible();
   await expect(shell.registerLink).toBeVisible();
   await expect(shell.featuresButton).toBeVisible();
-  await expect(shell.themeSwitch).toHaveAccessibleName(t(lang, 'nav.themeToDark'));
+  await shell.expectDarkTheme(false);
   await expect(shell.main.getByRole('heading', { level: 2, name: t(lang, 'home.marketsTitle'), exact: true })).toBeVisible();
   await expect(home.table.getByRole('columnheader')).toHaveText([
     t(lang, 'home.colPair'),
@@ -38,7 +38,7 @@ for (const lang of ['de', 'ja'] as const) {
     await expect(shell.main.getByRole('heading', { name: t('en', 'home.marketsTitle'), exact: true })).toHaveCount(0);
 
     await visitor.reload();
-    await expect(switched.languageSwitcher).toHaveValue(lang);
+    await switched.expectLanguage();
     await expectHomeIn(switched, lang);
 
     // The language also follows the user across screens.

@@ -43,12 +43,14 @@ export function escapeRegExp(text: string): string {
 }
 
 /**
- * A pattern matching `key` in `lang` with any value for its `{{params}}` (each becomes a lazy
- * wildcard), anchored at both ends.
+ * A pattern matching `key` in `lang`, anchored at both ends: the `{{params}}` given in `fixed` are
+ * filled in literally, every other one becomes a lazy wildcard.
  */
-export function tPattern(lang: Lang, key: string): RegExp {
-  const raw = t(lang, key, new Proxy({}, { get: (_target, name) => `\u0000${String(name)}\u0000` }));
-  const source = raw
+export function tPattern(lang: Lang, key: string, fixed: Record<string, string | number> = {}): RegExp {
+  const params = new Proxy(fixed, {
+    get: (target, name) => (typeof name === 'string' && name in target ? target[name] : `\u0000${String(name)}\u0000`),
+  });
+  const source = t(lang, key, params)
     .split(/\u0000\w+\u0000/)
     .map(escapeRegExp)
     .join('.+?');

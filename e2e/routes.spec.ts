@@ -48,12 +48,30 @@ for (const { path, screen, footer } of FOOTER_VISIBILITY) {
   });
 }
 
-test('login is a full page without the shell', async ({ visitor: page, shell }) => {
+test('login is a full page without the shell’s navigation, price, account buttons or footer', async ({ visitor: page, shell }) => {
   await page.goto('/user/login');
   await expect(shell.pageHeading).toHaveText(t('en', 'screens.userLogin'));
-  await expect(shell.banner).toHaveCount(0);
   await expect(shell.footer).toHaveCount(0);
-  await expect(page.getByRole('link', { name: t('en', 'comingSoon.backHome'), exact: true })).toHaveAttribute('href', '/home/index');
+  await expect(shell.banner.getByRole('navigation', { name: t('en', 'nav.primary'), exact: true })).toHaveCount(0);
+  await expect(shell.btcTicker).toHaveCount(0);
+  await expect(shell.loginLink).toHaveCount(0);
+  await expect(shell.registerLink).toHaveCount(0);
+  await expect(shell.homeLink).toHaveAttribute('href', '/home/index');
+  await expect(shell.main.getByRole('link', { name: t('en', 'comingSoon.backHome'), exact: true })).toHaveAttribute('href', '/home/index');
+});
+
+test('a visitor can read the login page in their language and pick the theme', async ({ visitor: page, shell }) => {
+  await page.goto('/user/login');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.userLogin'));
+
+  const german = await shell.switchLanguage('de');
+  await expect(german.pageHeading).toHaveText(t('de', 'screens.userLogin'));
+  await expect(german.main.getByText(t('de', 'comingSoon.body'), { exact: true })).toBeVisible();
+
+  await german.expectDarkTheme(false);
+  await german.themeSwitch.click();
+  await german.expectDarkTheme(true);
+  await expect.poll(() => german.colorMode()).toEqual({ className: 'dark', colorScheme: 'dark' });
 });
 
 test('a screen not built yet says "coming soon" in the current language', async ({ visitor: page, shell }) => {

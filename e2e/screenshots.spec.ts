@@ -40,7 +40,7 @@ async function homeIn(page: Page, shell: Shell, lang: Lang, theme: 'light' | 'da
   const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
   if (theme === 'dark') {
     await current.themeSwitch.click();
-    await expect(current.themeSwitch).toHaveAccessibleName(t(lang, 'nav.themeToLight'));
+    await current.expectDarkTheme(true);
   }
   await new HomePage(page, lang).waitForPrices();
   await expect(current.btcTicker).toBeVisible();

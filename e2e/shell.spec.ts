@@ -1,7 +1,7 @@
 //! The shell: side menu (visitor and logged-in entries, Exit), the top bar's account buttons, the
 //! theme switch, and the footer's statements.
 
-import { ACCESS_TOKEN_COOKIE, type Shell, expect, t, test } from './fixtures';
+import { ACCESS_TOKEN_COOKIE, SITE_NAME, type Shell, expect, t, test } from './fixtures';
 
 const GROUPS = ['menu.resource', 'menu.features', 'menu.account'] as const;
 
@@ -24,12 +24,18 @@ test('the side menu opens from its button and shows its three groups', async ({ 
   await visitor.goto('/home/index');
   await expect(shell.sideMenu).toHaveCount(0);
   await shell.openMenu();
+  // The dialog is named by its purpose ("Main menu"); the site name is still shown at its top.
   await expect(shell.sideMenuDialog).toBeVisible();
+  await expect(shell.sideMenuDialog.getByText(SITE_NAME, { exact: true })).toBeVisible();
   for (const key of GROUPS) {
     await expect(shell.sideMenuGroup(key).getByRole('heading', { name: t('en', key), exact: true })).toBeVisible();
   }
   await expect(shell.sideMenuGroup('menu.resource').getByRole('link', { name: t('en', 'menu.notice'), exact: true })).toBeVisible();
   await expect(shell.sideMenuGroup('menu.resource').getByRole('button', { name: t('en', 'menu.onlineCustomer'), exact: true })).toBeVisible();
+  await expect(shell.sideMenuGroup('menu.features').getByRole('link', { name: t('en', 'nav.markets'), exact: true })).toHaveAttribute(
+    'href',
+    '/quotes/index',
+  );
   await expect(shell.sideMenuGroup('menu.features').getByRole('link', { name: t('en', 'nav.spot'), exact: true })).toHaveAttribute(
     'href',
     '/trade/index?type=bb',
@@ -109,22 +115,23 @@ test('the top bar shows My Assets instead of Log in / Register when logged in', 
 
 test('the theme switch toggles dark mode and the choice survives a reload', async ({ visitor, shell }) => {
   await visitor.goto('/home/index');
-  await expect(shell.themeSwitch).toHaveAccessibleName(t('en', 'nav.themeToDark'));
+  // A toggle button: its name stays "Dark theme", its pressed state follows the theme.
+  await shell.expectDarkTheme(false);
   expect(await shell.colorMode()).toEqual({ className: 'light', colorScheme: 'light' });
 
   await shell.themeSwitch.click();
-  await expect(shell.themeSwitch).toHaveAccessibleName(t('en', 'nav.themeToLight'));
+  await shell.expectDarkTheme(true);
   await expect.poll(() => shell.colorMode()).toEqual({ className: 'dark', colorScheme: 'dark' });
 
   await visitor.reload();
-  await expect(shell.themeSwitch).toHaveAccessibleName(t('en', 'nav.themeToLight'));
+  await shell.expectDarkTheme(true);
   await expect.poll(() => shell.colorMode()).toEqual({ className: 'dark', colorScheme: 'dark' });
 
   await shell.themeSwitch.click();
-  await expect(shell.themeSwitch).toHaveAccessibleName(t('en', 'nav.themeToDark'));
+  await shell.expectDarkTheme(false);
   await expect.poll(() => shell.colorMode()).toEqual({ className: 'light', colorScheme: 'light' });
   await visitor.reload();
-  await expect(shell.themeSwitch).toHaveAccessibleName(t('en', 'nav.themeToDark'));
+  await shell.expectDarkTheme(false);
   await expect.poll(() => shell.colorMode()).toEqual({ className: 'light', colorScheme: 'light' });
 });
 

@@ -4,9 +4,7 @@ import { Box, Button, Container, Heading, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { ClockIcon } from '../components/icons';
-import { Logo } from '../components/logo';
 import { useDocumentTitle } from '../hooks/use-document-title';
-import { useSiteName } from '../hooks/use-settings';
 import { HOME_PATH } from './route-helpers';
 
 function Body({ screen }: { screen: string }) {
@@ -56,29 +54,9 @@ export function ComingSoonPage({ screen }: { screen: string }) {
 
 /** A "coming soon" screen of the full-page (shell-less) routes: login, register, reset. */
 export function FullPageComingSoon({ screen }: { screen: string }) {
-  const siteName = useSiteName();
   return (
-    <Box as="main" minH="100vh" display="flex" flexDirection="column" bg="bg.subtle">
-      <Container maxW="6xl" py="6">
-        <RouterLink to={HOME_PATH}>
-          <Logo siteName={siteName} />
-        </RouterLink>
-      </Container>
-      <Box flex="1" display="flex" alignItems="center" px="4" pb="16">
-        <Box
-          w="full"
-          maxW="lg"
-          mx="auto"
-          bg="bg.panel"
-          borderWidth="1px"
-          rounded="2xl"
-          px={{ base: '6', md: '10' }}
-          py="12"
-          shadow="sm"
-        >
-          <Body screen={screen} />
-        </Box>
-      </Box>
+    <Box w="full" maxW="lg" mx="auto" bg="bg.panel" borderWidth="1px" rounded="2xl" px={{ base: '6', md: '10' }} py="12" shadow="sm">
+      <Body screen={screen} />
     </Box>
   );
 }

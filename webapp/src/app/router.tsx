@@ -10,6 +10,7 @@ import { RootLayout } from './root-layout';
 import { HOME_PATH, mobileTradeRedirect } from './route-helpers';
 import { FULL_PAGE_ROUTES, type RouteEntry, SHELL_ROUTES } from './route-table';
 import { AppShell } from './shell/app-shell';
+import { FullPageLayout } from './shell/full-page-layout';
 
 /** /trade/index: phones go to the configured mobile site; the desktop page comes later. */
 function TradeRoute({ screen }: { screen: string }) {
@@ -43,7 +44,10 @@ export const routes: RouteObject[] = [
         element: <AppShell />,
         children: SHELL_ROUTES.map((entry) => ({ path: entry.path, element: element(entry) })),
       },
-      ...FULL_PAGE_ROUTES.map((entry) => ({ path: entry.path, element: <FullPageComingSoon screen={entry.screen} /> })),
+      {
+        element: <FullPageLayout />,
+        children: FULL_PAGE_ROUTES.map((entry) => ({ path: entry.path, element: <FullPageComingSoon screen={entry.screen} /> })),
+      },
       { path: '/', element: <Navigate to={HOME_PATH} replace /> },
       { path: '*', element: <Navigate to={HOME_PATH} replace /> },
     ],

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../i18n';
 import { MarketFeed, setMarketFeed } from '../lib/live';
 import { FakeSocket } from '../test/fake-socket';
-import { renderApp } from '../test/render';
+import { pickOption, renderApp } from '../test/render';
 
 beforeEach(() => {
   localStorage.clear();
@@ -32,8 +32,23 @@ describe('routes', () => {
     await waitFor(() => expect(path(router)).toBe('/user/register?invite_code=AB12CD'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Register' })).toBeTruthy();
     expect(screen.getByText('Invitation code: AB12CD')).toBeTruthy();
-    expect(screen.queryByRole('banner')).toBeNull();
     expect(screen.queryByRole('contentinfo')).toBeNull();
+    // The full page's bar has the logo, the menu, the language select and the theme switch only.
+    const banner = screen.getByRole('banner');
+    expect(within(banner).queryByRole('navigation', { name: 'Primary' })).toBeNull();
+    expect(within(banner).queryByRole('link', { name: 'Log in' })).toBeNull();
+    expect(within(banner).queryByRole('link', { name: 'Register' })).toBeNull();
+    expect(within(banner).getByRole('link', { name: 'Kestrel Exchange home' }).getAttribute('href')).toBe('/home/index');
+    expect(within(banner).getByRole('combobox', { name: 'Language' })).toBeTruthy();
+    expect(within(banner).getByRole('button', { name: 'Dark theme' })).toBeTruthy();
+  });
+
+  it('lets a visitor read the login page in their language', async () => {
+    renderApp('/user/login');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
+    await pickOption(within(screen.getByRole('banner')).getByRole('combobox', { name: 'Language' }), 'Deutsch');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Anmelden' })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('de');
   });
 
   it('renders screens not built yet as "coming soon" in the user language', async () => {
@@ -96,7 +111,11 @@ describe('top bar and side menu', () => {
   it('shows visitor entries only to visitors, and account entries plus Exit to logged-in users', async () => {
     const visitor = renderApp('/home/index');
     fireEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
-    let nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    // The drawer is a dialog named by its purpose; the site name is still shown at its top.
+    const dialog = await screen.findByRole('dialog', { name: 'Main menu' });
+    expect(within(dialog).getByText('Kestrel Exchange')).toBeTruthy();
+    let nav = within(dialog).getByRole('navigation', { name: 'Main menu' });
+    expect(within(nav).getByRole('link', { name: 'Markets' }).getAttribute('href')).toBe('/quotes/index');
     expect(within(nav).getByRole('link', { name: 'Sign in' })).toBeTruthy();
     expect(within(nav).getByRole('link', { name: 'Sign up' })).toBeTruthy();
     expect(within(nav).queryByRole('link', { name: 'Overview' })).toBeNull();
@@ -132,14 +151,24 @@ describe('top bar and side menu', () => {
 
   it('switches language (persisted, <html lang>) and theme (persisted)', async () => {
     renderApp('/home/index');
-    fireEvent.change(await screen.findByRole('combobox', { name: 'Language' }), { target: { value: 'de' } });
+    const language = await screen.findByRole('combobox', { name: 'Language' });
+    // The options are named in their own language (and marked so), the current one selected.
+    expect(screen.getByRole('option', { name: 'Deutsch', hidden: true }).getAttribute('lang')).toBe('de');
+    expect(screen.getByRole('option', { name: 'English', hidden: true }).getAttribute('aria-selected')).toBe('true');
+    await pickOption(language, 'Deutsch');
     expect(await screen.findByRole('link', { name: 'Anmelden' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('de');
     expect(localStorage.getItem('coin_web-lang')).toBe('de');
+    expect(screen.getByRole('combobox', { name: 'Sprache' })).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Zum dunklen Design wechseln' }));
+    // A toggle button: its name stays, its pressed state says whether the dark theme is on.
+    const theme = screen.getByRole('button', { name: 'Dunkles Design' });
+    expect(theme.getAttribute('aria-pressed')).toBe('false');
+    expect(theme.getAttribute('title')).toBe('Zum dunklen Design wechseln');
+    fireEvent.click(theme);
     await waitFor(() => expect(document.documentElement.classList.contains('dark')).toBe(true));
     expect(localStorage.getItem('coin_web-theme')).toBe('dark');
-    expect(screen.getByRole('button', { name: 'Zum hellen Design wechseln' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Dunkles Design' }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Dunkles Design' }).getAttribute('title')).toBe('Zum hellen Design wechseln');
   });
 });

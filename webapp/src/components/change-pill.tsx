@@ -26,13 +26,17 @@ export function ChangePill({ view, size = 'sm' }: { view: TickerRowView; size?: 
   );
 }
 
-/** Splits `BTC/USDT` into base and quote for two-tone display. */
+/**
+ * Splits `BTC/USDT` into base and quote for two-tone display; where the pair must wrap (a narrow
+ * card), it wraps before the slash rather than inside a symbol.
+ */
 export function PairLabel({ pair }: { pair: string }) {
   const slash = pair.indexOf('/');
   if (slash < 0) return <>{pair}</>;
   return (
     <>
       {pair.slice(0, slash)}
+      <wbr />
       <Box as="span" color="fg.muted" fontWeight="normal">
         {pair.slice(slash)}
       </Box>

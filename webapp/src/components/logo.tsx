@@ -19,12 +19,23 @@ export function LogoMark({ size = 28 }: { size?: number }) {
   );
 }
 
-/** The mark and the site name; `compact` hides the name on phones. */
+/**
+ * The mark and the site name; `compact` (the top bar) hides the name below `md` and lets a long
+ * name shrink with an ellipsis, so the bar's controls always fit.
+ */
 export function Logo({ siteName, compact = false }: { siteName: string; compact?: boolean }) {
   return (
-    <HStack gap="2">
+    <HStack gap="2" minW="0">
       <LogoMark />
-      <Text as="span" fontWeight="700" fontSize="lg" letterSpacing="-0.01em" whiteSpace="nowrap" display={{ base: compact ? 'none' : 'inline', sm: 'inline' }}>
+      <Text
+        as="span"
+        fontWeight="700"
+        fontSize="lg"
+        letterSpacing="-0.01em"
+        whiteSpace="nowrap"
+        truncate={compact}
+        display={compact ? { base: 'none', md: 'block' } : 'inline'}
+      >
         {siteName}
       </Text>
     </HStack>

@@ -1,6 +1,6 @@
 // Test helper: the app's providers and routes in a memory router, with a seeded query cache.
 import { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { getGetAllSettingQueryKey, getGetCoinListQueryKey } from '../api/generated/common/common';
 import type { AllSetting, CoinList, CoinListEntry } from '../api/generated/model';
@@ -58,4 +58,17 @@ export function renderApp(path: string, coins: CoinList = { currencyList: [], co
     </AppProviders>,
   );
   return { ...view, router, queryClient };
+}
+
+/**
+ * Picks the option named `name` of the (Ark/Chakra) select `combobox` the way a mouse does: open it,
+ * point at the option (which highlights it), click.
+ */
+export async function pickOption(combobox: HTMLElement, name: string): Promise<void> {
+  fireEvent.click(combobox);
+  const option = await screen.findByRole('option', { name });
+  fireEvent.pointerDown(option, { pointerType: 'mouse' });
+  fireEvent.pointerMove(option, { pointerType: 'mouse' });
+  fireEvent.pointerUp(option, { pointerType: 'mouse' });
+  fireEvent.click(option);
 }

@@ -25,6 +25,7 @@ if (!window.matchMedia) {
 globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
 window.scrollTo = (() => {}) as typeof window.scrollTo;
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+Element.prototype.scrollTo ??= function scrollTo() {};
 
 configure({ asyncUtilTimeout: 10_000 });
 

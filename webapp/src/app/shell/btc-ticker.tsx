@@ -13,7 +13,7 @@ export function BtcTicker() {
   const row = rows[0];
   if (!row) return null;
   return (
-    <RouterLink to="/trade/index?type=bb&symbol=btcusdt" aria-label={t('ticker.btcLabel', { price: row.view.price, change: row.view.changeText })}>
+    <RouterLink to="/trade/index?type=bb&symbol=btcusdt" aria-label={t('ticker.pairLabel', { pair: row.pair, price: row.view.price, change: row.view.changeText })}>
       <HStack
         gap="2"
         px="3"

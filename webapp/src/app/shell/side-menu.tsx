@@ -1,16 +1,16 @@
-//! The slide-out side menu: Resource, Features and Account groups. Overview, My Assets and Help
-//! are for logged-in users; Sign in / Sign up for visitors; Exit logs out and goes to /.
+//! The slide-out side menu (a dialog named "Main menu"): Resource, Features and Account groups.
+//! Overview, My Assets and Help are for logged-in users; Sign in / Sign up for visitors; Exit logs
+//! out and goes to /. Features also holds Markets, which the top bar shows only from `lg`.
 
-import { Box, CloseButton, Drawer, Heading, Portal, Stack, chakra } from '@chakra-ui/react';
+import { Box, CloseButton, Drawer, Heading, HStack, Portal, Stack, Text, chakra } from '@chakra-ui/react';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { ChatIcon } from '../../components/icons';
+import { ChatIcon, CloseIcon } from '../../components/icons';
 import { LogoMark } from '../../components/logo';
 import { useSiteName } from '../../hooks/use-settings';
 import { logout, useIsLoggedIn } from '../../lib/session';
 import { openChat } from './chat-store';
-import { LanguageSwitcher } from './language-switcher';
 import { FEATURE_LINKS } from './top-bar';
 
 const itemStyles = {
@@ -78,12 +78,15 @@ export function SideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: 
       <Portal>
         <Drawer.Backdrop />
         <Drawer.Positioner>
-          <Drawer.Content>
+          {/* Named by its purpose rather than by the site name shown at its top. */}
+          <Drawer.Content aria-label={t('nav.mainMenu')}>
             <Drawer.Header borderBottomWidth="1px" py="4">
-              <Drawer.Title display="flex" alignItems="center" gap="2" fontSize="md">
+              <HStack gap="2">
                 <LogoMark size={24} />
-                {siteName}
-              </Drawer.Title>
+                <Text as="span" fontSize="md" fontWeight="semibold">
+                  {siteName}
+                </Text>
+              </HStack>
             </Drawer.Header>
             <Drawer.Body py="5">
               <Stack as="nav" aria-label={t('nav.mainMenu')} gap="6">
@@ -132,6 +135,11 @@ export function SideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: 
                 </Group>
 
                 <Group title={t('menu.features')}>
+                  <li>
+                    <MenuLink to="/quotes/index" onNavigate={close}>
+                      {t('nav.markets')}
+                    </MenuLink>
+                  </li>
                   {FEATURE_LINKS.map((link) => (
                     <li key={link.value}>
                       <MenuLink to={link.to} onNavigate={close}>
@@ -172,12 +180,11 @@ export function SideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: 
                   )}
                 </Group>
               </Stack>
-              <Box mt="8" px="3" display={{ base: 'block', sm: 'none' }}>
-                <LanguageSwitcher />
-              </Box>
             </Drawer.Body>
             <Drawer.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label={t('nav.closeMenu')} />
+              <CloseButton size="sm" aria-label={t('nav.closeMenu')}>
+                <CloseIcon />
+              </CloseButton>
             </Drawer.CloseTrigger>
           </Drawer.Content>
         </Drawer.Positioner>

@@ -4,7 +4,7 @@
 import { Box, CloseButton, Flex, Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChatIcon } from '../../components/icons';
+import { ChatIcon, CloseIcon } from '../../components/icons';
 import { useSupportEmail } from '../../hooks/use-settings';
 import { closeChat, useChatOpen } from './chat-store';
 
@@ -34,7 +34,9 @@ export function SupportChat() {
         <Heading as="h2" id={titleId} fontSize="md" flex="1" color="inherit">
           {t('chat.title')}
         </Heading>
-        <CloseButton size="sm" color="inherit" aria-label={t('chat.close')} onClick={closeChat} />
+        <CloseButton size="sm" color="inherit" aria-label={t('chat.close')} onClick={closeChat}>
+          <CloseIcon />
+        </CloseButton>
       </Flex>
       <Stack gap="3" px="4" py="5">
         <Text fontSize="sm">{t('chat.comingSoon')}</Text>

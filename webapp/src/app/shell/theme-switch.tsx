@@ -1,4 +1,5 @@
-//! Light / dark switch.
+//! Light / dark switch: a toggle button named "Dark theme", pressed while the dark theme is on (its
+//! tooltip says what a press does).
 
 import { IconButton } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
@@ -11,10 +12,12 @@ export function ThemeSwitch() {
   const dark = colorMode === 'dark';
   return (
     <IconButton
-      aria-label={dark ? t('nav.themeToLight') : t('nav.themeToDark')}
+      aria-label={t('nav.darkTheme')}
+      aria-pressed={dark}
       title={dark ? t('nav.themeToLight') : t('nav.themeToDark')}
       variant="ghost"
       size="sm"
+      flexShrink={0}
       onClick={toggleColorMode}
     >
       {dark ? <SunIcon /> : <MoonIcon />}

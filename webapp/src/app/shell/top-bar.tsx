@@ -19,7 +19,17 @@ export const FEATURE_LINKS = [
   { key: 'nav.futures', to: '/trade/index?type=usta', value: 'futures' },
 ] as const;
 
-export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
+/**
+ * The top bar. It fits every width from 360 px up in every language: below `lg` Markets and Features
+ * live in the side menu only, the BTC/USDT price shows from `xl`, the language select is compact
+ * (globe and code) below `lg`, the site name shows from `md` (and may shrink with an ellipsis), and
+ * below `sm` Register is left to the side menu's Sign up.
+ *
+ * `minimal` (the full-page login, register and reset screens) keeps the menu button, the logo, the
+ * language select and the theme switch at the same places, without navigation, price or account
+ * buttons.
+ */
+export function TopBar({ onOpenMenu, minimal = false }: { onOpenMenu: () => void; minimal?: boolean }) {
   const { t } = useTranslation();
   const siteName = useSiteName();
   const loggedIn = useIsLoggedIn();
@@ -34,62 +44,69 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
       backdropFilter="saturate(180%) blur(12px)"
       borderBottomWidth="1px"
     >
-      <Flex h="16" px={{ base: '3', md: '6' }} align="center" gap={{ base: '2', md: '4' }} maxW="1440px" mx="auto">
-        <IconButton aria-label={t('nav.openMenu')} variant="ghost" size="sm" onClick={onOpenMenu}>
+      <Flex h="16" px={{ base: '3', md: '6' }} align="center" gap={{ base: '1.5', sm: '2', md: '4' }} maxW="1440px" mx="auto">
+        <IconButton aria-label={t('nav.openMenu')} variant="ghost" size="sm" flexShrink={0} onClick={onOpenMenu}>
           <MenuIcon />
         </IconButton>
-        <RouterLink to={HOME_PATH} aria-label={t('nav.homeLink', { siteName })}>
-          <Logo siteName={siteName} compact />
-        </RouterLink>
+        <Box asChild minW="0">
+          <RouterLink to={HOME_PATH} aria-label={t('nav.homeLink', { siteName })}>
+            <Logo siteName={siteName} compact />
+          </RouterLink>
+        </Box>
 
-        <HStack as="nav" aria-label={t('nav.primary')} gap="1" display={{ base: 'none', md: 'flex' }} ms="4">
-          <Button asChild variant="ghost" size="sm" fontWeight="medium">
-            <RouterLink to="/quotes/index">{t('nav.markets')}</RouterLink>
-          </Button>
-          <Menu.Root positioning={{ placement: 'bottom-start' }}>
-            <Menu.Trigger asChild>
-              <Button variant="ghost" size="sm" fontWeight="medium">
-                {t('nav.features')}
-                <ChevronDownIcon boxSize="4" />
-              </Button>
-            </Menu.Trigger>
-            <Portal>
-              <Menu.Positioner>
-                <Menu.Content minW="56">
-                  {FEATURE_LINKS.map((link) => (
-                    <Menu.Item key={link.value} value={link.value} asChild>
-                      <RouterLink to={link.to}>{t(link.key)}</RouterLink>
-                    </Menu.Item>
-                  ))}
-                </Menu.Content>
-              </Menu.Positioner>
-            </Portal>
-          </Menu.Root>
-        </HStack>
+        {!minimal && (
+          <HStack as="nav" aria-label={t('nav.primary')} gap="1" display={{ base: 'none', lg: 'flex' }} flexShrink={0}>
+            <Button asChild variant="ghost" size="sm" fontWeight="medium">
+              <RouterLink to="/quotes/index">{t('nav.markets')}</RouterLink>
+            </Button>
+            <Menu.Root positioning={{ placement: 'bottom-start' }}>
+              <Menu.Trigger asChild>
+                <Button variant="ghost" size="sm" fontWeight="medium">
+                  {t('nav.features')}
+                  <ChevronDownIcon boxSize="4" />
+                </Button>
+              </Menu.Trigger>
+              <Portal>
+                <Menu.Positioner>
+                  <Menu.Content minW="56">
+                    {FEATURE_LINKS.map((link) => (
+                      <Menu.Item key={link.value} value={link.value} asChild>
+                        <RouterLink to={link.to}>{t(link.key)}</RouterLink>
+                      </Menu.Item>
+                    ))}
+                  </Menu.Content>
+                </Menu.Positioner>
+              </Portal>
+            </Menu.Root>
+          </HStack>
+        )}
 
         <Spacer />
 
-        <Box display={{ base: 'none', lg: 'block' }}>
-          <BtcTicker />
-        </Box>
-        <Box display={{ base: 'none', sm: 'block' }}>
+        {!minimal && (
+          <Box display={{ base: 'none', xl: 'block' }} flexShrink={0}>
+            <BtcTicker />
+          </Box>
+        )}
+        <Box flexShrink={0}>
           <LanguageSwitcher />
         </Box>
         <ThemeSwitch />
-        {loggedIn ? (
-          <Button asChild size="sm" variant="outline">
-            <RouterLink to="/assets/index?key=overview">{t('menu.myAssets')}</RouterLink>
-          </Button>
-        ) : (
-          <HStack gap="2">
-            <Button asChild size="sm" variant="ghost" fontWeight="medium">
-              <RouterLink to="/user/login">{t('nav.login')}</RouterLink>
+        {!minimal &&
+          (loggedIn ? (
+            <Button asChild size="sm" variant="outline" flexShrink={0}>
+              <RouterLink to="/assets/index?key=overview">{t('menu.myAssets')}</RouterLink>
             </Button>
-            <Button asChild size="sm" colorPalette="brand">
-              <RouterLink to="/user/register">{t('nav.register')}</RouterLink>
-            </Button>
-          </HStack>
-        )}
+          ) : (
+            <HStack gap="2" flexShrink={0}>
+              <Button asChild size="sm" variant="ghost" fontWeight="medium">
+                <RouterLink to="/user/login">{t('nav.login')}</RouterLink>
+              </Button>
+              <Button asChild size="sm" colorPalette="brand" display={{ base: 'none', sm: 'inline-flex' }}>
+                <RouterLink to="/user/register">{t('nav.register')}</RouterLink>
+              </Button>
+            </HStack>
+          ))}
       </Flex>
     </Box>
   );

@@ -1,4 +1,9 @@
 //! The full coin table of the home page: pair, last price, 24h change and a Trade link.
+//!
+//! From `md` up the pair, price and change columns have fixed widths that fit their content, so a
+//! row's figures sit next to its pair however wide the page is; the Action column takes the rest
+//! and keeps the Trade button at the row's end. Below `md` every column is as wide as its content
+//! and the table scrolls inside its frame when the screen is narrower.
 
 import { Button, HStack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
@@ -14,13 +19,13 @@ export function CoinTable({ rows, labelledBy, query }: { rows: MarketRow[]; labe
       <Table.Root size="md" interactive aria-labelledby={labelledBy}>
         <Table.Header>
           <Table.Row bg="bg.subtle">
-            <Table.ColumnHeader color="fg.muted" fontWeight="medium" ps="5">
+            <Table.ColumnHeader color="fg.muted" fontWeight="medium" ps="5" w={{ md: '16rem' }}>
               {t('home.colPair')}
             </Table.ColumnHeader>
-            <Table.ColumnHeader color="fg.muted" fontWeight="medium" textAlign="end">
+            <Table.ColumnHeader color="fg.muted" fontWeight="medium" textAlign="end" w={{ md: '10rem' }} whiteSpace="nowrap">
               {t('home.colPrice')}
             </Table.ColumnHeader>
-            <Table.ColumnHeader color="fg.muted" fontWeight="medium" textAlign="end">
+            <Table.ColumnHeader color="fg.muted" fontWeight="medium" textAlign="end" w={{ md: '10rem' }} whiteSpace="nowrap">
               {t('home.colChange')}
             </Table.ColumnHeader>
             <Table.ColumnHeader color="fg.muted" fontWeight="medium" textAlign="end" pe="5">
@@ -34,12 +39,12 @@ export function CoinTable({ rows, labelledBy, query }: { rows: MarketRow[]; labe
               <Table.Cell as="th" scope="row" ps="5" fontWeight="inherit" textAlign="start">
                 <HStack gap="3">
                   <CoinLogo src={row.coin.logo} coin={row.coin.coin} />
-                  <Text as="span" fontWeight="semibold">
+                  <Text as="span" fontWeight="semibold" whiteSpace="nowrap">
                     <PairLabel pair={row.pair} />
                   </Text>
                 </HStack>
               </Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums" fontWeight="medium">
+              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums" fontWeight="medium" whiteSpace="nowrap">
                 {row.view.price}
               </Table.Cell>
               <Table.Cell textAlign="end">

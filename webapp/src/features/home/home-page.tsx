@@ -51,7 +51,7 @@ export function HomePage() {
           pointerEvents="none"
         />
         <Container maxW="1440px" px={{ base: '4', md: '6' }} py={{ base: '12', md: '20' }} position="relative">
-          <Grid templateColumns={{ base: '1fr', lg: '1.05fr 0.95fr' }} gap={{ base: '10', lg: '16' }} alignItems="center">
+          <Grid templateColumns={{ base: 'minmax(0, 1fr)', lg: 'minmax(0, 1.05fr) minmax(0, 0.95fr)' }} gap={{ base: '10', lg: '16' }} alignItems="center">
             <Stack gap="6">
               <Heading as="h1" id={heroId} fontSize={{ base: '4xl', md: '6xl' }} lineHeight="1.05" letterSpacing="-0.03em" fontWeight="800">
                 {siteName}

@@ -1,4 +1,7 @@
-//! "Hot coins": cards of the coins flagged `hot` in the coin list.
+//! "Hot coins": cards of the coins flagged `hot` in the coin list. The number of columns follows the
+//! room the panel has (two on a phone and beside the hero text at `lg`, three where the panel is
+//! wider), and a card stacks pair, price and change so that a long price or pair wraps inside the
+//! card instead of spilling out of it.
 
 import { Box, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useId } from 'react';
@@ -13,38 +16,53 @@ export function HotCoins({ rows }: { rows: MarketRow[] }) {
   const id = useId();
   if (rows.length === 0) return null;
   return (
-    <Box as="section" aria-labelledby={id} bg="bg.panel" borderWidth="1px" rounded="2xl" p={{ base: '4', md: '5' }} shadow="sm">
+    <Box as="section" aria-labelledby={id} bg="bg.panel" borderWidth="1px" rounded="2xl" p={{ base: '4', md: '5' }} shadow="sm" minW="0">
       <Heading as="h2" id={id} fontSize="md" fontWeight="semibold" mb="4">
         {t('home.hotCoins')}
       </Heading>
-      <SimpleGrid as="ul" columns={2} gap={{ base: '2', md: '3' }} listStyleType="none">
+      <SimpleGrid as="ul" columns={{ base: 2, md: 3, lg: 2, xl: 3 }} gap={{ base: '2', md: '3' }} listStyleType="none">
         {rows.map((row) => (
           <li key={row.coin.symbol}>
-            <RouterLink to={`/trade/index?type=bb&symbol=${encodeURIComponent(row.coin.symbol)}`}>
-              <Stack
-                gap="3"
-                p={{ base: '3', md: '4' }}
-                rounded="xl"
-                bg="bg.subtle"
-                borderWidth="1px"
-                borderColor="transparent"
-                transition="border-color 0.15s, background 0.15s"
-                _hover={{ borderColor: 'brand.solid', bg: 'bg.muted' }}
+            <Box asChild display="block" h="full" rounded="xl" _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '2px' }}>
+              <RouterLink
+                to={`/trade/index?type=bb&symbol=${encodeURIComponent(row.coin.symbol)}`}
+                aria-label={t('ticker.pairLabel', { pair: row.pair, price: row.view.price, change: row.view.changeText })}
               >
-                <HStack gap="2" justify="space-between" flexWrap="wrap">
-                  <HStack gap="2">
+                <Stack
+                  gap="2"
+                  h="full"
+                  p={{ base: '3', md: '4' }}
+                  rounded="xl"
+                  bg={{ base: 'bg.subtle', _dark: 'bg.muted' }}
+                  borderWidth="1px"
+                  borderColor={{ base: 'transparent', _dark: 'border' }}
+                  transition="border-color 0.15s, background 0.15s"
+                  _hover={{ borderColor: 'brand.solid', bg: { base: 'bg.muted', _dark: 'bg.emphasized' } }}
+                >
+                  <HStack gap="2" minW="0">
                     <CoinLogo src={row.coin.logo} coin={row.coin.coin} size="6" />
                     <Text as="span" fontWeight="semibold" fontSize="sm">
                       <PairLabel pair={row.pair} />
                     </Text>
                   </HStack>
-                  <ChangePill view={row.view} />
-                </HStack>
-                <Text fontSize="xl" fontWeight="semibold" fontVariantNumeric="tabular-nums" letterSpacing="-0.01em">
-                  {row.view.price}
-                </Text>
-              </Stack>
-            </RouterLink>
+                  <Text
+                    as="span"
+                    display="block"
+                    fontSize={{ base: 'lg', md: 'xl' }}
+                    fontWeight="semibold"
+                    fontVariantNumeric="tabular-nums"
+                    letterSpacing="-0.01em"
+                    lineHeight="short"
+                    overflowWrap="anywhere"
+                  >
+                    {row.view.price}
+                  </Text>
+                  <Box>
+                    <ChangePill view={row.view} />
+                  </Box>
+                </Stack>
+              </RouterLink>
+            </Box>
           </li>
         ))}
       </SimpleGrid>
