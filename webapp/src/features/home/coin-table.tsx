@@ -5,11 +5,9 @@
 //! and keeps the Trade button at the row's end. Below `md` every column is as wide as its content
 //! and the table scrolls inside its frame when the screen is narrower.
 
-import { Button, HStack, Table, Text } from '@chakra-ui/react';
+import { Table } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
-import { ChangePill, PairLabel } from '../../components/change-pill';
-import { CoinLogo } from '../../components/coin-logo';
+import { PairCell, PriceChangeCells, TradeCell } from '../../components/market-cells';
 import type { MarketRow } from '../../hooks/use-market-rows';
 
 export function CoinTable({ rows, labelledBy, query }: { rows: MarketRow[]; labelledBy: string; query: string }) {
@@ -36,30 +34,9 @@ export function CoinTable({ rows, labelledBy, query }: { rows: MarketRow[]; labe
         <Table.Body>
           {rows.map((row) => (
             <Table.Row key={row.coin.symbol}>
-              <Table.Cell as="th" scope="row" ps="5" fontWeight="inherit" textAlign="start">
-                <HStack gap="3">
-                  <CoinLogo src={row.coin.logo} coin={row.coin.coin} />
-                  <Text as="span" fontWeight="semibold" whiteSpace="nowrap">
-                    <PairLabel pair={row.pair} />
-                  </Text>
-                </HStack>
-              </Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums" fontWeight="medium" whiteSpace="nowrap">
-                {row.view.price}
-              </Table.Cell>
-              <Table.Cell textAlign="end">
-                <ChangePill view={row.view} />
-              </Table.Cell>
-              <Table.Cell textAlign="end" pe="5">
-                <Button asChild size="xs" variant="outline" colorPalette="brand">
-                  <RouterLink
-                    to={`/trade/index?type=bb&symbol=${encodeURIComponent(row.coin.symbol)}`}
-                    aria-label={t('home.tradePair', { pair: row.pair })}
-                  >
-                    {t('home.trade')}
-                  </RouterLink>
-                </Button>
-              </Table.Cell>
+              <PairCell row={row} ps="5" />
+              <PriceChangeCells row={row} />
+              <TradeCell row={row} />
             </Table.Row>
           ))}
           {rows.length === 0 && (

@@ -1,13 +1,11 @@
 //! /quotes/index and /rate/index: every market in a sortable table, with tabs All, Favourites,
 //! Flash Contracts, Spot and USDT-M Futures.
 
-import { Box, Button, Container, Flex, Heading, HStack, IconButton, Input, InputGroup, Table, Tabs, Text, chakra } from '@chakra-ui/react';
+import { Box, Container, Flex, Heading, HStack, IconButton, Input, InputGroup, Table, Tabs, chakra } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
-import { ChangePill, PairLabel } from '../../components/change-pill';
-import { CoinLogo } from '../../components/coin-logo';
 import { FeedStatusBadge } from '../../components/feed-status';
+import { PairCell, PriceChangeCells, TradeCell } from '../../components/market-cells';
 import { SearchIcon, StarIcon } from '../../components/icons';
 import { filterRows, type MarketRow, useMarketRows } from '../../hooks/use-market-rows';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -27,11 +25,6 @@ interface TableRow extends MarketRow {
 
 type SortKey = 'pair' | 'price' | 'change';
 type SortState = { key: SortKey; direction: 'ascending' | 'descending' } | null;
-
-function tradeLink(row: TableRow): string {
-  const type = row.kind === 'futures' ? 'usta' : 'bb';
-  return `/trade/index?type=${type}&symbol=${encodeURIComponent(row.coin.symbol)}`;
-}
 
 /** Sorts rows by pair name, last price or 24h change (decimals compared exactly). */
 export function sortRows<R extends MarketRow>(rows: R[], sort: SortState): R[] {
@@ -128,30 +121,12 @@ function MarketsTable({ rows, sort, onSort, tab }: { rows: TableRow[]; sort: Sor
                     <StarIcon fill={favourite ? 'currentColor' : 'none'} />
                   </IconButton>
                 </Table.Cell>
-                <Table.Cell as="th" scope="row" fontWeight="inherit" textAlign="start">
-                  <HStack gap="3">
-                    <CoinLogo src={row.coin.logo} coin={row.coin.coin} />
-                    <Text as="span" fontWeight="semibold">
-                      <PairLabel pair={row.pair} />
-                    </Text>
-                  </HStack>
-                </Table.Cell>
+                <PairCell row={row} />
                 <Table.Cell color="fg.muted" fontSize="sm">
                   {t(`markets.kind.${row.kind}`)}
                 </Table.Cell>
-                <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums" fontWeight="medium">
-                  {row.view.price}
-                </Table.Cell>
-                <Table.Cell textAlign="end">
-                  <ChangePill view={row.view} />
-                </Table.Cell>
-                <Table.Cell textAlign="end" pe="5">
-                  <Button asChild size="xs" variant="outline" colorPalette="brand">
-                    <RouterLink to={tradeLink(row)} aria-label={t('home.tradePair', { pair: row.pair })}>
-                      {t('home.trade')}
-                    </RouterLink>
-                  </Button>
-                </Table.Cell>
+                <PriceChangeCells row={row} />
+                <TradeCell row={row} type={row.kind === 'futures' ? 'usta' : 'bb'} />
               </Table.Row>
             );
           })}
