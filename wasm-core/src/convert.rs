@@ -58,6 +58,12 @@ pub fn offset_minutes_from_number(value: f64) -> Result<i32, CoreError> {
     integer_from_number("offsetMinutes", value, -max, max).map(|m| m as i32)
 }
 
+/// Converts a limit on the decimals of a number input given as a host number (`maxDecimals`): a whole
+/// number in `0..=`[`MAX_PRECISION`].
+pub fn max_decimals_from_number(value: f64) -> Result<u32, CoreError> {
+    integer_from_number("maxDecimals", value, 0, i64::from(MAX_PRECISION)).map(|d| d as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

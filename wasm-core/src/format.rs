@@ -1,12 +1,16 @@
-//! Display rules of the product (spec section 9): amounts, compact amounts, prices, change percents,
-//! dates and the time zone table. Inputs are exact [`Decimal`](rust_decimal::Decimal)s; outputs are
-//! the strings the webapp shows, identical natively and in wasm.
+//! Display rules of the product (spec section 9): amounts, compact amounts, prices, quantities,
+//! change percents, dates and the time zone table, and whole tables in one call (tickers, the order
+//! book grouped to a tick in [`book`], recent trades). Inputs are exact
+//! [`Decimal`](rust_decimal::Decimal)s; outputs are the strings the webapp shows, identical natively
+//! and in wasm.
 //!
 //! # Rounding
 //! - Amounts ([`format_amount`], [`format_compact`]) and percents ([`price_change_percent`],
 //!   [`format_percent`]): 2 decimals, midpoint away from zero (`0.005` → `0.01`, `-0.005` → `-0.01`).
 //! - Prices ([`format_price`]): truncated toward zero, so a price is never shown above its real value
 //!   (or, when negative, below it); truncation also never pushes a price across a row of the table.
+//! - Quantities ([`format_quantity`]): truncated toward zero too, so a holding or an order is never
+//!   shown larger than it is.
 //! - A value that rounds to zero shows without a sign (`0.00`, never `-0.00`).
 //!
 //! # Separators
@@ -44,16 +48,28 @@
 //! shows exactly that many decimals (0 to 28).
 
 mod amount;
+pub mod book;
 mod datetime;
 mod number;
 mod percent;
 mod price;
+mod quantity;
 mod ticker;
 mod timezone;
+mod trades;
 
 pub use amount::{format_amount, format_compact};
+pub use book::{
+    BookSide, DEPTH_DECIMALS, GroupedBook, GroupedLevel, OrderBookInput, OrderBookOptions,
+    OrderBookRow, OrderBookView, PackedOrderBook, format_order_book, format_order_book_packed,
+    group_order_book,
+};
 pub use datetime::format_date_time;
 pub use percent::{format_percent, price_change_percent};
 pub use price::{MAX_PRECISION, auto_price_decimals, format_price};
+pub use quantity::format_quantity;
 pub use ticker::{Direction, TickerRowInput, TickerRowView, format_ticker_row, format_ticker_rows};
 pub use timezone::{DEFAULT_TIME_ZONE, TimeZone, time_zones};
+pub use trades::{
+    TradeInput, TradePrecisions, TradeSide, TradeView, format_time_of_day, format_trades,
+};

@@ -3,7 +3,15 @@
 //!
 //! - [`money`]: money and prices are [`rust_decimal::Decimal`]s inside and plain decimal strings at
 //!   every boundary; never `f64`.
-//! - [`format`](mod@format): the product's display rules (amounts, prices, percents, dates, time zones).
+//! - [`format`](mod@format): the product's display rules (amounts, prices, quantities, percents,
+//!   dates, time zones) and whole tables in one call (tickers, the order book, trades).
+//! - [`kline`]: trades into candles at every chart interval, the live candle, roll-ups, gap filling
+//!   and the rolling 24h statistics.
+//! - [`margin`]: futures margin (tiers, liquidation price, position figures, max open size, TP/SL
+//!   PnL, margin adjustment) and the spot order and seconds contract previews.
+//! - [`validate`]: the input rules (passwords, e-mail, emptiness, required fields, number inputs,
+//!   seconds quantities, withdrawal addresses with their checksums, deposit, withdrawal, identity and
+//!   bank card forms), whose failures are data: `{code, key, params}` per broken rule.
 //! - [`convert`]: checked conversions of host numbers (JavaScript `number`s) into integer arguments.
 //! - [`error`]: errors as data, serialized as `{code, key, params}` for the webapp to translate.
 //!
@@ -11,10 +19,14 @@
 //! compiled for wasm targets only; each converts its arguments, calls one core function and throws a
 //! [`CoreError`]'s payload on failure.
 
+mod civil;
 pub mod convert;
 pub mod error;
 pub mod format;
+pub mod kline;
+pub mod margin;
 pub mod money;
+pub mod validate;
 
 #[cfg(target_family = "wasm")]
 mod bindings;

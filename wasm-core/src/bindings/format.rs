@@ -3,10 +3,48 @@
 use wasm_bindgen::prelude::*;
 
 use super::{throw, to_js};
-use crate::convert::{epoch_ms_from_number, offset_minutes_from_number, precision_from_number};
+use crate::convert::{
+    epoch_ms_from_number, integer_from_number, offset_minutes_from_number, precision_from_number,
+};
 use crate::error::CoreError;
-use crate::format::{self, TickerRowInput};
+use crate::format::{
+    self, OrderBookInput, OrderBookOptions, TickerRowInput, TradeInput, TradePrecisions,
+};
 use crate::money::parse_decimal;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** A price level: `[price, quantity]` as decimal strings. */
+export type BookLevel = [string, string];
+/** One grouped level; decimals are strings, `depth` a share from "0.0000" to "1.0000". */
+export interface GroupedLevel { price: string; quantity: string; cumulative: string; depth: string; }
+/** Both sides of a grouped book, each best first. */
+export interface GroupedBook { bids: GroupedLevel[]; asks: GroupedLevel[]; }
+/** The order book to format, and how. */
+export interface OrderBookInput {
+  bids: BookLevel[]; asks: BookLevel[]; tick?: string | null;
+  pricePrecision?: number | null; quantityPrecision?: number | null; limit?: number | null;
+}
+/** One formatted order book row; `depth` is a percent without sign, "0.00" to "100.00". */
+export interface OrderBookRow { price: string; quantity: string; total: string; cumulative: string; depth: string; }
+/** The formatted order book, each side best first. */
+export interface OrderBookView { bids: OrderBookRow[]; asks: OrderBookRow[]; }
+/** How to show an order book (formatOrderBookPacked). */
+export interface OrderBookOptions {
+  tick?: string | null; pricePrecision?: number | null; quantityPrecision?: number | null; limit?: number | null;
+}
+/**
+ * Each side as one string: rows joined by "\n", each row's price, quantity, total, cumulative and
+ * depth joined by "\t"; "" for a side without rows.
+ */
+export interface PackedOrderBook { bids: string; asks: string; }
+/** One trade; `time` in milliseconds since the epoch. */
+export interface TradeInput { price: string; quantity?: string; qty?: string; time: number; side: "buy" | "sell" | "BUY" | "SELL"; }
+/** The pair's precisions. */
+export interface TradePrecisions { pricePrecision?: number | null; quantityPrecision?: number | null; }
+/** One formatted trade. */
+export interface TradeView { price: string; quantity: string; time: string; direction: "up" | "down"; }
+"#;
 
 /// `(amount − open) / open × 100` with 2 decimals, or `undefined` unless both are above zero.
 #[wasm_bindgen(js_name = priceChangePercent)]
@@ -68,4 +106,72 @@ pub fn format_ticker_rows(
     let rows: Vec<TickerRowInput> = serde_wasm_bindgen::from_value(rows)
         .map_err(|_| throw(CoreError::InvalidArgument { name: "rows" }))?;
     to_js(&format::format_ticker_rows(&rows).map_err(throw)?)
+}
+
+/// A quantity with exactly `precision` decimals (0 to 28), or its own decimals when it is absent.
+#[wasm_bindgen(js_name = formatQuantity)]
+pub fn format_quantity(value: &str, precision: Option<f64>) -> Result<String, JsValue> {
+    let value = parse_decimal(value).map_err(throw)?;
+    let precision = precision.map(precision_from_number).transpose();
+    Ok(format::format_quantity(value, precision.map_err(throw)?))
+}
+
+/// Groups both sides of a book to `tick` (a decimal string above zero), keeping at most `limit`
+/// levels per side, with cumulative quantities and depth shares.
+#[wasm_bindgen(js_name = groupOrderBook, unchecked_return_type = "GroupedBook")]
+pub fn group_order_book(
+    #[wasm_bindgen(unchecked_param_type = "BookLevel[]")] bids: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "BookLevel[]")] asks: JsValue,
+    tick: &str,
+    limit: Option<f64>,
+) -> Result<JsValue, JsValue> {
+    let bids: Vec<[String; 2]> = serde_wasm_bindgen::from_value(bids)
+        .map_err(|_| throw(CoreError::InvalidArgument { name: "bids" }))?;
+    let asks: Vec<[String; 2]> = serde_wasm_bindgen::from_value(asks)
+        .map_err(|_| throw(CoreError::InvalidArgument { name: "asks" }))?;
+    let tick = parse_decimal(tick).map_err(throw)?;
+    let limit = limit
+        .map(|limit| integer_from_number("limit", limit, 0, i64::from(u32::MAX)))
+        .transpose()
+        .map_err(throw)?;
+    let book = format::group_order_book(&bids, &asks, tick, limit.map(|l| l as usize));
+    to_js(&book.map_err(throw)?)
+}
+
+/// Groups (optionally) and formats a whole order book in one call.
+#[wasm_bindgen(js_name = formatOrderBook, unchecked_return_type = "OrderBookView")]
+pub fn format_order_book(
+    #[wasm_bindgen(unchecked_param_type = "OrderBookInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    let input: OrderBookInput = serde_wasm_bindgen::from_value(input)
+        .map_err(|_| throw(CoreError::InvalidArgument { name: "input" }))?;
+    to_js(&format::format_order_book(&input).map_err(throw)?)
+}
+
+/// `formatOrderBook` for the depth message's JSON text as it arrives from the socket; each side comes
+/// back as one string of tab-separated cells and newline-separated rows (three strings cross the
+/// boundary instead of one per cell).
+#[wasm_bindgen(js_name = formatOrderBookPacked, unchecked_return_type = "PackedOrderBook")]
+pub fn format_order_book_packed(
+    message: &str,
+    #[wasm_bindgen(unchecked_param_type = "OrderBookOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options: OrderBookOptions = serde_wasm_bindgen::from_value(options)
+        .map_err(|_| throw(CoreError::InvalidArgument { name: "options" }))?;
+    to_js(&format::format_order_book_packed(message, &options).map_err(throw)?)
+}
+
+/// Formats a list of trades in one call: price, quantity, `HH:mm:ss` at `offsetMinutes`, direction.
+#[wasm_bindgen(js_name = formatTrades, unchecked_return_type = "TradeView[]")]
+pub fn format_trades(
+    #[wasm_bindgen(unchecked_param_type = "TradeInput[]")] trades: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TradePrecisions")] precisions: JsValue,
+    #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+) -> Result<JsValue, JsValue> {
+    let trades: Vec<TradeInput> = serde_wasm_bindgen::from_value(trades)
+        .map_err(|_| throw(CoreError::InvalidArgument { name: "trades" }))?;
+    let precisions: TradePrecisions = serde_wasm_bindgen::from_value(precisions)
+        .map_err(|_| throw(CoreError::InvalidArgument { name: "precisions" }))?;
+    let offset_minutes = offset_minutes_from_number(offset_minutes).map_err(throw)?;
+    to_js(&format::format_trades(&trades, &precisions, offset_minutes).map_err(throw)?)
 }

@@ -12,6 +12,9 @@ use wasm_bindgen::prelude::*;
 use crate::error::CoreError;
 
 mod format;
+mod kline;
+mod margin;
+mod validate;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"

@@ -3,7 +3,7 @@
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
-use super::number::fixed;
+use super::number::{fixed, push_fixed};
 
 const ROUNDING: RoundingStrategy = RoundingStrategy::MidpointAwayFromZero;
 
@@ -14,6 +14,11 @@ const UNITS: [(u32, &str); 5] = [(0, ""), (3, "K"), (6, "M"), (9, "B"), (12, "T"
 /// `1234567.891` → `"1,234,567.89"`, `-1234.5` → `"-1,234.50"`, `-0.004` → `"0.00"`.
 pub fn format_amount(value: Decimal) -> String {
     fixed(value, 2, ROUNDING, true)
+}
+
+/// Appends the bytes of what [`format_amount`] returns to `out`.
+pub(crate) fn push_amount(out: &mut Vec<u8>, value: Decimal) {
+    push_fixed(out, value, 2, ROUNDING, true);
 }
 
 /// Formats an amount compactly with 2 decimals, midpoint away from zero, and a suffix: none below

@@ -1,7 +1,8 @@
 //! Date and time display in the product's one format, `MM/DD/YYYY HH:mm:ss`, at a fixed UTC offset.
-//! The civil-date conversion is done here (proleptic Gregorian calendar), without a date library.
+//! The civil-date conversion is [`crate::civil`]'s (proleptic Gregorian calendar), without a date
+//! library.
 
-const MS_PER_DAY: i128 = 86_400_000;
+use crate::civil::{MS_PER_DAY, civil_from_days};
 
 /// Formats `epoch_ms` (milliseconds since 1970-01-01T00:00:00Z) at the fixed UTC offset
 /// `offset_minutes` as `MM/DD/YYYY HH:mm:ss`, dropping the milliseconds: `format_date_time(0, -300)`
@@ -13,8 +14,8 @@ pub fn format_date_time(epoch_ms: i64, offset_minutes: i32) -> String {
     // i128 so that an extreme instant plus an extreme offset cannot overflow.
     let local_ms = i128::from(epoch_ms) + i128::from(offset_minutes) * 60_000;
     // |local_ms| < 2⁶⁴, so the day count fits an i64 comfortably.
-    let days = local_ms.div_euclid(MS_PER_DAY) as i64;
-    let seconds_of_day = (local_ms.rem_euclid(MS_PER_DAY) / 1000) as u32;
+    let days = local_ms.div_euclid(i128::from(MS_PER_DAY)) as i64;
+    let seconds_of_day = (local_ms.rem_euclid(i128::from(MS_PER_DAY)) / 1000) as u32;
     let (year, month, day) = civil_from_days(days);
     let (hour, minute, second) = (
         seconds_of_day / 3600,
@@ -27,28 +28,6 @@ pub fn format_date_time(epoch_ms: i64, offset_minutes: i32) -> String {
         format!("{year:04}")
     };
     format!("{month:02}/{day:02}/{year} {hour:02}:{minute:02}:{second:02}")
-}
-
-/// The (year, month 1–12, day 1–31) of the day `days` after 1970-01-01.
-///
-/// Howard Hinnant's `civil_from_days`: count in 400-year eras of 146097 days starting on March 1st, so
-/// the leap day falls at the end of each computed year.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
-    let month = if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
@@ -85,50 +64,6 @@ mod tests {
             format_date_time(4_107_542_400_000, 0),
             "03/01/2100 00:00:00"
         );
-    }
-
-    #[test]
-    fn matches_day_by_day_walk() {
-        // Walk 1970-01-01 forward and backward over 1200 years and compare with a naive calendar.
-        fn is_leap(y: i64) -> bool {
-            (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-        }
-        fn days_in(y: i64, m: u32) -> u32 {
-            match m {
-                2 if is_leap(y) => 29,
-                2 => 28,
-                4 | 6 | 9 | 11 => 30,
-                _ => 31,
-            }
-        }
-        let (mut y, mut m, mut d) = (1970_i64, 1_u32, 1_u32);
-        for days in 0..220_000 {
-            assert_eq!(civil_from_days(days), (y, m, d), "day {days}");
-            d += 1;
-            if d > days_in(y, m) {
-                d = 1;
-                m += 1;
-                if m > 12 {
-                    m = 1;
-                    y += 1;
-                }
-            }
-        }
-        let (mut y, mut m, mut d) = (1970_i64, 1_u32, 1_u32);
-        for days in (-220_000..=0).rev() {
-            assert_eq!(civil_from_days(days), (y, m, d), "day {days}");
-            if d == 1 {
-                if m == 1 {
-                    m = 12;
-                    y -= 1;
-                } else {
-                    m -= 1;
-                }
-                d = days_in(y, m);
-            } else {
-                d -= 1;
-            }
-        }
     }
 
     #[test]

@@ -2,8 +2,12 @@
 
 use serde_json::Value;
 use wasm_core::CoreError;
-use wasm_core::convert::{epoch_ms_from_number, offset_minutes_from_number, precision_from_number};
-use wasm_core::format::{self, TickerRowInput};
+use wasm_core::convert::{
+    epoch_ms_from_number, integer_from_number, offset_minutes_from_number, precision_from_number,
+};
+use wasm_core::format::{
+    self, OrderBookInput, OrderBookOptions, TickerRowInput, TradeInput, TradePrecisions,
+};
 use wasm_core::money::parse_decimal;
 
 use super::{Args, to_json};
@@ -18,6 +22,11 @@ pub const FUNCTIONS: &[&str] = &[
     "formatDateTime",
     "timeZones",
     "formatTickerRows",
+    "formatQuantity",
+    "groupOrderBook",
+    "formatOrderBook",
+    "formatOrderBookPacked",
+    "formatTrades",
 ];
 
 /// Calls the native equivalent of the wasm export `function`.
@@ -76,6 +85,58 @@ fn call_export(function: &str, args: &Args) -> Result<Value, CoreError> {
             let rows: Vec<TickerRowInput> = serde_json::from_value(args.value(0).clone())
                 .map_err(|_| CoreError::InvalidArgument { name: "rows" })?;
             to_json(&format::format_ticker_rows(&rows)?)
+        }
+        "formatQuantity" => {
+            args.arity(2);
+            let value = parse_decimal(args.string(0))?;
+            let precision = args
+                .optional_number(1)
+                .map(precision_from_number)
+                .transpose()?;
+            format::format_quantity(value, precision).into()
+        }
+        "groupOrderBook" => {
+            args.arity(4);
+            let bids: Vec<[String; 2]> = serde_json::from_value(args.value(0).clone())
+                .map_err(|_| CoreError::InvalidArgument { name: "bids" })?;
+            let asks: Vec<[String; 2]> = serde_json::from_value(args.value(1).clone())
+                .map_err(|_| CoreError::InvalidArgument { name: "asks" })?;
+            let tick = parse_decimal(args.string(2))?;
+            let limit = args
+                .optional_number(3)
+                .map(|limit| integer_from_number("limit", limit, 0, i64::from(u32::MAX)))
+                .transpose()?;
+            to_json(&format::group_order_book(
+                &bids,
+                &asks,
+                tick,
+                limit.map(|l| l as usize),
+            )?)
+        }
+        "formatOrderBook" => {
+            args.arity(1);
+            let input: OrderBookInput = serde_json::from_value(args.value(0).clone())
+                .map_err(|_| CoreError::InvalidArgument { name: "input" })?;
+            to_json(&format::format_order_book(&input)?)
+        }
+        "formatOrderBookPacked" => {
+            args.arity(2);
+            let options: OrderBookOptions = serde_json::from_value(args.value(1).clone())
+                .map_err(|_| CoreError::InvalidArgument { name: "options" })?;
+            to_json(&format::format_order_book_packed(args.string(0), &options)?)
+        }
+        "formatTrades" => {
+            args.arity(3);
+            let trades: Vec<TradeInput> = serde_json::from_value(args.value(0).clone())
+                .map_err(|_| CoreError::InvalidArgument { name: "trades" })?;
+            let precisions: TradePrecisions = serde_json::from_value(args.value(1).clone())
+                .map_err(|_| CoreError::InvalidArgument { name: "precisions" })?;
+            let offset_minutes = offset_minutes_from_number(args.number(2))?;
+            to_json(&format::format_trades(
+                &trades,
+                &precisions,
+                offset_minutes,
+            )?)
         }
         other => unreachable!("{other} is not in FUNCTIONS"),
     })

@@ -8,6 +8,9 @@ use serde_json::Value;
 use wasm_core::CoreError;
 
 pub mod format;
+pub mod kline;
+pub mod margin;
+pub mod validate;
 
 /// A module's exports and its adapter.
 pub struct Module {
@@ -18,10 +21,24 @@ pub struct Module {
 }
 
 /// Every module with exports.
-pub const MODULES: &[Module] = &[Module {
-    functions: format::FUNCTIONS,
-    call: format::call,
-}];
+pub const MODULES: &[Module] = &[
+    Module {
+        functions: format::FUNCTIONS,
+        call: format::call,
+    },
+    Module {
+        functions: margin::FUNCTIONS,
+        call: margin::call,
+    },
+    Module {
+        functions: validate::FUNCTIONS,
+        call: validate::call,
+    },
+    Module {
+        functions: kline::FUNCTIONS,
+        call: kline::call,
+    },
+];
 
 /// Every export of the wasm build, by its JavaScript name.
 pub fn functions() -> Vec<&'static str> {

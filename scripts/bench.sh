@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# `make bench`: the benchmarks of docs/benchmarks.md, in one run.
+#   1. native (release, compiled for this CPU): kline aggregation of 1M and 5M trades beside the
+#      memory-scan floor (wasm-core/benches/kline.rs);
+#   2. node, ONE process: the wasm build against the fastest plain JavaScript on the same trades, then
+#      the wasm order book formatting and liquidation price per call (wasm-core/bench-js/bench.mjs);
+#   3. the wasm file's size, gzipped, and each dependency's share of its code
+#      (wasm-core/bench-js/wasm-size.mjs on a copy optimised like the shipped one but keeping names);
+#   4. the ratios against the issue's goals (wasm-core/bench-js/report.mjs).
+# Timings on this 2-core machine are noisy: read the ratios of one run, not absolute times. Raw
+# outputs stay in target/bench/. Benchmarks are not tests: a goal not met does not fail the run; a
+# difference between the native, wasm and JavaScript candles does.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="$PATH:${CARGO_HOME:-$HOME/.cargo}/bin"
+
+log() { printf '[bench] %s\n' "$*"; }
+die() { printf '[bench] error: %s\n' "$*" >&2; exit 1; }
+
+out="$root/target/bench"
+mkdir -p "$out"
+
+[ -f wasm-core/pkg-node/wasm_core.js ] || bash scripts/build-wasm.sh
+
+# 1. Native. wasm is compiled for this CPU by node's engine, so native is too (own target dir, so
+# the normal builds are not rebuilt).
+log "native: cargo bench -p wasm-core --bench kline (target-cpu=native)"
+RUSTFLAGS="${BENCH_RUSTFLAGS--C target-cpu=native}" CARGO_TARGET_DIR="$root/target/bench-native" \
+  cargo bench -q -p wasm-core --bench kline | tee "$out/native.txt" | sed -E '/^(RESULT|CHECK) /d'
+
+# 2. Node: wasm and JavaScript side by side.
+log "node: wasm-core/bench-js/bench.mjs (node $(node --version))"
+node wasm-core/bench-js/bench.mjs | tee "$out/node.txt" | sed -E '/^(RESULT|CHECK) /d'
+
+# 3. Size: the shipped file, and a named copy for the shares.
+wasm_opt=${WASM_OPT:-}
+for candidate in webapp/node_modules/.bin/wasm-opt wasm-core/node_modules/.bin/wasm-opt; do
+  [ -z "$wasm_opt" ] && [ -x "$candidate" ] && wasm_opt=$candidate
+done
+shipped=wasm-core/pkg/wasm_core_bg.wasm
+raw_bytes=$(wc -c <"$shipped")
+gzip_bytes=$(gzip -9 -c "$shipped" | wc -c)
+log "size: $shipped $raw_bytes bytes, gzip -9 $gzip_bytes bytes"
+{
+  echo "GZIP {\"rawBytes\":$raw_bytes,\"gzipBytes\":$gzip_bytes}"
+  rustc_wasm=target/wasm/wasm32-unknown-unknown/release/wasm_core.wasm
+  if [ -n "$wasm_opt" ] && [ -f "$rustc_wasm" ] && command -v wasm-bindgen >/dev/null; then
+    named="$out/named"
+    rm -rf "$named"
+    wasm-bindgen --target nodejs --out-dir "$named" "$rustc_wasm"
+    # The shipped optimisation (scripts/build-wasm.sh) plus -g, which keeps the function names.
+    "$wasm_opt" -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-reference-types --enable-multivalue \
+      "$named/wasm_core_bg.wasm" -o "$named/named.wasm"
+    node wasm-core/bench-js/wasm-size.mjs "$named/named.wasm"
+  else
+    echo "no wasm-opt, rustc wasm output or wasm-bindgen CLI: dependency shares not measured"
+  fi
+} | tee "$out/size.txt" | sed -E '/^(SIZE|GZIP) /d'
+
+# 4. Goals.
+log "ratios of this run against the goals"
+node wasm-core/bench-js/report.mjs "$out/native.txt" "$out/node.txt" "$out/size.txt" | tee "$out/report.txt" ||
+  die "native, wasm and JavaScript candles differ"

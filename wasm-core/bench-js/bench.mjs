@@ -1,0 +1,162 @@
+// The node side of `make bench` (scripts/bench.sh): in ONE node process, on the same data, the wasm
+// build (wasm-core/pkg-node) against the fastest plain JavaScript we could write (kline-js.mjs),
+// each repetition running every case once so that machine noise hits them alike; then the wasm
+// order book formatting and liquidation price per call. Prints a table and `RESULT {json}` /
+// `CHECK {json}` lines that scripts/bench.sh reads (the CHECK digests must equal the native ones).
+//
+//   node wasm-core/bench-js/bench.mjs [--quick]
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { PRICE_SCALE, QTY_SCALE, fnv1a, trades } from './data.mjs';
+import { aggregateTradesJs } from './kline-js.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const pkgEntry = join(here, '..', 'pkg-node', 'wasm_core.js');
+if (!existsSync(pkgEntry)) {
+  console.error(`${pkgEntry} is missing: run scripts/build-wasm.sh first`);
+  process.exit(1);
+}
+const wasm = createRequire(import.meta.url)(pkgEntry);
+const quick = process.argv.includes('--quick');
+
+function result(name, n, times, unit = 'ms') {
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const min = sorted[0];
+  console.log(`${name.padEnd(34)} ${String(n).padStart(9)} ${median.toFixed(3).padStart(11)} ${min.toFixed(3).padStart(11)} ${unit}`);
+  console.log(`RESULT ${JSON.stringify({ name, n, reps: times.length, [`median${unit === 'ms' ? 'Ms' : 'Ns'}`]: median, [`min${unit === 'ms' ? 'Ms' : 'Ns'}`]: min })}`);
+}
+
+/** Runs every case once per repetition (after `warmup` rounds) and reports each case's times. */
+function sideBySide(cases, n, warmup, reps) {
+  for (let i = 0; i < warmup; i++) for (const c of cases) c.run();
+  const times = cases.map(() => []);
+  for (let r = 0; r < reps; r++) {
+    cases.forEach((c, i) => {
+      const start = performance.now();
+      c.run();
+      times[i].push(performance.now() - start);
+    });
+  }
+  cases.forEach((c, i) => result(c.name, n, times[i]));
+}
+
+console.log(`${'node case'.padEnd(34)} ${'trades'.padStart(9)} ${'median'.padStart(11)} ${'min'.padStart(11)}`);
+
+// --- Kline aggregation: wasm vs JavaScript, 1m candles.
+// 200k trades (4.8 MB) stay in the caches; 1M and 5M are the issue's sizes.
+const sizes = quick ? [200_000] : [200_000, 1_000_000, 5_000_000];
+for (const n of sizes) {
+  const records = trades(n);
+  const fromWasm = wasm.aggregateTradesPacked(records, PRICE_SCALE, QTY_SCALE, '1m', 0);
+  const json = JSON.stringify(fromWasm);
+  assert.equal(JSON.stringify(aggregateTradesJs(records, PRICE_SCALE, QTY_SCALE, '1m', 0)), json,
+    'the JavaScript candles differ from the wasm ones');
+  console.log(`CHECK ${JSON.stringify({ n, candles: fromWasm.length, jsonLength: json.length, fnv1a: fnv1a(json) })}`);
+  let sink = 0;
+  sideBySide([
+    {
+      // The JavaScript memory-scan floor: reading every number once (three sums, so that no
+      // chain of dependent float additions limits it).
+      name: 'node.scan_floor_f64',
+      run: () => {
+        let a = 0;
+        let b = 0;
+        let c = 0;
+        for (let i = 0; i < records.length; i += 3) {
+          a += records[i];
+          b += records[i + 1];
+          c += records[i + 2];
+        }
+        sink += a + b + c;
+      },
+    },
+    { name: 'wasm.aggregateTradesPacked', run: () => { sink += wasm.aggregateTradesPacked(records, PRICE_SCALE, QTY_SCALE, '1m', 0).length; } },
+    { name: 'js.aggregateTradesJs', run: () => { sink += aggregateTradesJs(records, PRICE_SCALE, QTY_SCALE, '1m', 0).length; } },
+  ], n, 3, n <= 1_000_000 ? 21 : 9);
+  if (sink === 0.5) console.log(sink);
+}
+
+// Every interval and a few offsets agree too (on fewer trades).
+{
+  const records = trades(300_000);
+  for (const interval of ['1m', '5m', '15m', '30m', '1h', '2h', '4h', '1d', '1w', '1M']) {
+    for (const offset of [0, 345, -570]) {
+      assert.equal(
+        JSON.stringify(aggregateTradesJs(records, PRICE_SCALE, QTY_SCALE, interval, offset)),
+        JSON.stringify(wasm.aggregateTradesPacked(records, PRICE_SCALE, QTY_SCALE, interval, offset)),
+        `${interval} at ${offset}`,
+      );
+    }
+  }
+  console.log('CHECK {"allIntervalsEqual":true}');
+}
+
+// --- Formatting 1,000 order book rows in one call (500 bids, 500 asks).
+if (typeof wasm.formatOrderBook === 'function') {
+  const bids = [];
+  const asks = [];
+  for (let i = 0; i < 500; i++) {
+    bids.push([(65_000 - i * 0.5).toFixed(2), (0.001 * ((i * 37) % 997 + 1)).toFixed(5)]);
+    asks.push([(65_000.5 + i * 0.5).toFixed(2), (0.001 * ((i * 53) % 991 + 1)).toFixed(5)]);
+  }
+  const input = { bids, asks, pricePrecision: 2, quantityPrecision: 4 };
+  const view = wasm.formatOrderBook(input);
+  assert.equal(view.bids.length + view.asks.length, 1000, 'formatOrderBook keeps all 1,000 rows');
+  const times = [];
+  for (let i = 0; i < 50; i++) wasm.formatOrderBook(input);
+  for (let i = 0; i < (quick ? 51 : 201); i++) {
+    const start = performance.now();
+    wasm.formatOrderBook(input);
+    times.push(performance.now() - start);
+  }
+  result('wasm.formatOrderBook_1000_rows', 1000, times);
+  // The variant for the socket's depth message as it arrives (JSON text in, one string per side out).
+  if (typeof wasm.formatOrderBookPacked === 'function') {
+    const message = JSON.stringify({ e: 'depthUpdate', bids, asks });
+    const options = { pricePrecision: 2, quantityPrecision: 4 };
+    const packed = wasm.formatOrderBookPacked(message, options);
+    assert.equal(packed.bids.split('\n').length + packed.asks.split('\n').length, 1000);
+    const packedTimes = [];
+    for (let i = 0; i < 50; i++) wasm.formatOrderBookPacked(message, options);
+    for (let i = 0; i < (quick ? 51 : 201); i++) {
+      const start = performance.now();
+      wasm.formatOrderBookPacked(message, options);
+      packedTimes.push(performance.now() - start);
+    }
+    result('wasm.formatOrderBookPacked_1000_rows', 1000, packedTimes);
+  }
+} else {
+  console.log('GAP {"name":"wasm.formatOrderBook","reason":"not exported by the wasm build"}');
+}
+
+// --- Liquidation price, per call.
+if (typeof wasm.liquidationPrice === 'function') {
+  const input = {
+    position: { side: 'long', size: '1', entryPrice: '50000', leverage: '10', marginMode: 'isolated', walletBalance: '5000' },
+    tiers: [
+      { notionalFloor: '0', notionalCap: '50000', maxLeverage: '125', mmr: '0.004', cum: '0' },
+      { notionalFloor: '50000', notionalCap: '250000', maxLeverage: '100', mmr: '0.005', cum: '50' },
+      { notionalFloor: '250000', notionalCap: '1000000', maxLeverage: '50', mmr: '0.01', cum: '1300' },
+      { notionalFloor: '1000000', notionalCap: '10000000', maxLeverage: '20', mmr: '0.025', cum: '16300' },
+      { notionalFloor: '10000000', notionalCap: '20000000', maxLeverage: '10', mmr: '0.05', cum: '266300' },
+    ],
+    tickSize: '0.01',
+  };
+  assert.equal(wasm.liquidationPrice(input), '45180.72');
+  const calls = 2000;
+  const times = [];
+  for (let i = 0; i < 5 * calls; i++) wasm.liquidationPrice(input);
+  for (let r = 0; r < (quick ? 11 : 41); r++) {
+    const start = performance.now();
+    for (let i = 0; i < calls; i++) wasm.liquidationPrice(input);
+    times.push(((performance.now() - start) * 1e6) / calls);
+  }
+  result('wasm.liquidationPrice_per_call', 1, times, 'ns');
+} else {
+  console.log('GAP {"name":"wasm.liquidationPrice","reason":"not exported by the wasm build"}');
+}

@@ -1,0 +1,184 @@
+//! The JavaScript exports of [`crate::kline`]. Intervals are the market channel's strings, offsets
+//! and times JavaScript numbers, trades and candles plain objects with decimals as strings; the
+//! batch export `aggregateTradesPacked` takes one `Float64Array` instead of an object per trade.
+
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+
+use super::throw;
+use crate::convert::{MAX_EPOCH_MS, integer_from_number, offset_minutes_from_number};
+use crate::error::CoreError;
+use crate::kline::{self, Candle, CandleInput, Interval, Scales, TradeInput};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** A kline interval of the market channel (`1month` is `1M`). */
+export type KlineInterval = "1m" | "5m" | "15m" | "30m" | "1h" | "2h" | "4h" | "1d" | "1w" | "1M" | "1month";
+/** One trade: decimals as strings, `time` in milliseconds since the epoch; other fields are ignored. */
+export interface KlineTrade { price: string; qty: string; time: number; }
+/** One candle: `openTime` in milliseconds, decimals as normalized strings. */
+export interface Candle {
+  openTime: number; open: string; high: string; low: string; close: string;
+  baseVolume: string; quoteVolume: string; tradeCount: number;
+}
+/** What one trade did to the live candle: the candle it closed, if any, and the live candle. */
+export interface LiveCandleUpdate { closed: Candle | null; live: Candle; }
+/** The first and the last millisecond of an interval. */
+export interface KlineBucket { openTime: number; closeTime: number; }
+/** A market's last 24 hours (spec section 3); decimals as strings. */
+export interface Rolling24h {
+  openPrice: string; lastPrice: string; priceChange: string; priceChangePercent: string | null;
+  highPrice: string; lowPrice: string; baseAssetVolume: string; quoteAssetVolume: string;
+  totalNumberOfTrades: number;
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &str) -> JsValue;
+}
+
+/// Plain JavaScript values of `value`, built by the engine's JSON.parse from one JSON text: for a
+/// list of candles several times faster than creating each object and string through
+/// serde-wasm-bindgen, and the same values (numbers, strings, `null`, plain objects and arrays).
+fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(json_parse(&text))
+}
+
+fn interval(text: &str) -> Result<Interval, JsValue> {
+    Interval::parse(text).map_err(throw)
+}
+
+fn offset(offset_minutes: f64) -> Result<i32, JsValue> {
+    offset_minutes_from_number(offset_minutes).map_err(throw)
+}
+
+/// Reads the argument `name` into `T`, or throws [`CoreError::InvalidArgument`].
+fn from_js<T: DeserializeOwned>(name: &'static str, value: JsValue) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(value).map_err(|_| throw(CoreError::InvalidArgument { name }))
+}
+
+fn candles(inputs: &[CandleInput]) -> Result<Vec<Candle>, JsValue> {
+    inputs
+        .iter()
+        .map(CandleInput::to_candle)
+        .collect::<Result<_, _>>()
+        .map_err(throw)
+}
+
+/// The interval containing `timeMs` at the UTC offset `offsetMinutes`: `{openTime, closeTime}`, both
+/// inclusive.
+#[wasm_bindgen(js_name = intervalBucket, unchecked_return_type = "KlineBucket")]
+pub fn interval_bucket(
+    #[wasm_bindgen(js_name = timeMs)] time_ms: f64,
+    #[wasm_bindgen(js_name = interval, unchecked_param_type = "KlineInterval")] interval_text: &str,
+    #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+) -> Result<JsValue, JsValue> {
+    let time_ms =
+        integer_from_number("timeMs", time_ms, -MAX_EPOCH_MS, MAX_EPOCH_MS).map_err(throw)?;
+    let interval = interval(interval_text)?;
+    let offset = offset(offset_minutes)?;
+    to_js(&interval.bucket(time_ms, offset).map_err(throw)?)
+}
+
+/// The candles of `trades` (any order), one per interval with trades, oldest first.
+#[wasm_bindgen(js_name = aggregateTrades, unchecked_return_type = "Candle[]")]
+pub fn aggregate_trades(
+    #[wasm_bindgen(unchecked_param_type = "KlineTrade[]")] trades: JsValue,
+    #[wasm_bindgen(js_name = interval, unchecked_param_type = "KlineInterval")] interval_text: &str,
+    #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+) -> Result<JsValue, JsValue> {
+    let inputs: Vec<TradeInput> = from_js("trades", trades)?;
+    let interval = interval(interval_text)?;
+    let offset = offset(offset_minutes)?;
+    let trades = inputs
+        .iter()
+        .map(TradeInput::to_trade)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(throw)?;
+    to_js(&kline::aggregate_trades(&trades, interval, offset).map_err(throw)?)
+}
+
+/// `aggregateTrades` for large batches: `trades` holds three numbers per trade,
+/// `[time₀, price₀, qty₀, time₁, …]`, with each price a whole number of 10^−`priceScale` and each
+/// quantity of 10^−`qtyScale` (at price scale 2, `6500012` is 65000.12). One copy into wasm memory
+/// and no object per trade; the candles are the same as `aggregateTrades` gives.
+#[wasm_bindgen(js_name = aggregateTradesPacked, unchecked_return_type = "Candle[]")]
+pub fn aggregate_trades_packed(
+    trades: &[f64],
+    #[wasm_bindgen(js_name = priceScale)] price_scale: f64,
+    #[wasm_bindgen(js_name = qtyScale)] qty_scale: f64,
+    #[wasm_bindgen(js_name = interval, unchecked_param_type = "KlineInterval")] interval_text: &str,
+    #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+) -> Result<JsValue, JsValue> {
+    let scales = Scales {
+        price: integer_from_number("priceScale", price_scale, 0, 28).map_err(throw)? as u32,
+        qty: integer_from_number("qtyScale", qty_scale, 0, 28).map_err(throw)? as u32,
+    };
+    let interval = interval(interval_text)?;
+    let offset = offset(offset_minutes)?;
+    to_js(&kline::aggregate_records(trades, scales, interval, offset).map_err(throw)?)
+}
+
+/// Applies one trade to the live candle (`null` or `undefined` when there is none yet):
+/// `{closed, live}`.
+#[wasm_bindgen(js_name = applyTrade, unchecked_return_type = "LiveCandleUpdate")]
+pub fn apply_trade(
+    #[wasm_bindgen(unchecked_param_type = "Candle | null | undefined")] live: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "KlineTrade")] trade: JsValue,
+    #[wasm_bindgen(js_name = interval, unchecked_param_type = "KlineInterval")] interval_text: &str,
+    #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+) -> Result<JsValue, JsValue> {
+    let live: Option<CandleInput> = from_js("live", live)?;
+    let trade: TradeInput = from_js("trade", trade)?;
+    let interval = interval(interval_text)?;
+    let offset = offset(offset_minutes)?;
+    let live = live
+        .as_ref()
+        .map(CandleInput::to_candle)
+        .transpose()
+        .map_err(throw)?;
+    let trade = trade.to_trade().map_err(throw)?;
+    to_js(&kline::apply_trade(live, &trade, interval, offset).map_err(throw)?)
+}
+
+/// Rolls 1m candles (oldest first) up into `interval` candles.
+#[wasm_bindgen(js_name = rollupCandles, unchecked_return_type = "Candle[]")]
+pub fn rollup_candles(
+    #[wasm_bindgen(js_name = candles, unchecked_param_type = "Candle[]")] candles_1m: JsValue,
+    #[wasm_bindgen(js_name = interval, unchecked_param_type = "KlineInterval")] interval_text: &str,
+    #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+) -> Result<JsValue, JsValue> {
+    let inputs: Vec<CandleInput> = from_js("candles", candles_1m)?;
+    let interval = interval(interval_text)?;
+    let offset = offset(offset_minutes)?;
+    to_js(&kline::rollup(&candles(&inputs)?, interval, offset).map_err(throw)?)
+}
+
+/// `candles` with a flat candle at the previous close for each interval without trades between them.
+#[wasm_bindgen(js_name = fillCandleGaps, unchecked_return_type = "Candle[]")]
+pub fn fill_candle_gaps(
+    #[wasm_bindgen(js_name = candles, unchecked_param_type = "Candle[]")] candles_in: JsValue,
+    #[wasm_bindgen(js_name = interval, unchecked_param_type = "KlineInterval")] interval_text: &str,
+    #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+) -> Result<JsValue, JsValue> {
+    let inputs: Vec<CandleInput> = from_js("candles", candles_in)?;
+    let interval = interval(interval_text)?;
+    let offset = offset(offset_minutes)?;
+    to_js(&kline::fill_gaps(&candles(&inputs)?, interval, offset).map_err(throw)?)
+}
+
+/// The rolling 24h statistics of the 1m candles (oldest first) at `nowMs`, or `null` without
+/// candles in the window.
+#[wasm_bindgen(js_name = rolling24h, unchecked_return_type = "Rolling24h | null")]
+pub fn rolling_24h(
+    #[wasm_bindgen(js_name = candles, unchecked_param_type = "Candle[]")] candles_1m: JsValue,
+    #[wasm_bindgen(js_name = nowMs)] now_ms: f64,
+) -> Result<JsValue, JsValue> {
+    let inputs: Vec<CandleInput> = from_js("candles", candles_1m)?;
+    let now_ms =
+        integer_from_number("nowMs", now_ms, -MAX_EPOCH_MS, MAX_EPOCH_MS).map_err(throw)?;
+    to_js(&kline::rolling_24h(&candles(&inputs)?, now_ms).map_err(throw)?)
+}

@@ -1,0 +1,147 @@
+//! The JavaScript exports of [`crate::margin`]. Each takes one plain object with decimals as
+//! strings and returns a plain object (or a string or `null`); an object of the wrong shape, or a
+//! decimal that is not a plain decimal string, throws `invalid_argument` naming `input`.
+
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+
+use super::{throw, to_js};
+use crate::error::CoreError;
+use crate::margin;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** One row of a symbol's maintenance margin table; decimals are strings, rates fractions. */
+export interface MarginTier {
+  notionalFloor: string; notionalCap: string; maxLeverage: string; mmr: string; cum: string;
+}
+/** A futures position in one-way mode; walletBalance: isolated margin, or cross wallet balance. */
+export interface Position {
+  side: "long" | "short"; size: string; entryPrice: string; leverage: string;
+  marginMode: "isolated" | "cross"; walletBalance: string;
+  /** Cross only: the other cross positions' maintenance margin (TMM) and unrealised PnL (UPNL). */
+  otherMaintenanceMargin?: string | null; otherUnrealizedPnl?: string | null;
+}
+/** Input of liquidationPrice; the price is rounded to tickSize, or to 8 decimals without it. */
+export interface LiquidationInput {
+  position: Position; tiers: MarginTier[]; tickSize?: string | null;
+}
+/** Input of positionMetrics. */
+export interface PositionMetricsInput {
+  position: Position; markPrice: string; tiers: MarginTier[]; tickSize?: string | null;
+}
+/** A position's figures at the mark price; percents are percents ("40" is 40%). */
+export interface PositionMetrics {
+  notional: string; initialMargin: string; maintenanceMargin: string; unrealizedPnl: string;
+  marginBalance: string; roePercent: string; marginRatioPercent: string | null;
+  liquidationPrice: string | null;
+}
+/** Input of maxOpenSize; takerFeeRate is a fraction ("0.0005" for 0.05%). */
+export interface MaxOpenSizeInput {
+  price: string; leverage: string; availableBalance: string; takerFeeRate: string; stepSize: string;
+  tiers: MarginTier[];
+}
+/** The largest size a balance opens, and its cost (initial margin + open fee). */
+export interface MaxOpenSize {
+  size: string; notional: string; initialMargin: string; openFee: string; cost: string;
+  maxNotional: string;
+}
+/** Input of pnlAtTrigger. */
+export interface PnlAtTriggerInput {
+  side: "long" | "short"; size: string; entryPrice: string; leverage: string; triggerPrice: string;
+}
+/** PnL and ROE (percent) if the position closed at the trigger price. */
+export interface PnlAtTrigger { pnl: string; roePercent: string; }
+/** Input of marginAdjustment; the position must be isolated. */
+export interface MarginAdjustmentInput {
+  position: Position; markPrice: string; direction: "add" | "remove"; amount: string;
+  availableBalance?: string | null; tiers: MarginTier[]; tickSize?: string | null;
+}
+/** The isolated margin and liquidation price after the adjustment, and the most removable now. */
+export interface MarginAdjustment {
+  walletBalance: string; liquidationPrice: string | null; maxRemovable: string;
+  exceedsLimit: boolean;
+}
+/** Input of spotOrderPreview: exactly one of quantity and quoteAmount (market buys only). */
+export interface SpotOrderInput {
+  side: "buy" | "sell"; orderType: "limit" | "market"; price: string;
+  quantity?: string | null; quoteAmount?: string | null; feeRate: string;
+  baseBalance: string; quoteBalance: string;
+}
+/** A spot order as if filled at its price; the fee is charged in the asset received. */
+export interface SpotOrderPreview {
+  quantity: string; amount: string; fee: string; feeAsset: "base" | "quote"; receive: string;
+  baseBalanceAfter: string; quoteBalanceAfter: string; insufficientBalance: boolean;
+}
+/** Input of secondsPreview: a whole-number quantity (the stake), payoutRate a fraction. */
+export interface SecondsInput {
+  quantity: string; payoutRate: string; availableBalance?: string | null;
+}
+/** The outcomes of a seconds contract. */
+export interface SecondsPreview {
+  stake: string; payoutRate: string; profitIfRight: string; payoutIfRight: string;
+  lossIfWrong: string; returnIfTie: string; insufficientBalance: boolean;
+}
+"#;
+
+/// Reads the one object argument every margin export takes.
+fn read<T: DeserializeOwned>(input: JsValue) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(input)
+        .map_err(|_| throw(CoreError::InvalidArgument { name: "input" }))
+}
+
+/// The estimated liquidation price, or `null` when the position has none (shown as `--`).
+#[wasm_bindgen(js_name = liquidationPrice, unchecked_return_type = "string | null")]
+pub fn liquidation_price(
+    #[wasm_bindgen(unchecked_param_type = "LiquidationInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&margin::liquidation_price(&read(input)?).map_err(throw)?)
+}
+
+/// Initial and maintenance margin, unrealised PnL, ROE, margin ratio and liquidation price at once.
+#[wasm_bindgen(js_name = positionMetrics, unchecked_return_type = "PositionMetrics")]
+pub fn position_metrics(
+    #[wasm_bindgen(unchecked_param_type = "PositionMetricsInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&margin::position_metrics(&read(input)?).map_err(throw)?)
+}
+
+/// The largest size the available balance opens at a price and leverage, fees included.
+#[wasm_bindgen(js_name = maxOpenSize, unchecked_return_type = "MaxOpenSize")]
+pub fn max_open_size(
+    #[wasm_bindgen(unchecked_param_type = "MaxOpenSizeInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&margin::max_open_size(&read(input)?).map_err(throw)?)
+}
+
+/// PnL and ROE at a take-profit or stop-loss trigger price.
+#[wasm_bindgen(js_name = pnlAtTrigger, unchecked_return_type = "PnlAtTrigger")]
+pub fn pnl_at_trigger(
+    #[wasm_bindgen(unchecked_param_type = "PnlAtTriggerInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&margin::pnl_at_trigger(&read(input)?).map_err(throw)?)
+}
+
+/// The isolated margin and liquidation price after adding or removing margin.
+#[wasm_bindgen(js_name = marginAdjustment, unchecked_return_type = "MarginAdjustment")]
+pub fn margin_adjustment(
+    #[wasm_bindgen(unchecked_param_type = "MarginAdjustmentInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&margin::margin_adjustment(&read(input)?).map_err(throw)?)
+}
+
+/// A spot order's cost or proceeds, fee and balances after.
+#[wasm_bindgen(js_name = spotOrderPreview, unchecked_return_type = "SpotOrderPreview")]
+pub fn spot_order_preview(
+    #[wasm_bindgen(unchecked_param_type = "SpotOrderInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&margin::spot_order_preview(&read(input)?).map_err(throw)?)
+}
+
+/// A seconds contract's stake, profit if right, loss if wrong and return on a tie.
+#[wasm_bindgen(js_name = secondsPreview, unchecked_return_type = "SecondsPreview")]
+pub fn seconds_preview(
+    #[wasm_bindgen(unchecked_param_type = "SecondsInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&margin::seconds_preview(&read(input)?).map_err(throw)?)
+}

@@ -1,0 +1,172 @@
+//! The JavaScript exports of [`crate::validate`]. A broken rule is returned, not thrown: single-value
+//! checks return its `{code, key, params}` or `null`, form checks an array of
+//! `{field, code, key, params}` (empty when valid). Only a malformed argument throws, as everywhere.
+
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+
+use super::{throw, to_js};
+use crate::convert::max_decimals_from_number;
+use crate::error::CoreError;
+use crate::money::parse_decimal;
+use crate::validate::{self, PasswordRule};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** One broken rule of a form field; `key` is an i18n key, `params` its values. */
+export interface ValidationError { field: string; code: string; key: string; params: Record<string, string>; }
+/** A password form; `oldPassword` only when the form asks for the current password. */
+export interface PasswordChangeInput {
+  rule: "A" | "B" | "C"; oldPassword?: string | null; password?: string | null; confirmPassword?: string | null;
+}
+/** The deposit form; `screenshot` is the uploaded image's URL or id. */
+export interface DepositFormInput { coin?: string | null; amount?: string | null; screenshot?: string | null; }
+/** The withdrawal form and the balance it is checked against (a decimal string). */
+export interface WithdrawalFormInput {
+  network?: string | null; address?: string | null; amount?: string | null; fundPassword?: string | null;
+  available: string; maxDecimals?: number | null;
+}
+/** The identity verification form. */
+export interface IdentityFormInput {
+  name?: string | null; idCard?: string | null; country?: string | null; cardType?: "idCard" | "passport" | string | null;
+}
+/** The bank card form; only cardNumber and bankName are required. */
+export interface BankCardFormInput {
+  cardNumber?: string | null; bankName?: string | null; bankAddress?: string | null; bankPhone?: string | null;
+  swiftCode?: string | null; branch?: string | null; homeAddress?: string | null;
+}
+"#;
+
+/// Reads a structured argument, throwing `invalid_argument` with its `name` when it has the wrong shape.
+fn from_js<T: DeserializeOwned>(value: JsValue, name: &'static str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(value).map_err(|_| throw(CoreError::InvalidArgument { name }))
+}
+
+/// The violation of `password` against rule `"A"`, `"B"` or `"C"`, or `null`.
+#[wasm_bindgen(js_name = validatePassword, unchecked_return_type = "CoreErrorPayload | null")]
+pub fn validate_password(
+    password: &str,
+    #[wasm_bindgen(unchecked_param_type = "\"A\" | \"B\" | \"C\"")] rule: &str,
+) -> Result<JsValue, JsValue> {
+    let rule = PasswordRule::from_name(rule)
+        .ok_or_else(|| throw(CoreError::InvalidArgument { name: "rule" }))?;
+    to_js(&validate::validate_password(password, rule).err())
+}
+
+/// The errors of a password form: required fields, rule, confirmation, new ≠ old.
+#[wasm_bindgen(js_name = validatePasswordChange, unchecked_return_type = "ValidationError[]")]
+pub fn validate_password_change(
+    #[wasm_bindgen(unchecked_param_type = "PasswordChangeInput")] input: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_password_change(&from_js(
+        input, "input",
+    )?))
+}
+
+/// The violation of an e-mail address, or `null`.
+#[wasm_bindgen(js_name = validateEmail, unchecked_return_type = "CoreErrorPayload | null")]
+pub fn validate_email(email: &str) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_email(email).err())
+}
+
+/// Whether `value` is `null`, `undefined`, `""`, `[]` or `{}`; numbers and booleans never are.
+#[wasm_bindgen(js_name = isEmpty)]
+pub fn is_empty(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
+) -> Result<bool, JsValue> {
+    Ok(validate::is_empty(from_js(value, "value")?))
+}
+
+/// 'Please complete all required (*) fields' listing the empty ones of `fields`, or `null`.
+#[wasm_bindgen(js_name = validateRequired, unchecked_return_type = "CoreErrorPayload | null")]
+pub fn validate_required(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] form: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] fields: JsValue,
+) -> Result<JsValue, JsValue> {
+    let form: std::collections::BTreeMap<String, validate::ValueShape> = from_js(form, "form")?;
+    let fields: Vec<String> = from_js(fields, "fields")?;
+    to_js(&validate::validate_required(&form, &fields).err())
+}
+
+/// The violation of a number input (digits, one point, no leading zero, at most `maxDecimals`
+/// decimals), or `null`.
+#[wasm_bindgen(js_name = validateNumberInput, unchecked_return_type = "CoreErrorPayload | null")]
+pub fn validate_number_input(
+    value: &str,
+    #[wasm_bindgen(js_name = maxDecimals)] max_decimals: Option<f64>,
+) -> Result<JsValue, JsValue> {
+    let max_decimals = max_decimals.map(max_decimals_from_number).transpose();
+    to_js(&validate::validate_number_input(value, max_decimals.map_err(throw)?).err())
+}
+
+/// What a number field shows for the text typed into it.
+#[wasm_bindgen(js_name = sanitizeNumberInput)]
+pub fn sanitize_number_input(
+    value: &str,
+    #[wasm_bindgen(js_name = maxDecimals)] max_decimals: Option<f64>,
+) -> Result<String, JsValue> {
+    let max_decimals = max_decimals.map(max_decimals_from_number).transpose();
+    Ok(validate::sanitize_number_input(
+        value,
+        max_decimals.map_err(throw)?,
+    ))
+}
+
+/// The violation of a seconds contract quantity (a whole number above zero, within the optional
+/// decimal-string bounds), or `null`.
+#[wasm_bindgen(js_name = validateSecondsQuantity, unchecked_return_type = "CoreErrorPayload | null")]
+pub fn validate_seconds_quantity(
+    value: &str,
+    min: Option<String>,
+    max: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let min = min
+        .as_deref()
+        .map(parse_decimal)
+        .transpose()
+        .map_err(throw)?;
+    let max = max
+        .as_deref()
+        .map(parse_decimal)
+        .transpose()
+        .map_err(throw)?;
+    to_js(&validate::validate_seconds_quantity(value, min, max).err())
+}
+
+/// The violation of a withdrawal address on `network` (`BTC`, `ERC20`, `TRC20`, …), or `null`.
+#[wasm_bindgen(js_name = validateAddress, unchecked_return_type = "CoreErrorPayload | null")]
+pub fn validate_address(network: &str, address: &str) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_address(network, address).err())
+}
+
+/// The errors of a deposit form.
+#[wasm_bindgen(js_name = validateDepositForm, unchecked_return_type = "ValidationError[]")]
+pub fn validate_deposit_form(
+    #[wasm_bindgen(unchecked_param_type = "DepositFormInput")] form: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_deposit_form(&from_js(form, "form")?))
+}
+
+/// The errors of a withdrawal form; throws when `available` or `maxDecimals` is malformed.
+#[wasm_bindgen(js_name = validateWithdrawalForm, unchecked_return_type = "ValidationError[]")]
+pub fn validate_withdrawal_form(
+    #[wasm_bindgen(unchecked_param_type = "WithdrawalFormInput")] form: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_withdrawal_form(&from_js(form, "form")?).map_err(throw)?)
+}
+
+/// The errors of the identity verification form.
+#[wasm_bindgen(js_name = validateIdentityForm, unchecked_return_type = "ValidationError[]")]
+pub fn validate_identity_form(
+    #[wasm_bindgen(unchecked_param_type = "IdentityFormInput")] form: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_identity_form(&from_js(form, "form")?))
+}
+
+/// The errors of the bank card form.
+#[wasm_bindgen(js_name = validateBankCardForm, unchecked_return_type = "ValidationError[]")]
+pub fn validate_bank_card_form(
+    #[wasm_bindgen(unchecked_param_type = "BankCardFormInput")] form: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_bank_card_form(&from_js(form, "form")?))
+}

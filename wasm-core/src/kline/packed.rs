@@ -1,0 +1,711 @@
+//! The fast path of kline aggregation: trades as fixed-point integers ([`PackedTrade`], 24 bytes),
+//! aggregated with one comparison per trade for the bucket, 64-bit products and 128-bit sums, and no
+//! allocation per trade. It returns exactly the candles of the [`Decimal`] path, or hands over to it
+//! when it cannot be exact. Trades go through in blocks of [`BLOCK`]: a short loop prepares a block
+//! (converts `f64` records, finds the smallest and largest quantity), a second one sums it.
+
+use std::cell::Cell;
+
+use rust_decimal::Decimal;
+
+use super::candle::{
+    Candle, MAX_SAFE_INTEGER, Trade, aggregate_decimal, check_trade, sorted_by_time,
+};
+use super::interval::{Interval, offset_ms};
+use crate::convert::{MAX_EPOCH_MS, integer_from_number};
+use crate::error::CoreError;
+
+/// The largest scale of a [`Decimal`] (and of [`Scales`]).
+const MAX_SCALE: u32 = 28;
+// A Decimal's mantissa has 96 bits.
+const DECIMAL_MANTISSA_LIMIT: u128 = 1 << 96;
+
+const POW10: [i128; 29] = {
+    let mut table = [1_i128; 29];
+    let mut i = 1;
+    while i < table.len() {
+        table[i] = table[i - 1] * 10;
+        i += 1;
+    }
+    table
+};
+
+/// One trade as three 64-bit integers, 24 bytes: the time in milliseconds since the epoch, and the
+/// price and quantity in units of 10^−scale of their batch's [`Scales`] (at price scale 2,
+/// `6500012` is 65000.12).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PackedTrade {
+    /// When it happened, in milliseconds since the epoch.
+    pub time_ms: i64,
+    /// The price in units of 10^−[`Scales::price`].
+    pub price: i64,
+    /// The quantity in units of 10^−[`Scales::qty`].
+    pub qty: i64,
+}
+
+/// The decimal scales of a batch of [`PackedTrade`]s, each from 0 to 28.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Scales {
+    /// The number of decimals of every packed price.
+    pub price: u32,
+    /// The number of decimals of every packed quantity.
+    pub qty: u32,
+}
+
+/// [`aggregate_trades`](super::aggregate_trades) for packed trades: the same candles, with the same
+/// rules (any order, sorted stably; prices and quantities above zero; times in the JavaScript `Date`
+/// range). Fails also with [`CoreError::IntegerOutOfRange`] for a scale above 28 (arguments
+/// `priceScale`, `qtyScale`).
+pub fn aggregate_packed(
+    trades: &[PackedTrade],
+    scales: Scales,
+    interval: Interval,
+    offset_minutes: i32,
+) -> Result<Vec<Candle>, CoreError> {
+    let offset_ms = offset_ms(offset_minutes)?;
+    check_scales(scales)?;
+    match aggregate_exact(trades, scales, interval, offset_ms) {
+        Some(candles) => Ok(candles),
+        // A bad trade, or values the fixed-point path cannot sum exactly: the Decimal path finds the
+        // first bad trade in the order given, or computes the candles.
+        None => {
+            let trades: Vec<Trade> = trades.iter().map(|t| unpack(t, scales)).collect();
+            for (index, trade) in trades.iter().enumerate() {
+                check_trade(index, trade)?;
+            }
+            aggregate_decimal(&trades, interval, offset_ms)
+        }
+    }
+}
+
+/// [`aggregate_packed`] for trades given as one flat list of numbers, three per trade:
+/// `[time₀, price₀, qty₀, time₁, price₁, qty₁, …]` with prices and quantities as whole numbers in
+/// units of 10^−scale (the layout of the wasm export `aggregateTradesPacked`, which takes a
+/// `Float64Array`).
+///
+/// Fails with [`CoreError::InvalidArgument`] (argument `trades`) when the length is not a multiple of
+/// 3, then with the first number that is not whole or out of range ([`CoreError::NotAnInteger`],
+/// [`CoreError::IntegerOutOfRange`]; arguments `time` within the JavaScript `Date` range, `price` and
+/// `qty` within ±(2⁵³ − 1)), then as [`aggregate_packed`].
+pub fn aggregate_records(
+    records: &[f64],
+    scales: Scales,
+    interval: Interval,
+    offset_minutes: i32,
+) -> Result<Vec<Candle>, CoreError> {
+    let offset_ms = offset_ms(offset_minutes)?;
+    check_scales(scales)?;
+    if !records.len().is_multiple_of(3) {
+        return Err(CoreError::InvalidArgument { name: "trades" });
+    }
+    let source = Records {
+        records,
+        all_whole: Cell::new(true),
+    };
+    let candles = aggregate_fast(&source, scales, interval, offset_ms, MAX_SAFE_INTEGER);
+    if let Fast::Candles(candles) = candles
+        && source.all_whole.get()
+    {
+        return Ok(candles);
+    }
+    let trades = records
+        .chunks_exact(3)
+        .map(|r| {
+            Ok(PackedTrade {
+                time_ms: integer_from_number("time", r[0], -MAX_EPOCH_MS, MAX_EPOCH_MS)?,
+                price: integer_from_number("price", r[1], -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)?,
+                qty: integer_from_number("qty", r[2], -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)?,
+            })
+        })
+        .collect::<Result<Vec<_>, CoreError>>()?;
+    aggregate_packed(&trades, scales, interval, offset_minutes)
+}
+
+/// Packs decimal trades at one price scale and one quantity scale (the largest of the batch), or
+/// `None` when a value does not fit 64 bits at that scale.
+pub fn pack_trades(trades: &[Trade]) -> Option<(Vec<PackedTrade>, Scales)> {
+    let scales = Scales {
+        price: trades.iter().map(|t| t.price.scale()).max().unwrap_or(0),
+        qty: trades.iter().map(|t| t.qty.scale()).max().unwrap_or(0),
+    };
+    let packed = trades
+        .iter()
+        .map(|t| {
+            Some(PackedTrade {
+                time_ms: t.time_ms,
+                price: fixed(t.price, scales.price)?,
+                qty: fixed(t.qty, scales.qty)?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((packed, scales))
+}
+
+/// `value` in units of 10^−`scale` (`scale` at least the value's own), if that fits an i64.
+fn fixed(value: Decimal, scale: u32) -> Option<i64> {
+    let factor = POW10[scale.checked_sub(value.scale())? as usize];
+    i64::try_from(value.mantissa().checked_mul(factor)?).ok()
+}
+
+/// The decimal trade of a packed one, at scales already checked.
+fn unpack(trade: &PackedTrade, scales: Scales) -> Trade {
+    // Scales were checked to be at most 28, the only way `Decimal::new` can fail.
+    Trade {
+        price: Decimal::new(trade.price, scales.price),
+        qty: Decimal::new(trade.qty, scales.qty),
+        time_ms: trade.time_ms,
+    }
+}
+
+fn check_scales(scales: Scales) -> Result<(), CoreError> {
+    for (name, scale) in [("priceScale", scales.price), ("qtyScale", scales.qty)] {
+        if scale > MAX_SCALE {
+            return Err(CoreError::IntegerOutOfRange {
+                name,
+                value: scale.to_string(),
+                min: 0,
+                max: i64::from(MAX_SCALE),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The candles of packed trades (sorted here when they are not), or `None` when a trade is bad or the
+/// candles cannot be exact in fixed point: the caller then takes the [`Decimal`] path.
+pub(crate) fn aggregate_exact(
+    trades: &[PackedTrade],
+    scales: Scales,
+    interval: Interval,
+    offset_ms: i64,
+) -> Option<Vec<Candle>> {
+    let fast = match aggregate_fast(&trades, scales, interval, offset_ms, i64::MAX) {
+        Fast::Unsorted => {
+            let sorted = sorted_by_time(trades, |t| t.time_ms);
+            aggregate_fast(&sorted.as_slice(), scales, interval, offset_ms, i64::MAX)
+        }
+        fast => fast,
+    };
+    match fast {
+        Fast::Candles(candles) => Some(candles),
+        Fast::Unsorted | Fast::Invalid | Fast::Inexact => None,
+    }
+}
+
+/// What the fixed-point path made of a batch.
+enum Fast {
+    /// The candles, exactly those of the Decimal path.
+    Candles(Vec<Candle>),
+    /// The trades are not in time order.
+    Unsorted,
+    /// A time is out of range, or a price or quantity is not above zero or too large.
+    Invalid,
+    /// A sum or a scale is beyond what a [`Decimal`] holds exactly.
+    Inexact,
+}
+
+/// Why a [`Scanner`] stopped early.
+enum Stop {
+    Unsorted,
+    Invalid,
+}
+
+/// Aggregates the trades of `source` (fed twice when 64-bit products could overflow); prices and
+/// quantities above `max_value` make the batch [`Fast::Invalid`].
+fn aggregate_fast(
+    source: &dyn Source,
+    scales: Scales,
+    interval: Interval,
+    offset_ms: i64,
+    max_value: i64,
+) -> Fast {
+    let mut scanner = Scanner::<false>::new(interval, offset_ms);
+    match source.feed(&mut scanner) {
+        Ok(()) => {}
+        Err(Stop::Unsorted) => return Fast::Unsorted,
+        Err(Stop::Invalid) => return Fast::Invalid,
+    }
+    let (mut raws, min_qty, max_qty) = scanner.finish();
+    if raws.is_empty() {
+        return Fast::Candles(Vec::new());
+    }
+    let (min_price, max_price) = raws.iter().fold((i64::MAX, i64::MIN), |(low, high), raw| {
+        (low.min(raw.low), high.max(raw.high))
+    });
+    if min_price <= 0 || min_qty <= 0 || max_price > max_value || max_qty > max_value {
+        return Fast::Invalid;
+    }
+    // Both maxima are positive here. The narrow pass sums quantities in 64 bits, which cannot
+    // wrap while a candle's trade count times the largest quantity stays below 2⁶⁴.
+    let products_fit = max_price as u128 * max_qty as u128 <= i64::MAX as u128;
+    let volumes_fit = raws
+        .iter()
+        .all(|raw| u128::from(raw.count) * max_qty as u128 <= u128::from(u64::MAX));
+    if !(products_fit && volumes_fit) {
+        let mut wide = Scanner::<true>::new(interval, offset_ms);
+        if source.feed(&mut wide).is_err() {
+            return Fast::Inexact;
+        }
+        raws = wide.finish().0;
+    }
+    match to_candles(&raws, scales) {
+        Some(candles) => Fast::Candles(candles),
+        None => Fast::Inexact,
+    }
+}
+
+/// `value` as an integer when it is a whole number from 0 to below 2⁵² (−0 included), with two
+/// checks to fold over a batch: the integer, negative or 2⁵² or more when `value` is out of that
+/// range, and the bits of `rounded − value`, zero only when `value` is whole (NaN and ±∞ give NaN).
+///
+/// Adding 2⁵² moves a whole number into the mantissa bits (and rounds a fraction away); no
+/// comparison or branch, which keeps the conversion loop short natively and in wasm engines.
+#[inline(always)]
+fn small_whole(value: f64) -> (i64, u64) {
+    const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
+    let shifted = value + TWO_POW_52;
+    let integer = shifted.to_bits() as i64 - TWO_POW_52.to_bits() as i64;
+    let fraction = ((shifted - TWO_POW_52) - value).to_bits();
+    (integer, fraction)
+}
+
+/// Trades for the fixed-point path, fed to a [`Sink`] (a scanner) block by block, in order. Both are
+/// traits used as objects: one call per block of [`BLOCK`] trades costs nothing, and the wasm file
+/// holds each loop once instead of once per pairing.
+trait Source {
+    /// Feeds every trade, stopping at the first block the sink refuses.
+    fn feed(&self, sink: &mut dyn Sink) -> Result<(), Stop>;
+}
+
+/// Takes blocks of trades with their smallest and largest quantity.
+trait Sink {
+    /// Takes the next block.
+    fn block(&mut self, trades: &[PackedTrade], min_qty: i64, max_qty: i64) -> Result<(), Stop>;
+}
+
+impl<const WIDE: bool> Sink for Scanner<WIDE> {
+    fn block(&mut self, trades: &[PackedTrade], min_qty: i64, max_qty: i64) -> Result<(), Stop> {
+        self.min_qty = self.min_qty.min(min_qty);
+        self.max_qty = self.max_qty.max(max_qty);
+        self.scan(trades)
+    }
+}
+
+/// How many trades a [`Source`] prepares at a time: 48 KB of packed trades, which stay in the fastest
+/// cache between the preparing loop (conversion, the quantities' minimum and maximum) and the scan.
+/// Two small loops keep fewer values live than one large one, which matters most to wasm engines.
+const BLOCK: usize = 2048;
+
+impl Source for &[PackedTrade] {
+    fn feed(&self, sink: &mut dyn Sink) -> Result<(), Stop> {
+        for block in self.chunks(BLOCK) {
+            let (min_qty, max_qty) = block.iter().fold((i64::MAX, i64::MIN), |(min, max), t| {
+                (min.min(t.qty), max.max(t.qty))
+            });
+            sink.block(block, min_qty, max_qty)?;
+        }
+        Ok(())
+    }
+}
+
+/// Flat `[time, price, qty, …]` records, converted block by block so that the conversion and the
+/// scan each run as a tight loop. A number that is not a whole number from 0 to below 2⁵² (a
+/// fraction, NaN, ±∞, a negative time, a huge value) clears `all_whole`, which sends the batch to
+/// the checked path.
+struct Records<'a> {
+    records: &'a [f64],
+    all_whole: Cell<bool>,
+}
+
+impl Source for Records<'_> {
+    fn feed(&self, sink: &mut dyn Sink) -> Result<(), Stop> {
+        const TWO_POW_52: u64 = 1 << 52;
+        let mut block = [PackedTrade::default(); BLOCK];
+        let (mut integers, mut fractions) = (0_u64, 0_u64);
+        for chunk in self.records.chunks(3 * BLOCK) {
+            let mut len = 0;
+            let (mut min_qty, mut max_qty) = (i64::MAX, i64::MIN);
+            for (slot, r) in block.iter_mut().zip(chunk.chunks_exact(3)) {
+                let (time_ms, time_fraction) = small_whole(r[0]);
+                let (price, price_fraction) = small_whole(r[1]);
+                let (qty, qty_fraction) = small_whole(r[2]);
+                *slot = PackedTrade {
+                    time_ms,
+                    price,
+                    qty,
+                };
+                integers |= (time_ms | price | qty) as u64;
+                fractions |= time_fraction | price_fraction | qty_fraction;
+                min_qty = min_qty.min(qty);
+                max_qty = max_qty.max(qty);
+                len += 1;
+            }
+            sink.block(&block[..len], min_qty, max_qty)?;
+        }
+        let all_whole = integers < TWO_POW_52 && fractions == 0;
+        self.all_whole.set(self.all_whole.get() & all_whole);
+        Ok(())
+    }
+}
+
+/// A candle being summed in fixed point.
+#[derive(Clone, Copy, Default)]
+struct Raw {
+    open_time: i64,
+    open: i64,
+    high: i64,
+    low: i64,
+    close: i64,
+    base: u128,
+    quote: u128,
+    count: u64,
+}
+
+/// The fixed-point aggregation, fed trades in blocks. With `WIDE` the products are 128-bit (needed
+/// when a price × quantity may pass 2⁶³) and the quote sums saturate.
+///
+/// Values are not checked here, only summed without overflow (wrapping): [`aggregate_fast`] checks
+/// the minima and maxima afterwards, and a batch with a bad value is never returned.
+struct Scanner<const WIDE: bool> {
+    interval: Interval,
+    offset_ms: i64,
+    raws: Vec<Raw>,
+    /// The candle being summed, valid once `started`.
+    raw: Raw,
+    started: bool,
+    /// The last millisecond of `raw`'s bucket, clamped to the end of the time range so that a time
+    /// past the range always reaches the bucket branch and its check.
+    close_time: i64,
+    previous: i64,
+    min_qty: i64,
+    max_qty: i64,
+}
+
+impl<const WIDE: bool> Scanner<WIDE> {
+    fn new(interval: Interval, offset_ms: i64) -> Self {
+        Self {
+            interval,
+            offset_ms,
+            raws: Vec::new(),
+            raw: Raw::default(),
+            started: false,
+            close_time: i64::MIN,
+            previous: i64::MIN,
+            min_qty: i64::MAX,
+            max_qty: i64::MIN,
+        }
+    }
+
+    /// The hot loop. Per trade: an order check, one comparison against the bucket's close time,
+    /// max/min and the sums; bucket arithmetic only when a trade opens the next bucket. The narrow
+    /// pass sums quantities in 64 bits ([`aggregate_fast`] checks that they cannot wrap).
+    #[inline(always)]
+    fn scan(&mut self, trades: &[PackedTrade]) -> Result<(), Stop> {
+        // Locals, so that the loop keeps its state in registers.
+        let (mut raw, mut close_time, mut previous) = (self.raw, self.close_time, self.previous);
+        let mut base = raw.base as u64;
+        for trade in trades {
+            if trade.time_ms < previous {
+                return Err(Stop::Unsorted);
+            }
+            previous = trade.time_ms;
+            if trade.time_ms <= close_time {
+                raw.high = raw.high.max(trade.price);
+                raw.low = raw.low.min(trade.price);
+                raw.close = trade.price;
+                if WIDE {
+                    raw.base = raw.base.wrapping_add(u128::from(trade.qty as u64));
+                    raw.quote = raw.quote.saturating_add(turnover::<WIDE>(trade));
+                } else {
+                    base = base.wrapping_add(trade.qty as u64);
+                    raw.quote = raw.quote.wrapping_add(turnover::<WIDE>(trade));
+                }
+                raw.count += 1;
+            } else {
+                if !(-MAX_EPOCH_MS..=MAX_EPOCH_MS).contains(&trade.time_ms) {
+                    return Err(Stop::Invalid);
+                }
+                if self.started {
+                    if !WIDE {
+                        raw.base = u128::from(base);
+                    }
+                    self.raws.push(raw);
+                }
+                self.started = true;
+                let bucket = self
+                    .interval
+                    .bucket_unchecked(trade.time_ms, self.offset_ms);
+                close_time = bucket.close_time.min(MAX_EPOCH_MS);
+                raw = Raw::open(bucket.open_time, trade, turnover::<WIDE>(trade));
+                base = trade.qty as u64;
+            }
+        }
+        if !WIDE {
+            raw.base = u128::from(base);
+        }
+        (self.raw, self.close_time, self.previous) = (raw, close_time, previous);
+        Ok(())
+    }
+
+    /// The summed candles, and the smallest and largest quantity.
+    fn finish(mut self) -> (Vec<Raw>, i64, i64) {
+        if self.started {
+            self.raws.push(self.raw);
+        }
+        (self.raws, self.min_qty, self.max_qty)
+    }
+}
+
+// Valid prices and quantities are above zero, so the sums are unsigned: adding a zero-extended
+// 64-bit value to 128 bits is cheaper than a sign-extended one (in wasm especially). Bad values only
+// make garbage sums of batches that are never returned.
+#[inline(always)]
+fn turnover<const WIDE: bool>(trade: &PackedTrade) -> u128 {
+    if WIDE {
+        u128::from(trade.price as u64).wrapping_mul(u128::from(trade.qty as u64))
+    } else {
+        u128::from(trade.price.wrapping_mul(trade.qty) as u64)
+    }
+}
+
+impl Raw {
+    #[inline(always)]
+    fn open(open_time: i64, trade: &PackedTrade, turnover: u128) -> Self {
+        Self {
+            open_time,
+            open: trade.price,
+            high: trade.price,
+            low: trade.price,
+            close: trade.price,
+            base: u128::from(trade.qty as u64),
+            quote: turnover,
+            count: 1,
+        }
+    }
+}
+
+/// The decimal candles of positive fixed-point sums, or `None` when one is not exact as a
+/// [`Decimal`] (a quote scale above 28, a sum of 96 bits or more).
+fn to_candles(raws: &[Raw], scales: Scales) -> Option<Vec<Candle>> {
+    let quote_scale = scales.price + scales.qty;
+    if quote_scale > MAX_SCALE {
+        return None;
+    }
+    let decimal = |value: u128, scale: u32| {
+        (value < DECIMAL_MANTISSA_LIMIT)
+            .then(|| Decimal::try_from_i128_with_scale(value as i128, scale).ok())
+            .flatten()
+            .map(|d| d.normalize())
+    };
+    raws.iter()
+        .map(|raw| {
+            let price = |value: i64| decimal(u128::from(value as u64), scales.price);
+            Some(Candle {
+                open_time: raw.open_time,
+                open: price(raw.open)?,
+                high: price(raw.high)?,
+                low: price(raw.low)?,
+                close: price(raw.close)?,
+                base_volume: decimal(raw.base, scales.qty)?,
+                quote_volume: decimal(raw.quote, quote_scale)?,
+                trade_count: raw.count,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    const T0: i64 = 1_704_067_200_000;
+
+    fn trade(price: &str, qty: &str, time_ms: i64) -> Trade {
+        Trade {
+            price: Decimal::from_str(price).unwrap(),
+            qty: Decimal::from_str(qty).unwrap(),
+            time_ms,
+        }
+    }
+
+    fn reference(trades: &[Trade], interval: Interval) -> Vec<Candle> {
+        aggregate_decimal(trades, interval, 0).unwrap()
+    }
+
+    #[test]
+    fn packs_at_the_largest_scale_of_the_batch() {
+        let trades = [trade("65000.1", "0.5", T0), trade("65000.12", "2", T0 + 1)];
+        let (packed, scales) = pack_trades(&trades).unwrap();
+        assert_eq!(scales, Scales { price: 2, qty: 1 });
+        assert_eq!(
+            packed,
+            [
+                PackedTrade {
+                    time_ms: T0,
+                    price: 6_500_010,
+                    qty: 5
+                },
+                PackedTrade {
+                    time_ms: T0 + 1,
+                    price: 6_500_012,
+                    qty: 20
+                },
+            ]
+        );
+        assert_eq!(
+            aggregate_packed(&packed, scales, Interval::OneMinute, 0).unwrap(),
+            reference(&trades, Interval::OneMinute)
+        );
+        // A value that does not fit 64 bits at the batch's scale cannot be packed.
+        assert_eq!(
+            pack_trades(&[
+                trade("1.0000000000000000001", "1", T0),
+                trade("100", "1", T0)
+            ]),
+            None
+        );
+    }
+
+    #[test]
+    fn products_past_64_bits_take_the_wide_loop() {
+        let trades = [
+            trade("12345678.12345678", "123456.12345678", T0),
+            trade("12345679.5", "99999.99999999", T0 + 1),
+        ];
+        let (packed, scales) = pack_trades(&trades).unwrap();
+        assert!(packed[0].price as i128 * packed[0].qty as i128 > i64::MAX as i128);
+        assert_eq!(
+            aggregate_packed(&packed, scales, Interval::OneMinute, 0).unwrap(),
+            reference(&trades, Interval::OneMinute)
+        );
+    }
+
+    #[test]
+    fn scales_past_28_decimals_take_the_decimal_path() {
+        // 20 + 10 decimals in a product: Decimal rounds it, and so must the result.
+        let trades = [
+            trade("0.00000000000000000003", "1.0000000001", T0),
+            trade("0.00000000000000000007", "2", T0 + 1),
+        ];
+        let (packed, scales) = pack_trades(&trades).unwrap();
+        assert_eq!(scales.price + scales.qty, 30);
+        assert_eq!(
+            aggregate_packed(&packed, scales, Interval::OneMinute, 0).unwrap(),
+            reference(&trades, Interval::OneMinute)
+        );
+        assert_eq!(
+            aggregate_trades_via_api(&trades),
+            reference(&trades, Interval::OneMinute)
+        );
+    }
+
+    fn aggregate_trades_via_api(trades: &[Trade]) -> Vec<Candle> {
+        super::super::aggregate_trades(trades, Interval::OneMinute, 0).unwrap()
+    }
+
+    #[test]
+    fn packed_errors() {
+        let good = PackedTrade {
+            time_ms: T0,
+            price: 100,
+            qty: 1,
+        };
+        let scales = Scales { price: 2, qty: 0 };
+        let bad_qty = PackedTrade { qty: 0, ..good };
+        assert_eq!(
+            aggregate_packed(&[good, bad_qty], scales, Interval::OneMinute, 0),
+            Err(CoreError::NonPositiveTrade {
+                index: 1,
+                name: "qty",
+                value: "0".into()
+            })
+        );
+        let bad_price = PackedTrade {
+            price: -150,
+            ..good
+        };
+        assert_eq!(
+            aggregate_packed(&[bad_price], scales, Interval::OneMinute, 0),
+            Err(CoreError::NonPositiveTrade {
+                index: 0,
+                name: "price",
+                value: "-1.50".into()
+            })
+        );
+        let too_late = PackedTrade {
+            time_ms: MAX_EPOCH_MS + 1,
+            ..good
+        };
+        assert!(matches!(
+            aggregate_packed(&[good, too_late], scales, Interval::OneMonth, 0),
+            Err(CoreError::IntegerOutOfRange { name: "time", .. })
+        ));
+        assert!(matches!(
+            aggregate_packed(
+                &[good],
+                Scales { price: 29, qty: 0 },
+                Interval::OneMinute,
+                0
+            ),
+            Err(CoreError::IntegerOutOfRange {
+                name: "priceScale",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn records_are_three_whole_numbers_per_trade() {
+        let t0 = T0 as f64;
+        let scales = Scales { price: 2, qty: 3 };
+        let candles = aggregate_records(
+            &[t0 + 2.0, 10_050.0, 1_500.0, t0, 10_000.0, 250.0],
+            scales,
+            Interval::OneMinute,
+            0,
+        )
+        .unwrap();
+        assert_eq!(
+            candles,
+            reference(
+                &[trade("100", "0.25", T0), trade("100.5", "1.5", T0 + 2)],
+                Interval::OneMinute
+            )
+        );
+        let call = |records: &[f64]| aggregate_records(records, scales, Interval::OneMinute, 0);
+        assert_eq!(
+            call(&[t0, 1.0]),
+            Err(CoreError::InvalidArgument { name: "trades" })
+        );
+        assert_eq!(
+            call(&[t0, 1.0, 1.0, t0, 1.5, 1.0]),
+            Err(CoreError::NotAnInteger {
+                name: "price",
+                value: "1.5".into()
+            })
+        );
+        assert!(matches!(
+            call(&[t0, 1.0, f64::NAN]),
+            Err(CoreError::NotAnInteger { name: "qty", .. })
+        ));
+        assert!(matches!(
+            call(&[t0, 9_007_199_254_740_992.0, 1.0]),
+            Err(CoreError::IntegerOutOfRange { name: "price", .. })
+        ));
+        assert!(matches!(
+            call(&[8.64e15 + 1.0, 1.0, 1.0]),
+            Err(CoreError::IntegerOutOfRange { name: "time", .. })
+        ));
+        assert_eq!(
+            call(&[t0, 1.0, 1.0, t0, 1.0, -1.0]),
+            Err(CoreError::NonPositiveTrade {
+                index: 1,
+                name: "qty",
+                value: "-0.001".into()
+            })
+        );
+        assert_eq!(call(&[]).unwrap(), []);
+    }
+}

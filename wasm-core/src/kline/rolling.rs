@@ -1,0 +1,182 @@
+//! The rolling 24-hour statistics of a market (spec sections 3 and 9), from its 1m candles.
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::candle::Candle;
+use super::interval::{Interval, check_time};
+use crate::error::CoreError;
+use crate::format::price_change_percent;
+
+const MS_PER_MINUTE: i64 = 60_000;
+const MINUTES_PER_DAY: i64 = 24 * 60;
+
+/// A market's last 24 hours. Serialized with the spec's names and decimals as strings:
+/// `priceChange`, `priceChangePercent`, `highPrice`, `lowPrice`, `baseAssetVolume`,
+/// `quoteAssetVolume`, `totalNumberOfTrades`, plus the `openPrice` and `lastPrice` they derive from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rolling24h {
+    /// The open of the window's first candle.
+    pub open_price: Decimal,
+    /// The close of the window's last candle.
+    pub last_price: Decimal,
+    /// `last_price − open_price`.
+    pub price_change: Decimal,
+    /// The change in percent with 2 decimals, by [`price_change_percent`] (the one rule of the
+    /// product), `None` when it is not defined.
+    pub price_change_percent: Option<Decimal>,
+    /// The highest high of the window.
+    pub high_price: Decimal,
+    /// The lowest low of the window.
+    pub low_price: Decimal,
+    /// The summed base volume (the 24h volume).
+    pub base_asset_volume: Decimal,
+    /// The summed quote volume (the 24h turnover).
+    pub quote_asset_volume: Decimal,
+    /// The summed trade count.
+    pub total_number_of_trades: u64,
+}
+
+/// The statistics of the 1440 minutes up to and including the minute of `now_ms`: the 1m candles
+/// opening from 23 h 59 min before that minute to that minute (so the live candle counts, and the
+/// window moves by whole minutes). Candles outside the window are ignored; `None` when none is in it.
+///
+/// The candles must be 1m candles ([`CoreError::InvalidCandle`]) with strictly increasing open times
+/// ([`CoreError::CandlesOutOfOrder`]); `now_ms` must be in the JavaScript `Date` range
+/// ([`CoreError::IntegerOutOfRange`], argument `nowMs`). Fails with [`CoreError::VolumeOverflow`]
+/// when a sum exceeds the decimal range.
+pub fn rolling_24h(candles_1m: &[Candle], now_ms: i64) -> Result<Option<Rolling24h>, CoreError> {
+    check_time("nowMs", now_ms)?;
+    for (index, candle) in candles_1m.iter().enumerate() {
+        candle.check(index, Interval::OneMinute, 0)?;
+        if index > 0 && candle.open_time <= candles_1m[index - 1].open_time {
+            return Err(CoreError::CandlesOutOfOrder { index });
+        }
+    }
+    let last_minute = now_ms - now_ms.rem_euclid(MS_PER_MINUTE);
+    let first_minute = last_minute - (MINUTES_PER_DAY - 1) * MS_PER_MINUTE;
+    let start = candles_1m.partition_point(|c| c.open_time < first_minute);
+    let end = candles_1m.partition_point(|c| c.open_time <= last_minute);
+    let Some((first, rest)) = candles_1m.get(start..end).and_then(<[Candle]>::split_first) else {
+        return Ok(None);
+    };
+    let mut day = *first;
+    for candle in rest {
+        day.add_candle(candle)?;
+    }
+    let day = day.normalized();
+    Ok(Some(Rolling24h {
+        open_price: day.open,
+        last_price: day.close,
+        // Both are positive decimals (checked), so the difference cannot overflow.
+        price_change: (day.close - day.open).normalize(),
+        price_change_percent: price_change_percent(day.close, day.open),
+        high_price: day.high,
+        low_price: day.low,
+        base_asset_volume: day.base_volume,
+        quote_asset_volume: day.quote_volume,
+        total_number_of_trades: day.trade_count,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    const T0: i64 = 1_704_067_200_000;
+    const MIN: i64 = 60_000;
+
+    fn d(text: &str) -> Decimal {
+        Decimal::from_str(text).unwrap()
+    }
+
+    fn minute(open_time: i64, open: &str, close: &str, volume: &str) -> Candle {
+        let (low, high) = if d(open) < d(close) {
+            (d(open), d(close))
+        } else {
+            (d(close), d(open))
+        };
+        Candle {
+            open_time,
+            open: d(open),
+            high,
+            low,
+            close: d(close),
+            base_volume: d(volume),
+            quote_volume: d(volume) * d(close),
+            trade_count: 2,
+        }
+    }
+
+    #[test]
+    fn the_window_is_the_1440_minutes_up_to_now() {
+        let now = T0 + 1440 * MIN + 30_000;
+        let candles = [
+            // One minute too old.
+            minute(T0, "50", "50", "9"),
+            // The first minute of the window and the minute of now.
+            minute(T0 + MIN, "100", "90", "1"),
+            minute(T0 + 700 * MIN, "90", "120", "2"),
+            minute(T0 + 1440 * MIN, "120", "101.5", "1"),
+            // A candle after now is ignored.
+            minute(T0 + 1441 * MIN, "1", "1000", "100"),
+        ];
+        let stats = rolling_24h(&candles, now).unwrap().unwrap();
+        assert_eq!(
+            stats,
+            Rolling24h {
+                open_price: d("100"),
+                last_price: d("101.5"),
+                price_change: d("1.5"),
+                price_change_percent: Some(d("1.50")),
+                high_price: d("120"),
+                low_price: d("90"),
+                base_asset_volume: d("4"),
+                quote_asset_volume: d("431.5"),
+                total_number_of_trades: 6,
+            }
+        );
+        assert_eq!(
+            serde_json::to_value(stats).unwrap(),
+            serde_json::json!({
+                "openPrice": "100", "lastPrice": "101.5", "priceChange": "1.5",
+                "priceChangePercent": "1.50", "highPrice": "120", "lowPrice": "90",
+                "baseAssetVolume": "4", "quoteAssetVolume": "431.5", "totalNumberOfTrades": 6
+            })
+        );
+    }
+
+    #[test]
+    fn a_fall_and_an_empty_window() {
+        let candles = [minute(T0, "200", "150", "1")];
+        let stats = rolling_24h(&candles, T0).unwrap().unwrap();
+        assert_eq!(stats.price_change, d("-50"));
+        assert_eq!(stats.price_change_percent, Some(d("-25.00")));
+        assert_eq!(rolling_24h(&candles, T0 + 1440 * MIN).unwrap(), None);
+        assert_eq!(rolling_24h(&candles, T0 - 1).unwrap(), None);
+        assert_eq!(rolling_24h(&[], T0).unwrap(), None);
+    }
+
+    #[test]
+    fn checks_candles_and_now() {
+        let a = minute(T0, "1", "1", "1");
+        assert_eq!(
+            rolling_24h(&[a, a], T0),
+            Err(CoreError::CandlesOutOfOrder { index: 1 })
+        );
+        let hourly_misaligned = Candle {
+            open_time: T0 + 1,
+            ..a
+        };
+        assert!(matches!(
+            rolling_24h(&[hourly_misaligned], T0),
+            Err(CoreError::InvalidCandle { index: 0, .. })
+        ));
+        assert!(matches!(
+            rolling_24h(&[a], i64::MIN),
+            Err(CoreError::IntegerOutOfRange { name: "nowMs", .. })
+        ));
+    }
+}

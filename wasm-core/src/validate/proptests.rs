@@ -1,0 +1,135 @@
+//! Property tests: no public entry of [`crate::validate`] panics, whatever it is given.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use super::*;
+
+/// Any JSON value, a few levels deep, with keys that often hit the forms' field names.
+fn json() -> impl Strategy<Value = Value> {
+    let key = prop_oneof![
+        Just("coin".to_owned()),
+        Just("amount".to_owned()),
+        Just("available".to_owned()),
+        Just("maxDecimals".to_owned()),
+        Just("network".to_owned()),
+        Just("address".to_owned()),
+        Just("rule".to_owned()),
+        Just("password".to_owned()),
+        Just("cardNumber".to_owned()),
+        Just("swiftCode".to_owned()),
+        "\\PC{0,8}",
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        "\\PC{0,24}".prop_map(Value::from),
+        "[0-9.]{0,12}".prop_map(Value::from),
+        Just(Value::from("A")),
+        Just(Value::from("TRC20")),
+    ];
+    leaf.prop_recursive(3, 32, 8, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+            prop::collection::btree_map(key.clone(), inner, 0..8)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+fn run_forms(value: &Value) {
+    if let Ok(shape) = serde_json::from_value::<ValueShape>(value.clone()) {
+        let _ = is_empty(shape);
+    }
+    if let Ok(form) = serde_json::from_value(value.clone()) {
+        let _ = validate_required(&form, &["coin", "amount", ""]);
+    }
+    if let Ok(form) = serde_json::from_value(value.clone()) {
+        let _ = validate_password_change(&form);
+    }
+    if let Ok(form) = serde_json::from_value(value.clone()) {
+        let _ = validate_deposit_form(&form);
+    }
+    if let Ok(form) = serde_json::from_value(value.clone()) {
+        let _ = validate_withdrawal_form(&form);
+    }
+    if let Ok(form) = serde_json::from_value(value.clone()) {
+        let _ = validate_identity_form(&form);
+    }
+    if let Ok(form) = serde_json::from_value(value.clone()) {
+        let _ = validate_bank_card_form(&form);
+    }
+}
+
+proptest! {
+    #[test]
+    fn single_values_never_panic(text in "\\PC{0,100}", other in "\\PC{0,20}") {
+        for rule in [PasswordRule::A, PasswordRule::B, PasswordRule::C] {
+            let _ = validate_password(&text, rule);
+        }
+        let _ = PasswordRule::from_name(&other);
+        let _ = validate_email(&text);
+        let _ = validate_address(&other, &text);
+        for network in ["BTC", "ETH", "TRC20"] {
+            let _ = validate_address(network, &text);
+        }
+    }
+
+    #[test]
+    fn address_alphabets_never_panic(
+        base58 in "[1-9A-HJ-NP-Za-km-z]{0,60}",
+        bech32 in "(bc1|BC1|tb1)?[qpzry9x8gf2tvdw0s3jn54khce6mua7l1]{0,90}",
+        hex in "0x[0-9a-fA-F]{0,44}",
+    ) {
+        for network in ["BTC", "ETH", "TRC20"] {
+            let _ = validate_address(network, &base58);
+            let _ = validate_address(network, &bech32);
+            let _ = validate_address(network, &hex);
+        }
+    }
+
+    #[test]
+    fn forms_never_panic(value in json()) {
+        run_forms(&value);
+    }
+
+    #[test]
+    fn form_fields_never_panic(
+        amount in "\\PC{0,30}|[0-9.]{0,30}",
+        available in "-?[0-9]{0,30}(\\.[0-9]{0,30})?",
+        max_decimals in proptest::option::of(0_u32..40),
+        text in "\\PC{0,250}",
+    ) {
+        let withdrawal = WithdrawalForm {
+            network: Some("BTC".into()),
+            address: Some(text.clone()),
+            amount: Some(amount.clone()),
+            fund_password: Some(text.clone()),
+            available,
+            max_decimals,
+        };
+        let _ = validate_withdrawal_form(&withdrawal);
+        let _ = validate_deposit_form(&DepositForm {
+            coin: Some(text.clone()),
+            amount: Some(amount),
+            screenshot: None,
+        });
+        let _ = validate_identity_form(&IdentityForm {
+            name: Some(text.clone()),
+            id_card: Some(text.clone()),
+            country: Some(text.clone()),
+            card_type: Some(text.clone()),
+        });
+        let _ = validate_bank_card_form(&BankCardForm {
+            card_number: Some(text.clone()),
+            bank_name: Some(text.clone()),
+            bank_address: Some(text.clone()),
+            bank_phone: Some(text.clone()),
+            swift_code: Some(text.clone()),
+            branch: Some(text.clone()),
+            home_address: Some(text),
+        });
+    }
+}

@@ -1,0 +1,116 @@
+//! Native adapters of the `kline` exports (see `mod.rs`).
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use wasm_core::CoreError;
+use wasm_core::convert::{MAX_EPOCH_MS, integer_from_number, offset_minutes_from_number};
+use wasm_core::kline::{self, Candle, CandleInput, Interval, Scales, TradeInput};
+
+use super::{Args, to_json};
+
+/// Every export of the wasm build, by its JavaScript name. Each needs at least one vector file.
+pub const FUNCTIONS: &[&str] = &[
+    "intervalBucket",
+    "aggregateTrades",
+    "aggregateTradesPacked",
+    "applyTrade",
+    "rollupCandles",
+    "fillCandleGaps",
+    "rolling24h",
+];
+
+/// Calls the native equivalent of the wasm export `function`.
+pub fn call(function: &str, args: &Args) -> Option<Result<Value, CoreError>> {
+    FUNCTIONS
+        .contains(&function)
+        .then(|| call_export(function, args))
+}
+
+/// Reads a structured argument like serde-wasm-bindgen does; vectors keep to the shapes the webapp
+/// sends (objects, arrays, numbers and strings where the types say so).
+fn from_json<T: DeserializeOwned>(name: &'static str, value: &Value) -> Result<T, CoreError> {
+    serde_json::from_value(value.clone()).map_err(|_| CoreError::InvalidArgument { name })
+}
+
+fn candles(inputs: &[CandleInput]) -> Result<Vec<Candle>, CoreError> {
+    inputs.iter().map(CandleInput::to_candle).collect()
+}
+
+fn call_export(function: &str, args: &Args) -> Result<Value, CoreError> {
+    Ok(match function {
+        "intervalBucket" => {
+            args.arity(3);
+            let time_ms =
+                integer_from_number("timeMs", args.number(0), -MAX_EPOCH_MS, MAX_EPOCH_MS)?;
+            let interval = Interval::parse(args.string(1))?;
+            let offset = offset_minutes_from_number(args.number(2))?;
+            to_json(&interval.bucket(time_ms, offset)?)
+        }
+        "aggregateTrades" => {
+            args.arity(3);
+            let inputs: Vec<TradeInput> = from_json("trades", args.value(0))?;
+            let interval = Interval::parse(args.string(1))?;
+            let offset = offset_minutes_from_number(args.number(2))?;
+            let trades = inputs
+                .iter()
+                .map(TradeInput::to_trade)
+                .collect::<Result<Vec<_>, _>>()?;
+            to_json(&kline::aggregate_trades(&trades, interval, offset)?)
+        }
+        "aggregateTradesPacked" => {
+            args.arity(5);
+            // The export takes a Float64Array; vectors give a JSON array of numbers.
+            let records: Vec<f64> = args
+                .value(0)
+                .as_array()
+                .unwrap_or_else(|| panic!("argument 0 must be an array: {:?}", args.0))
+                .iter()
+                .map(|v| v.as_f64().expect("trades are numbers"))
+                .collect();
+            let scales = Scales {
+                price: integer_from_number("priceScale", args.number(1), 0, 28)? as u32,
+                qty: integer_from_number("qtyScale", args.number(2), 0, 28)? as u32,
+            };
+            let interval = Interval::parse(args.string(3))?;
+            let offset = offset_minutes_from_number(args.number(4))?;
+            to_json(&kline::aggregate_records(
+                &records, scales, interval, offset,
+            )?)
+        }
+        "applyTrade" => {
+            args.arity(4);
+            let live: Option<CandleInput> = from_json("live", args.value(0))?;
+            let trade: TradeInput = from_json("trade", args.value(1))?;
+            let interval = Interval::parse(args.string(2))?;
+            let offset = offset_minutes_from_number(args.number(3))?;
+            let live = live.as_ref().map(CandleInput::to_candle).transpose()?;
+            to_json(&kline::apply_trade(
+                live,
+                &trade.to_trade()?,
+                interval,
+                offset,
+            )?)
+        }
+        "rollupCandles" => {
+            args.arity(3);
+            let inputs: Vec<CandleInput> = from_json("candles", args.value(0))?;
+            let interval = Interval::parse(args.string(1))?;
+            let offset = offset_minutes_from_number(args.number(2))?;
+            to_json(&kline::rollup(&candles(&inputs)?, interval, offset)?)
+        }
+        "fillCandleGaps" => {
+            args.arity(3);
+            let inputs: Vec<CandleInput> = from_json("candles", args.value(0))?;
+            let interval = Interval::parse(args.string(1))?;
+            let offset = offset_minutes_from_number(args.number(2))?;
+            to_json(&kline::fill_gaps(&candles(&inputs)?, interval, offset)?)
+        }
+        "rolling24h" => {
+            args.arity(2);
+            let inputs: Vec<CandleInput> = from_json("candles", args.value(0))?;
+            let now_ms = integer_from_number("nowMs", args.number(1), -MAX_EPOCH_MS, MAX_EPOCH_MS)?;
+            to_json(&kline::rolling_24h(&candles(&inputs)?, now_ms)?)
+        }
+        other => unreachable!("{other} is not in FUNCTIONS"),
+    })
+}
