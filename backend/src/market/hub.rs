@@ -32,6 +32,9 @@ pub struct Ticker {
     pub volume: Decimal,
     /// Quote volume (turnover) of the last 24 hours.
     pub quote_volume: Decimal,
+    /// Number of trades of the last 24 hours.
+    #[serde(rename = "totalNumberOfTrades")]
+    pub trade_count: u64,
     /// Time of the last tick, epoch milliseconds.
     pub ts: i64,
 }
@@ -164,6 +167,7 @@ mod tests {
             low: dec!(99),
             volume: dec!(12.5),
             quote_volume: dec!(1250),
+            trade_count: 42,
             ts: 1_700_000_000_000,
         }
     }
@@ -178,6 +182,7 @@ mod tests {
         assert_eq!(value["data"]["change"], "1.5");
         assert_eq!(value["data"]["priceChangePercent"], "1.50");
         assert_eq!(value["data"]["quoteVolume"], "1250");
+        assert_eq!(value["data"]["totalNumberOfTrades"], 42);
         assert_eq!(value["data"]["ts"], 1_700_000_000_000i64);
     }
 

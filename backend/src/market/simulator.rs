@@ -23,6 +23,11 @@ use sea_orm::{
 };
 use tokio::sync::watch;
 
+use wasm_core::{
+    CoreError,
+    kline::{self, Candle},
+};
+
 use crate::entity::{coin, market_tick};
 use crate::market::{MarketHub, Ticker};
 
@@ -61,17 +66,6 @@ pub struct PairSpec {
     pub last_seq: i64,
 }
 
-/// One minute of the rolling 24-hour window.
-#[derive(Debug, Clone, PartialEq)]
-struct MinuteBar {
-    start_ms: i64,
-    open: Decimal,
-    high: Decimal,
-    low: Decimal,
-    volume: Decimal,
-    quote_volume: Decimal,
-}
-
 /// What one tick produced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tick {
@@ -97,7 +91,8 @@ pub struct PairProcess {
     last_shock: f64,
     tick_days: f64,
     seq: i64,
-    bars: VecDeque<MinuteBar>,
+    /// The 1m candles of the last 24 hours (and the live minute), oldest first.
+    bars: VecDeque<Candle>,
 }
 
 impl PairProcess {
@@ -143,14 +138,16 @@ impl PairProcess {
         for minute in 0..DAY_MINUTES {
             let open = self.price_at(log_prices[minute] - end);
             let close = self.price_at(log_prices[minute + 1] - end);
-            let (volume, quote_volume) = self.minute_volume(close);
-            self.bars.push_back(MinuteBar {
-                start_ms: first_minute + minute as i64 * MINUTE_MS,
+            let (base_volume, quote_volume) = self.minute_volume(close);
+            self.bars.push_back(Candle {
+                open_time: first_minute + minute as i64 * MINUTE_MS,
                 open,
                 high: open.max(close),
                 low: open.min(close),
-                volume,
+                close,
+                base_volume,
                 quote_volume,
+                trade_count: poisson(&mut self.rng, TRADES_PER_SECOND * 60.0).into(),
             });
         }
     }
@@ -168,7 +165,7 @@ impl PairProcess {
         let trades = poisson(&mut self.rng, TRADES_PER_SECOND * self.tick_days * 86_400.0);
         let (volume, quote_volume) = self.trade_volume(trades, self.price);
         self.seq += 1;
-        self.record(now_ms, volume, quote_volume);
+        self.record(now_ms, volume, quote_volume, trades);
         Tick {
             seq: self.seq,
             price: self.price,
@@ -178,26 +175,40 @@ impl PairProcess {
         }
     }
 
-    /// The 24-hour ticker as of the last step.
-    pub fn ticker(&self, now_ms: i64) -> Ticker {
-        let open = self.bars.front().map_or(self.price, |bar| bar.open);
-        let mut ticker = Ticker {
-            close: self.price,
-            open,
-            high: self.price,
-            low: self.price,
-            volume: Decimal::ZERO,
-            quote_volume: Decimal::ZERO,
-            ts: now_ms,
-        };
-        for bar in &self.bars {
-            ticker.high = ticker.high.max(bar.high);
-            ticker.low = ticker.low.min(bar.low);
-            ticker.volume += bar.volume;
-            ticker.quote_volume += bar.quote_volume;
+    /// The 24-hour ticker as of the last step, computed by wasm-core's `rolling_24h` from the
+    /// 1m candles (the same function the webapp uses).
+    pub fn ticker(&mut self, now_ms: i64) -> Result<Ticker, CoreError> {
+        let day = kline::rolling_24h(self.bars.make_contiguous(), now_ms)?;
+        Ok(match day {
+            Some(day) => Ticker {
+                close: self.price,
+                open: day.open_price,
+                high: day.high_price,
+                low: day.low_price,
+                volume: day.base_asset_volume,
+                quote_volume: day.quote_asset_volume.round_dp(2),
+                trade_count: day.total_number_of_trades,
+                ts: now_ms,
+            },
+            None => Ticker {
+                close: self.price,
+                open: self.price,
+                high: self.price,
+                low: self.price,
+                volume: Decimal::ZERO,
+                quote_volume: Decimal::ZERO,
+                trade_count: 0,
+                ts: now_ms,
+            },
+        })
+    }
+
+    /// Publishes the pair's ticker to `hub`; a window the core refuses is logged, not published.
+    fn publish(&mut self, hub: &MarketHub, now_ms: i64) {
+        match self.ticker(now_ms) {
+            Ok(ticker) => hub.publish_ticker(&self.spec.symbol, ticker),
+            Err(error) => tracing::error!(symbol = %self.spec.symbol, ?error, "24h window refused"),
         }
-        ticker.quote_volume = ticker.quote_volume.round_dp(2);
-        ticker
     }
 
     /// The pair's id.
@@ -205,29 +216,33 @@ impl PairProcess {
         &self.spec.symbol
     }
 
-    fn record(&mut self, now_ms: i64, volume: Decimal, quote_volume: Decimal) {
+    fn record(&mut self, now_ms: i64, volume: Decimal, quote_volume: Decimal, trades: u32) {
         let minute = now_ms - now_ms.rem_euclid(MINUTE_MS);
         match self.bars.back_mut() {
-            Some(bar) if bar.start_ms == minute => {
+            Some(bar) if bar.open_time == minute => {
                 bar.high = bar.high.max(self.price);
                 bar.low = bar.low.min(self.price);
-                bar.volume += volume;
+                bar.close = self.price;
+                bar.base_volume += volume;
                 bar.quote_volume += quote_volume;
+                bar.trade_count += u64::from(trades);
             }
-            _ => self.bars.push_back(MinuteBar {
-                start_ms: minute,
+            _ => self.bars.push_back(Candle {
+                open_time: minute,
                 open: self.price,
                 high: self.price,
                 low: self.price,
-                volume,
+                close: self.price,
+                base_volume: volume,
                 quote_volume,
+                trade_count: u64::from(trades),
             }),
         }
         let window_start = minute - DAY_MINUTES as i64 * MINUTE_MS;
         while self
             .bars
             .front()
-            .is_some_and(|bar| bar.start_ms < window_start)
+            .is_some_and(|bar| bar.open_time <= window_start)
         {
             self.bars.pop_front();
         }
@@ -373,7 +388,7 @@ impl Simulator {
             .map(|spec| {
                 let mut process = PairProcess::new(spec, seed, tick_ms);
                 process.backfill(now);
-                hub.publish_ticker(process.symbol(), process.ticker(now));
+                process.publish(hub, now);
                 process
             })
             .collect();
@@ -427,8 +442,8 @@ impl Simulator {
         if let Err(error) = market_tick::Entity::insert_many(rows).exec(db).await {
             tracing::error!(%error, "storing market ticks failed");
         }
-        for process in &self.processes {
-            hub.publish_ticker(process.symbol(), process.ticker(now));
+        for process in &mut self.processes {
+            process.publish(hub, now);
         }
     }
 }
@@ -486,7 +501,7 @@ mod tests {
     fn the_backfill_ends_at_the_start_price_and_spans_a_day() {
         let mut process = PairProcess::new(spec(), 3, 1000);
         process.backfill(T0);
-        let ticker = process.ticker(T0);
+        let ticker = process.ticker(T0).unwrap();
         assert_eq!(ticker.close, dec!(96512.40));
         assert_eq!(process.bars.len(), DAY_MINUTES);
         assert!(ticker.high >= ticker.close && ticker.low <= ticker.close);
@@ -504,7 +519,7 @@ mod tests {
             process.step(T0 + i * MINUTE_MS);
         }
         assert!(process.bars.len() <= DAY_MINUTES + 1);
-        let oldest = process.bars.front().unwrap().start_ms;
+        let oldest = process.bars.front().unwrap().open_time;
         assert!(oldest >= T0 + 120 * MINUTE_MS - (DAY_MINUTES as i64 + 1) * MINUTE_MS);
     }
 

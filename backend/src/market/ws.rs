@@ -206,6 +206,7 @@ mod tests {
                     low: dec!(1),
                     volume: dec!(1),
                     quote_volume: dec!(1),
+                    trade_count: 1,
                     ts: 1,
                 },
             );
