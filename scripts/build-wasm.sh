@@ -20,6 +20,8 @@ export CARGO_TARGET_DIR="$root/target/wasm"
 # target/wasm keeps these artifacts apart. Override either by setting it in the environment.
 export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-true}"
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-1}"
+# opt-level stays 3: "s" and "z" save about 10 and 17 KB gzipped but slow the order book and liquidation
+# exports by 1.4-2.4x (docs/benchmarks.md); CARGO_PROFILE_RELEASE_OPT_LEVEL still overrides it.
 
 command -v wasm-pack >/dev/null || die "wasm-pack not found: run scripts/bootstrap.sh"
 command -v wasm-bindgen >/dev/null || die "wasm-bindgen CLI not found: run scripts/bootstrap.sh"
@@ -43,6 +45,11 @@ else
     RUSTC_BOOTSTRAP=1
     CARGO_UNSTABLE_BUILD_STD=std,panic_abort
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$wasm_ld"
+    # std is built from source here, so these nightly flags (allowed by RUSTC_BOOTSTRAP) reach it too:
+    # a panic traps at once without formatting a message, and no panic location or Debug output is
+    # kept. A panic is a bug (errors are data), and wasm32 aborts on one either way: the trap is the
+    # same, only the unreadable message is gone. WASM_RUSTFLAGS replaces them.
+    RUSTFLAGS="${WASM_RUSTFLAGS--Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none}"
   )
   # wasm-pack's sysroot check cannot see a std built from source.
   pack_flags=(--mode force)

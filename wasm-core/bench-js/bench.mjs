@@ -157,6 +157,24 @@ if (typeof wasm.liquidationPrice === 'function') {
     times.push(((performance.now() - start) * 1e6) / calls);
   }
   result('wasm.liquidationPrice_per_call', 1, times, 'ns');
+
+  // The same position through a MarginCalculator built once for the table: plain strings per call.
+  if (typeof wasm.MarginCalculator === 'function') {
+    const calculator = new wasm.MarginCalculator(input.tiers);
+    const p = input.position;
+    const call = () => calculator.liquidationPrice(p.side, p.size, p.entryPrice, p.leverage,
+      p.walletBalance, p.marginMode, undefined, undefined, input.tickSize);
+    assert.equal(call(), '45180.72');
+    const calcTimes = [];
+    for (let i = 0; i < 5 * calls; i++) call();
+    for (let r = 0; r < (quick ? 11 : 41); r++) {
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) call();
+      calcTimes.push(((performance.now() - start) * 1e6) / calls);
+    }
+    result('wasm.MarginCalculator.liquidationPrice_per_call', 1, calcTimes, 'ns');
+    calculator.free();
+  }
 } else {
   console.log('GAP {"name":"wasm.liquidationPrice","reason":"not exported by the wasm build"}');
 }

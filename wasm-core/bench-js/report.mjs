@@ -57,6 +57,8 @@ if (packedBook) goal('formatOrderBookPacked, 1,000 rows, ms per call', packedBoo
 const liquidation = get('wasm.liquidationPrice_per_call', 1);
 if (liquidation) goal('liquidationPrice, ns per call', liquidation.medianNs, ' ns', '< 300 ns', liquidation.medianNs < 300);
 else rows.push(['liquidationPrice', 'not exported', '< 300 ns', 'GAP']);
+const calculator = get('wasm.MarginCalculator.liquidationPrice_per_call', 1);
+if (calculator) goal('MarginCalculator.liquidationPrice, ns per call', calculator.medianNs, ' ns', '< 300 ns', calculator.medianNs < 300);
 const gz = lines(sizeFile, 'GZIP')[0];
 if (gz) goal('wasm after wasm-opt, gzipped, KB', gz.gzipBytes / 1024, ' KB', '< 120 KB', gz.gzipBytes < 120 * 1024);
 

@@ -24,19 +24,119 @@ pub fn integer_from_number(
     if !value.is_finite() || value.fract() != 0.0 {
         return Err(CoreError::NotAnInteger {
             name,
-            value: value.to_string(),
+            value: number_text(value),
         });
     }
     // Every bound used here lies well inside ±2⁵³, so the comparison in f64 is exact.
     if value < min as f64 || value > max as f64 {
         return Err(CoreError::IntegerOutOfRange {
             name,
-            value: value.to_string(),
+            value: number_text(value),
             min,
             max,
         });
     }
     Ok(value as i64)
+}
+
+/// `value` as text for an error payload, as `f64`'s `Display` writes it (no exponent): `NaN`, `inf`,
+/// `-inf`, a whole number with all its digits, or a fraction with the fewest decimals that read back
+/// as the same number (`0.1`, `1.5`). A fraction whose shortest form has more than 15 significant
+/// digits, or more than 22 decimals, is written exactly instead (`0.1 + 0.2` as
+/// `0.3000000000000000444089209850062616169452667236328125`).
+///
+/// Written with integer arithmetic only: `f64`'s `Display` (shortest round trip by Grisu and Dragon)
+/// is the largest single function of the wasm build, for error messages alone.
+pub fn number_text(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".into();
+    }
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let magnitude = value.abs();
+    if magnitude.is_infinite() {
+        return format!("{sign}inf");
+    }
+    if magnitude.fract() == 0.0 && magnitude < 9_223_372_036_854_775_808.0 {
+        return format!("{sign}{}", magnitude as i64);
+    }
+    if magnitude.fract() != 0.0
+        && let Some(text) = short_fraction(magnitude)
+    {
+        return format!("{sign}{text}");
+    }
+    format!("{sign}{}", exact_decimal(magnitude))
+}
+
+/// The fraction `value` (finite, positive, not whole) with the fewest decimals `d` such that
+/// `r / 10^d` is `value` again, when `r` stays below 2⁵³ and `d` at most 22: then both are exact
+/// `f64`s and the one division is correctly rounded, so the check is exact.
+fn short_fraction(value: f64) -> Option<String> {
+    const LIMIT: f64 = 9_007_199_254_740_992.0; // 2⁵³
+    let mut scale = 1.0_f64;
+    for decimals in 1..=22_usize {
+        scale *= 10.0;
+        let scaled = (value * scale).round();
+        if scaled + 1.0 >= LIMIT {
+            return None;
+        }
+        // The product is rounded; the nearest integer to the exact one is among these.
+        for candidate in [scaled, scaled - 1.0, scaled + 1.0] {
+            if candidate > 0.0 && candidate / scale == value {
+                let digits = format!("{:0>width$}", candidate as u64, width = decimals + 1);
+                let (whole, fraction) = digits.split_at(digits.len() - decimals);
+                return Some(format!("{whole}.{}", fraction.trim_end_matches('0')));
+            }
+        }
+    }
+    None
+}
+
+/// The exact decimal value of a finite, positive `value`: `mantissa × 2^exponent` computed on
+/// decimal digits.
+fn exact_decimal(value: f64) -> String {
+    let bits = value.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction_bits = bits & ((1 << 52) - 1);
+    let (mantissa, exponent) = if biased == 0 {
+        (fraction_bits, -1074)
+    } else {
+        (fraction_bits | (1 << 52), biased - 1075)
+    };
+    // Little-endian decimal digits of the mantissa, times 2 (or 5, then shifted) per binary place.
+    let mut digits: Vec<u8> = mantissa
+        .to_string()
+        .bytes()
+        .rev()
+        .map(|b| b - b'0')
+        .collect();
+    let factor = if exponent >= 0 { 2 } else { 5 };
+    for _ in 0..exponent.unsigned_abs() {
+        let mut carry = 0;
+        for digit in &mut digits {
+            let product = *digit * factor + carry;
+            *digit = product % 10;
+            carry = product / 10;
+        }
+        if carry > 0 {
+            digits.push(carry);
+        }
+    }
+    let decimals = if exponent >= 0 {
+        0
+    } else {
+        exponent.unsigned_abs() as usize
+    };
+    while digits.len() <= decimals {
+        digits.push(0);
+    }
+    let text: String = digits.iter().rev().map(|d| char::from(b'0' + d)).collect();
+    let (whole, fraction) = text.split_at(text.len() - decimals);
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() {
+        whole.to_owned()
+    } else {
+        format!("{whole}.{fraction}")
+    }
 }
 
 /// Converts a price precision (number of decimals) given as a host number: a whole number in
@@ -88,6 +188,63 @@ mod tests {
                 })
             ));
         }
+    }
+
+    #[test]
+    fn number_text_writes_what_f64_display_writes() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1.5,
+            -2.5,
+            0.1,
+            0.5,
+            30.5,
+            1e-7,
+            1e-20,
+            123_456.789,
+            9_007_199_254_740_992.0,
+            8.64e15 + 1.0,
+            9.3e18,
+            -1e19,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            std::f64::consts::PI,
+        ];
+        // A deterministic spread of fractions, small and large.
+        let mut x = 0.123_f64;
+        for _ in 0..2000 {
+            x = (x * 7.3 + 0.37) % 1000.0;
+            values.push(x);
+            values.push(x / 1e9);
+            values.push((x * 1000.0).round() / 1000.0);
+        }
+        for value in values {
+            let text = number_text(value);
+            let display = value.to_string();
+            if text != display {
+                // Only a fraction of 16 or 17 significant digits, or beyond 22 decimals, is written
+                // exactly instead.
+                let significant = display.trim_start_matches(['-', '0', '.']).replace('.', "");
+                let decimals = display.split_once('.').map_or(0, |(_, f)| f.len());
+                assert!(
+                    significant.len() > 15 || decimals > 22,
+                    "{value:?}: {text} vs {display}"
+                );
+                assert_eq!(text.parse::<f64>(), Ok(value), "{value:?}");
+            }
+        }
+        assert_eq!(
+            number_text(0.1 + 0.2),
+            "0.3000000000000000444089209850062616169452667236328125"
+        );
     }
 
     #[test]

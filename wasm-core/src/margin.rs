@@ -63,7 +63,7 @@ mod props;
 
 pub use futures::{
     LiquidationInput, MarginMode, Position, PositionMetrics, PositionMetricsInput, Side,
-    liquidation_price, position_metrics,
+    liquidation_price, liquidation_price_in, position_metrics,
 };
 pub use num::RESULT_DECIMALS;
 pub use orders::{
@@ -74,4 +74,4 @@ pub use seconds::{SecondsInput, SecondsPreview, seconds_preview};
 pub use spot::{
     FeeAsset, OrderSide, OrderType, SpotOrderInput, SpotOrderPreview, spot_order_preview,
 };
-pub use tiers::{MarginTier, derive_cum, tier_for, validate_tiers};
+pub use tiers::{MarginTier, TierTable, derive_cum, tier_for, validate_tiers};

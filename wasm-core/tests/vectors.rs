@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use adapters::{Args, call, functions, to_json};
+use adapters::{Args, call, call_method, functions, to_json};
 use serde_json::{Map, Value};
 
 fn vector_files() -> Vec<PathBuf> {
@@ -59,7 +59,18 @@ fn every_vector_matches_the_native_core() {
                 (None, Some(error)) => Err(error.clone()),
                 _ => panic!("{label}: needs exactly one of \"expect\" and \"error\""),
             };
-            let actual = call(function, &Args(args.clone())).map_err(|e| to_json(&e));
+            // A class's case constructs it with "construct", then calls "method" with "args".
+            let actual = match (case.get("construct"), case.get("method")) {
+                (None, None) => call(function, &Args(args.clone())),
+                (Some(Value::Array(construct)), Some(Value::String(method))) => call_method(
+                    function,
+                    &Args(construct.clone()),
+                    method,
+                    &Args(args.clone()),
+                ),
+                _ => panic!("{label}: \"construct\" (an array) and \"method\" go together"),
+            }
+            .map_err(|e| to_json(&e));
             cases_run += 1;
             if actual != expected {
                 failures.push(format!(

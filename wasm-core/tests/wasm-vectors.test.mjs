@@ -1,6 +1,8 @@
 // Runs the JSON vectors of tests/vectors/ against the wasm build (wasm-core/pkg-node, made by
 // scripts/build-wasm.sh) and requires exactly the results of the native run (tests/vectors.rs):
 // the same return values, and the same {code, key, params} payloads thrown as plain objects.
+// A class's cases (an export called with `new`) give its constructor's arguments as "construct" and
+// then "method" and its "args"; whichever step throws gives the case's error.
 // Run with `node --test wasm-core/tests/`. A missing build fails the test: build it first.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -48,9 +50,23 @@ for (const file of vectorFiles) {
   test(`${file.name}: ${file.function}`, () => {
     assert.ok(FUNCTIONS.includes(file.function), `unknown function ${file.function}`);
     assert.ok(Array.isArray(file.cases) && file.cases.length > 0, 'no cases');
-    const fn = wasm[file.function];
     for (const [index, testCase] of file.cases.entries()) {
-      const label = `case ${index} (${testCase.name ?? 'unnamed'}): ${file.function}(${JSON.stringify(testCase.args)})`;
+      const isMethod = Object.hasOwn(testCase, 'construct');
+      assert.equal(isMethod, Object.hasOwn(testCase, 'method'), `case ${index}: "construct" and "method" go together`);
+      const call = isMethod
+        ? `new ${file.function}(${JSON.stringify(testCase.construct)}).${testCase.method}`
+        : file.function;
+      const fn = isMethod
+        ? (...args) => {
+          const instance = new wasm[file.function](...testCase.construct);
+          try {
+            return instance[testCase.method](...args);
+          } finally {
+            instance.free();
+          }
+        }
+        : wasm[file.function];
+      const label = `case ${index} (${testCase.name ?? 'unnamed'}): ${call}(${JSON.stringify(testCase.args)})`;
       const hasExpect = Object.hasOwn(testCase, 'expect');
       assert.ok(hasExpect !== Object.hasOwn(testCase, 'error'), `${label}: needs exactly one of expect and error`);
       if (hasExpect) {

@@ -1,6 +1,9 @@
-//! The JavaScript exports of [`crate::margin`]. Each takes one plain object with decimals as
-//! strings and returns a plain object (or a string or `null`); an object of the wrong shape, or a
+//! The JavaScript exports of [`crate::margin`]. Each function takes one plain object with decimals
+//! as strings and returns a plain object (or a string or `null`); an object of the wrong shape, or a
 //! decimal that is not a plain decimal string, throws `invalid_argument` naming `input`.
+//!
+//! [`MarginCalculator`] is the fast path for one symbol: its tier table is read and validated once,
+//! and each call takes plain strings, so no object crosses the boundary per call.
 
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
@@ -8,6 +11,7 @@ use wasm_bindgen::prelude::*;
 use super::{throw, to_js};
 use crate::error::CoreError;
 use crate::margin;
+use crate::money::parse_decimal;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
@@ -144,4 +148,65 @@ pub fn seconds_preview(
     #[wasm_bindgen(unchecked_param_type = "SecondsInput")] input: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&margin::seconds_preview(&read(input)?).map_err(throw)?)
+}
+
+/// A symbol's liquidation price calculator: the tier table is read and validated once, by the
+/// constructor, so that each `liquidationPrice` call only parses the position's strings.
+#[wasm_bindgen(js_name = MarginCalculator)]
+pub struct MarginCalculator {
+    tiers: margin::TierTable,
+}
+
+#[wasm_bindgen(js_class = MarginCalculator)]
+impl MarginCalculator {
+    /// Keeps `tiers` for every later call; throws `invalid_argument` naming `tiers` for a value that
+    /// is not an array of tiers, or the table's error as `liquidationPrice` does.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "MarginTier[]")] tiers: JsValue,
+    ) -> Result<MarginCalculator, JsValue> {
+        let tiers = serde_wasm_bindgen::from_value(tiers)
+            .map_err(|_| throw(CoreError::InvalidArgument { name: "tiers" }))?;
+        let tiers = margin::TierTable::new(tiers).map_err(throw)?;
+        Ok(Self { tiers })
+    }
+
+    /// The same price as the `liquidationPrice` function gives for this position and table, or
+    /// `null`. Decimals are strings; a bad one throws its own error (`invalid_decimal`, …), an
+    /// unknown side or margin mode `invalid_argument` naming it.
+    #[wasm_bindgen(js_name = liquidationPrice, unchecked_return_type = "string | null")]
+    #[allow(clippy::too_many_arguments)] // one plain argument per field: no object to read per call
+    pub fn liquidation_price(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "\"long\" | \"short\"")] side: &str,
+        size: &str,
+        #[wasm_bindgen(js_name = entryPrice)] entry_price: &str,
+        leverage: &str,
+        #[wasm_bindgen(js_name = walletBalance)] wallet_balance: &str,
+        #[wasm_bindgen(js_name = marginMode, unchecked_param_type = "\"isolated\" | \"cross\"")]
+        margin_mode: &str,
+        #[wasm_bindgen(js_name = otherMaintenanceMargin)] other_maintenance_margin: Option<String>,
+        #[wasm_bindgen(js_name = otherUnrealizedPnl)] other_unrealized_pnl: Option<String>,
+        #[wasm_bindgen(js_name = tickSize)] tick_size: Option<String>,
+    ) -> Result<JsValue, JsValue> {
+        // In argument order, as the native vector adapter reads them.
+        let optional = |text: Option<String>| text.as_deref().map(parse_decimal).transpose();
+        let position = margin::Position {
+            side: side.parse().map_err(throw)?,
+            size: parse_decimal(size).map_err(throw)?,
+            entry_price: parse_decimal(entry_price).map_err(throw)?,
+            leverage: parse_decimal(leverage).map_err(throw)?,
+            wallet_balance: parse_decimal(wallet_balance).map_err(throw)?,
+            margin_mode: margin_mode.parse().map_err(throw)?,
+            other_maintenance_margin: optional(other_maintenance_margin).map_err(throw)?,
+            other_unrealized_pnl: optional(other_unrealized_pnl).map_err(throw)?,
+        };
+        let tick_size = optional(tick_size).map_err(throw)?;
+        Ok(
+            match margin::liquidation_price_in(&self.tiers, &position, tick_size).map_err(throw)? {
+                Some(price) => JsValue::from_str(&price.to_string()),
+                None => JsValue::NULL,
+            },
+        )
+    }
 }

@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::num::{self, add, div, mul, non_negative, positive, result, round_to_step, sub};
-use super::tiers::{MarginTier, maintenance_margin, tier_index, validate_tiers};
+use super::tiers::{MarginTier, TierTable, maintenance_margin, tier_index, validate_tiers};
 use crate::error::CoreError;
 
 /// The direction of a futures position.
@@ -28,6 +28,20 @@ impl Side {
     }
 }
 
+impl std::str::FromStr for Side {
+    type Err = CoreError;
+
+    /// `"long"` or `"short"`, as the inputs spell them; anything else is
+    /// [`CoreError::InvalidArgument`] naming `side`.
+    fn from_str(text: &str) -> Result<Self, CoreError> {
+        match text {
+            "long" => Ok(Self::Long),
+            "short" => Ok(Self::Short),
+            _ => Err(CoreError::InvalidArgument { name: "side" }),
+        }
+    }
+}
+
 /// How a position's margin is held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -36,6 +50,20 @@ pub enum MarginMode {
     Isolated,
     /// The position shares the cross wallet balance with every other cross position.
     Cross,
+}
+
+impl std::str::FromStr for MarginMode {
+    type Err = CoreError;
+
+    /// `"isolated"` or `"cross"`, as the inputs spell them; anything else is
+    /// [`CoreError::InvalidArgument`] naming `marginMode`.
+    fn from_str(text: &str) -> Result<Self, CoreError> {
+        match text {
+            "isolated" => Ok(Self::Isolated),
+            "cross" => Ok(Self::Cross),
+            _ => Err(CoreError::InvalidArgument { name: "marginMode" }),
+        }
+    }
 }
 
 /// An open position (or the one an order form is about to open), decimals as strings.
@@ -142,9 +170,26 @@ pub struct LiquidationInput {
 pub fn liquidation_price(input: &LiquidationInput) -> Result<Option<Decimal>, CoreError> {
     let position = input.position.check()?;
     validate_tiers(&input.tiers)?;
-    let tick = tick_size(input.tick_size)?;
-    let price = exact_liquidation_price(&position, &input.tiers)?;
-    round_price(price, tick)
+    checked_liquidation_price(&position, &input.tiers, input.tick_size)
+}
+
+/// [`liquidation_price`] with a table validated beforehand: the same checks (but the table's) in
+/// the same order, the same result, for a caller that prices many positions of one symbol.
+pub fn liquidation_price_in(
+    tiers: &TierTable,
+    position: &Position,
+    tick_size: Option<Decimal>,
+) -> Result<Option<Decimal>, CoreError> {
+    checked_liquidation_price(&position.check()?, tiers.tiers(), tick_size)
+}
+
+fn checked_liquidation_price(
+    position: &Checked,
+    tiers: &[MarginTier],
+    tick_size_input: Option<Decimal>,
+) -> Result<Option<Decimal>, CoreError> {
+    let tick = tick_size(tick_size_input)?;
+    round_price(exact_liquidation_price(position, tiers)?, tick)
 }
 
 /// `tick_size` checked to be above zero.

@@ -74,6 +74,24 @@ pub fn validate_tiers(tiers: &[MarginTier]) -> Result<(), CoreError> {
     Ok(())
 }
 
+/// A symbol's tier table that passed [`validate_tiers`], kept so that repeated calculations with
+/// the same table (a positions panel re-pricing on every mark price) validate it once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TierTable(Vec<MarginTier>);
+
+impl TierTable {
+    /// Validates `tiers` with [`validate_tiers`] and keeps them.
+    pub fn new(tiers: Vec<MarginTier>) -> Result<Self, CoreError> {
+        validate_tiers(&tiers)?;
+        Ok(Self(tiers))
+    }
+
+    /// The tiers, valid and in order.
+    pub fn tiers(&self) -> &[MarginTier] {
+        &self.0
+    }
+}
+
 /// Sets every tier's `cum` by the rule `cum_n = floor_n × (MMR_n − MMR_(n−1)) + cum_(n−1)`
 /// (`cum_1 = 0`) from the floors and MMRs, then validates the table with [`validate_tiers`].
 pub fn derive_cum(tiers: &mut [MarginTier]) -> Result<(), CoreError> {

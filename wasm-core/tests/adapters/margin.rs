@@ -4,6 +4,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use wasm_core::CoreError;
 use wasm_core::margin;
+use wasm_core::money::parse_decimal;
 
 use super::{Args, to_json};
 
@@ -16,6 +17,7 @@ pub const FUNCTIONS: &[&str] = &[
     "marginAdjustment",
     "spotOrderPreview",
     "secondsPreview",
+    "MarginCalculator",
 ];
 
 /// Calls the native equivalent of the wasm export `function`.
@@ -44,6 +46,48 @@ fn call_export(function: &str, args: &Args) -> Result<Value, CoreError> {
         "marginAdjustment" => to_json(&margin::margin_adjustment(&input(args)?)?),
         "spotOrderPreview" => to_json(&margin::spot_order_preview(&input(args)?)?),
         "secondsPreview" => to_json(&margin::seconds_preview(&input(args)?)?),
+        "MarginCalculator" => panic!("MarginCalculator is a class: its cases need \"construct\""),
         other => unreachable!("{other} is not in FUNCTIONS"),
     })
+}
+
+/// Calls the native equivalent of `new class(...construct).method(...args)`.
+pub fn call_method(
+    class: &str,
+    construct: &Args,
+    method: &str,
+    args: &Args,
+) -> Option<Result<Value, CoreError>> {
+    (class == "MarginCalculator").then(|| {
+        construct.arity(1);
+        let tiers = serde_json::from_value(construct.value(0).clone())
+            .map_err(|_| CoreError::InvalidArgument { name: "tiers" })?;
+        let calculator = margin::TierTable::new(tiers)?;
+        match method {
+            "liquidationPrice" => calculator_liquidation_price(&calculator, args),
+            other => panic!("MarginCalculator has no method {other:?}"),
+        }
+    })
+}
+
+fn calculator_liquidation_price(
+    tiers: &margin::TierTable,
+    args: &Args,
+) -> Result<Value, CoreError> {
+    args.arity(9);
+    let optional = |i: usize| args.optional_string(i).map(parse_decimal).transpose();
+    let position = margin::Position {
+        side: args.string(0).parse()?,
+        size: parse_decimal(args.string(1))?,
+        entry_price: parse_decimal(args.string(2))?,
+        leverage: parse_decimal(args.string(3))?,
+        wallet_balance: parse_decimal(args.string(4))?,
+        margin_mode: args.string(5).parse()?,
+        other_maintenance_margin: optional(6)?,
+        other_unrealized_pnl: optional(7)?,
+    };
+    let tick_size = optional(8)?;
+    Ok(margin::liquidation_price_in(tiers, &position, tick_size)?
+        .map(|p| p.to_string())
+        .into())
 }

@@ -1,7 +1,8 @@
 //! The native adapter of every wasm export: takes the export's arguments as JSON, the way the wasm
 //! export receives JavaScript values (a missing or `null` optional is absent, numbers are `f64`),
 //! and returns the JSON the export returns (`undefined` as `null`) or the error payload it throws.
-//! Like the bindings, each adapter only converts and calls one core function. One file per core
+//! A class's cases give its constructor's arguments and then a method and its arguments
+//! ([`call_method`]). Like the bindings, each adapter only converts and calls one core function. One file per core
 //! module; add a module's adapter to `MODULES`.
 
 use serde_json::Value;
@@ -12,12 +13,23 @@ pub mod kline;
 pub mod margin;
 pub mod validate;
 
+/// What an adapter returns: the export's JSON result or its error; `None` for an unknown export.
+pub type Outcome = Option<Result<Value, CoreError>>;
+
 /// A module's exports and its adapter.
 pub struct Module {
     /// The JavaScript names of the module's exports.
     pub functions: &'static [&'static str],
     /// Calls the export `function`; `None` when the module has no such export.
     pub call: fn(&str, &Args) -> Option<Result<Value, CoreError>>,
+    /// Constructs the class `class` with the first arguments, then calls its method `method` with
+    /// the second; `None` when the module has no such class. A constructor's error is the result.
+    pub call_method: fn(&str, &Args, &str, &Args) -> Outcome,
+}
+
+/// `call_method` of a module without classes.
+fn no_classes(_: &str, _: &Args, _: &str, _: &Args) -> Outcome {
+    None
 }
 
 /// Every module with exports.
@@ -25,18 +37,22 @@ pub const MODULES: &[Module] = &[
     Module {
         functions: format::FUNCTIONS,
         call: format::call,
+        call_method: no_classes,
     },
     Module {
         functions: margin::FUNCTIONS,
         call: margin::call,
+        call_method: margin::call_method,
     },
     Module {
         functions: validate::FUNCTIONS,
         call: validate::call,
+        call_method: no_classes,
     },
     Module {
         functions: kline::FUNCTIONS,
         call: kline::call,
+        call_method: no_classes,
     },
 ];
 
@@ -54,6 +70,19 @@ pub fn call(function: &str, args: &Args) -> Result<Value, CoreError> {
         .iter()
         .find_map(|module| (module.call)(function, args))
         .unwrap_or_else(|| panic!("unknown function {function:?}: add it to an adapter module"))
+}
+
+/// Constructs the class `class` with `construct`, then calls its method `method` with `args`.
+pub fn call_method(
+    class: &str,
+    construct: &Args,
+    method: &str,
+    args: &Args,
+) -> Result<Value, CoreError> {
+    MODULES
+        .iter()
+        .find_map(|module| (module.call_method)(class, construct, method, args))
+        .unwrap_or_else(|| panic!("unknown class {class:?}: add it to an adapter module"))
 }
 
 pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Value {
