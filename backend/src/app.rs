@@ -18,7 +18,7 @@ use tokio::{sync::watch, task::JoinHandle};
 use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
-use crate::market::{MarketHub, simulator, ws::market_channel};
+use crate::market::{MarketHub, api::MarketApi, simulator, ws::market_channel};
 
 /// What every request handler shares.
 #[derive(Clone)]
@@ -32,13 +32,17 @@ pub struct AppState {
 }
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
-pub fn api_service() -> OpenApiService<CommonApi, ()> {
-    OpenApiService::new(CommonApi, "Kestrel Exchange API", env!("CARGO_PKG_VERSION"))
-        .description(
-            "The public API of the Kestrel Exchange webapp. Every answer is the envelope \
+pub fn api_service() -> OpenApiService<(CommonApi, MarketApi), ()> {
+    OpenApiService::new(
+        (CommonApi, MarketApi),
+        "Kestrel Exchange API",
+        env!("CARGO_PKG_VERSION"),
+    )
+    .description(
+        "The public API of the Kestrel Exchange webapp. Every answer is the envelope \
              {code, msg, data}; msg is in the language of the `lang` header; decimals are strings.",
-        )
-        .server("/")
+    )
+    .server("/")
 }
 
 /// The OpenAPI document, as committed in `openapi/openapi.json`.
@@ -103,7 +107,9 @@ pub async fn start(config: Config) -> Result<App, StartError> {
             config.simulator.seed,
             config.simulator.tick_ms,
             &hub,
-        );
+            &db,
+        )
+        .await?;
         Some(tokio::spawn(simulator.run(
             db.clone(),
             hub.clone(),

@@ -89,6 +89,8 @@ pub enum Msg {
     UnknownChannel,
     /// A live-channel subscription names no listed pair (`{symbol}`).
     UnknownSymbol,
+    /// A kline request names no known interval (`{interval}`).
+    UnknownInterval,
     /// A live-channel message is not understood.
     BadMessage,
     /// A live-channel client fell too far behind and is disconnected.
@@ -113,6 +115,7 @@ impl Msg {
             Msg::Unauthorized => "unauthorized",
             Msg::UnknownChannel => "unknown_channel",
             Msg::UnknownSymbol => "unknown_symbol",
+            Msg::UnknownInterval => "unknown_interval",
             Msg::BadMessage => "bad_message",
             Msg::TooSlow => "too_slow",
         }
@@ -288,7 +291,7 @@ pub fn translate(lang: Lang, msg: Msg, params: &[(&str, &str)]) -> String {
 mod tests {
     use super::*;
 
-    const ALL_MSGS: [Msg; 16] = [
+    const ALL_MSGS: [Msg; 17] = [
         Msg::Success,
         Msg::NotFound,
         Msg::MethodNotAllowed,
@@ -303,6 +306,7 @@ mod tests {
         Msg::Unauthorized,
         Msg::UnknownChannel,
         Msg::UnknownSymbol,
+        Msg::UnknownInterval,
         Msg::BadMessage,
         Msg::TooSlow,
     ];

@@ -6,6 +6,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261121_000001_create_coin;
 mod m20261121_000002_create_market_tick;
 mod m20261121_000003_seed_coins;
+mod m20261121_000004_create_market_candle;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -17,6 +18,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000001_create_coin::Migration),
             Box::new(m20261121_000002_create_market_tick::Migration),
             Box::new(m20261121_000003_seed_coins::Migration),
+            Box::new(m20261121_000004_create_market_candle::Migration),
         ]
     }
 }

@@ -2,4 +2,5 @@
 //! migrations) and parsed with `wasm_core::money::parse_decimal` where they are used.
 
 pub mod coin;
+pub mod market_candle;
 pub mod market_tick;

@@ -78,7 +78,12 @@ impl BodyError {
                 None,
             ),
         };
-        ApiError { status, msg, field }
+        ApiError {
+            status,
+            msg,
+            field,
+            params: Vec::new(),
+        }
     }
 
     fn into_poem(self) -> poem::Error {

@@ -60,6 +60,8 @@ pub struct ApiError {
     pub msg: Msg,
     /// The field at fault.
     pub field: Option<String>,
+    /// Other values the message names (`{symbol}`, `{interval}`, …).
+    pub params: Vec<(&'static str, String)>,
 }
 
 impl ApiError {
@@ -69,7 +71,20 @@ impl ApiError {
             status,
             msg,
             field: None,
+            params: Vec::new(),
         }
+    }
+
+    /// The same failure naming the request field at fault.
+    pub fn with_field(mut self, field: &str) -> Self {
+        self.field = Some(field.to_owned());
+        self
+    }
+
+    /// The same failure with `{name}` in its message filled with `value`.
+    pub fn with_param(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.params.push((name, value.into()));
+        self
     }
 
     /// An unexpected server-side failure; the cause is logged, never shown.
@@ -102,10 +117,15 @@ impl ApiError {
 
     /// The envelope of this failure, in the current request's language.
     pub fn envelope(&self) -> ErrorEnvelope {
-        let msg = match &self.field {
-            Some(field) => t(self.msg, &[("field", field)]),
-            None => t(self.msg, &[]),
-        };
+        let mut params: Vec<(&str, &str)> = self
+            .params
+            .iter()
+            .map(|(name, value)| (*name, value.as_str()))
+            .collect();
+        if let Some(field) = &self.field {
+            params.push(("field", field));
+        }
+        let msg = t(self.msg, &params);
         ErrorEnvelope {
             code: i32::from(self.status.as_u16()),
             msg,

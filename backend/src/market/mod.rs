@@ -1,6 +1,8 @@
 //! Market data: the hub that holds every pair's latest ticker and fans live messages out, the
 //! built-in simulator that produces prices, and the market WebSocket channel.
 
+pub mod api;
+pub mod candles;
 pub mod hub;
 pub mod simulator;
 pub mod ws;

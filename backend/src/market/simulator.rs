@@ -29,6 +29,7 @@ use wasm_core::{
 };
 
 use crate::entity::{coin, market_tick};
+use crate::market::candles;
 use crate::market::{MarketHub, Ticker};
 
 const MINUTE_MS: i64 = 60_000;
@@ -64,11 +65,15 @@ pub struct PairSpec {
     pub daily_volatility: f64,
     /// Sequence number of the last stored tick (0 if none).
     pub last_seq: i64,
+    /// The stored 1m candles of the last 24 hours, oldest first (empty on a new installation).
+    pub recent_candles: Vec<Candle>,
 }
 
 /// What one tick produced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tick {
+    /// The 1m candle this tick closed, when it opened a new minute.
+    pub closed: Option<Candle>,
     /// Position in the pair's series.
     pub seq: i64,
     /// Last price.
@@ -101,6 +106,7 @@ impl PairProcess {
         let tick_days = tick_ms.max(1) as f64 / DAY_MS;
         let long_run_variance = spec.daily_volatility.powi(2) * tick_days;
         let rng = ChaCha8Rng::seed_from_u64(mix_seed(seed, &spec.symbol, spec.last_seq));
+        let bars = spec.recent_candles.iter().copied().collect();
         Self {
             price: spec.start_price,
             seq: spec.last_seq,
@@ -109,9 +115,14 @@ impl PairProcess {
             long_run_variance,
             last_shock: 0.0,
             tick_days,
-            bars: VecDeque::with_capacity(DAY_MINUTES + 1),
+            bars,
             spec,
         }
+    }
+
+    /// Whether the process already holds candles (stored ones, or a backfill).
+    pub fn has_history(&self) -> bool {
+        !self.bars.is_empty()
     }
 
     /// Fills the 24 hours before `now_ms` minute by minute so that they end at the current price.
@@ -165,8 +176,9 @@ impl PairProcess {
         let trades = poisson(&mut self.rng, TRADES_PER_SECOND * self.tick_days * 86_400.0);
         let (volume, quote_volume) = self.trade_volume(trades, self.price);
         self.seq += 1;
-        self.record(now_ms, volume, quote_volume, trades);
+        let closed = self.record(now_ms, volume, quote_volume, trades);
         Tick {
+            closed,
             seq: self.seq,
             price: self.price,
             volume,
@@ -216,8 +228,21 @@ impl PairProcess {
         &self.spec.symbol
     }
 
-    fn record(&mut self, now_ms: i64, volume: Decimal, quote_volume: Decimal, trades: u32) {
+    /// Adds the tick to its minute's candle; returns the previous minute's candle when this tick
+    /// opens a new minute.
+    fn record(
+        &mut self,
+        now_ms: i64,
+        volume: Decimal,
+        quote_volume: Decimal,
+        trades: u32,
+    ) -> Option<Candle> {
         let minute = now_ms - now_ms.rem_euclid(MINUTE_MS);
+        let closed = self
+            .bars
+            .back()
+            .filter(|bar| bar.open_time < minute)
+            .copied();
         match self.bars.back_mut() {
             Some(bar) if bar.open_time == minute => {
                 bar.high = bar.high.max(self.price);
@@ -246,6 +271,12 @@ impl PairProcess {
         {
             self.bars.pop_front();
         }
+        closed
+    }
+
+    /// The candle of the current minute, still growing.
+    pub fn live_candle(&self) -> Option<Candle> {
+        self.bars.back().copied()
     }
 
     /// A jump return over `days`, usually zero.
@@ -360,7 +391,17 @@ pub async fn load_pairs(db: &DatabaseConnection) -> Result<Vec<PairSpec>, sea_or
             .as_ref()
             .and_then(|tick| parse(&tick.price))
             .unwrap_or(reference);
+        let day_ago = now_ms() - DAY_MINUTES as i64 * MINUTE_MS;
+        let recent_candles = match candles::load_since(db, &coin.symbol, day_ago).await {
+            Ok(recent) => recent,
+            Err(candles::CandleError::Db(error)) => return Err(error),
+            Err(error) => {
+                tracing::error!(symbol = %coin.symbol, %error, "stored candles ignored");
+                Vec::new()
+            }
+        };
         pairs.push(PairSpec {
+            recent_candles,
             symbol: coin.symbol,
             start_price,
             tick_size,
@@ -379,20 +420,29 @@ pub struct Simulator {
 }
 
 impl Simulator {
-    /// Builds every pair's process, fills its last 24 hours and publishes the first tickers, so
-    /// the hub has prices before the server accepts its first request.
-    pub fn start(pairs: Vec<PairSpec>, seed: u64, tick_ms: u64, hub: &MarketHub) -> Self {
+    /// Builds every pair's process and publishes the first tickers, so the hub has prices before
+    /// the server accepts its first request. A pair without stored candles of the last day gets
+    /// them from a backfill, which is stored so the history starts a day back.
+    pub async fn start(
+        pairs: Vec<PairSpec>,
+        seed: u64,
+        tick_ms: u64,
+        hub: &MarketHub,
+        db: &DatabaseConnection,
+    ) -> Result<Self, sea_orm::DbErr> {
         let now = now_ms();
-        let processes = pairs
-            .into_iter()
-            .map(|spec| {
-                let mut process = PairProcess::new(spec, seed, tick_ms);
+        let mut processes = Vec::with_capacity(pairs.len());
+        for spec in pairs {
+            let mut process = PairProcess::new(spec, seed, tick_ms);
+            if !process.has_history() {
                 process.backfill(now);
-                process.publish(hub, now);
-                process
-            })
-            .collect();
-        Self { processes, tick_ms }
+                let history: Vec<Candle> = process.bars.iter().copied().collect();
+                candles::save(db, process.symbol(), &history).await?;
+            }
+            process.publish(hub, now);
+            processes.push(process);
+        }
+        Ok(Self { processes, tick_ms })
     }
 
     /// Runs until `shutdown` changes: every `tick_ms`, steps every pair, stores the ticks in one
@@ -416,6 +466,14 @@ impl Simulator {
                 _ = shutdown.changed() => break,
             }
             self.tick(&db, &hub).await;
+        }
+        // The growing minute is kept too, so a restart continues it.
+        for process in &self.processes {
+            if let Some(live) = process.live_candle()
+                && let Err(error) = candles::save(&db, process.symbol(), &[live]).await
+            {
+                tracing::error!(%error, "storing the live candle failed");
+            }
         }
         tracing::info!("market simulator stopped");
     }
@@ -442,6 +500,13 @@ impl Simulator {
         if let Err(error) = market_tick::Entity::insert_many(rows).exec(db).await {
             tracing::error!(%error, "storing market ticks failed");
         }
+        for (symbol, tick) in &ticks {
+            if let Some(closed) = &tick.closed
+                && let Err(error) = candles::save(db, symbol, std::slice::from_ref(closed)).await
+            {
+                tracing::error!(%error, %symbol, "storing a closed candle failed");
+            }
+        }
         for process in &mut self.processes {
             process.publish(hub, now);
         }
@@ -467,6 +532,7 @@ mod tests {
             step_size: dec!(0.00001),
             daily_volatility: 0.028,
             last_seq: 0,
+            recent_candles: Vec::new(),
         }
     }
 

@@ -5,5 +5,6 @@
 mod common;
 mod errors;
 mod helpers;
+mod kline;
 mod market;
 mod openapi;
