@@ -11,7 +11,7 @@
  */
 import { defineConfig } from 'orval';
 
-const readOnlyPosts = ['getAllSetting', 'getCoinList', 'getKline'] as const;
+const readOnlyPosts = ['getAllSetting', 'getCoinList', 'getKline', 'getCurrencyPrice', 'getTicker24h'] as const;
 
 export default defineConfig({
   kestrel: {

@@ -1,7 +1,7 @@
 //! Rules of the platform-wide calls, free of HTTP: what the settings are and which pairs are listed
 //! with which live prices.
 
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{DatabaseConnection, EntityTrait, QueryOrder};
 
 use crate::config::PlatformConfig;
 use crate::entity::coin;
@@ -82,15 +82,6 @@ pub async fn coin_lists(
         }
     }
     Ok(lists)
-}
-
-/// Whether `symbol` (lower case) is a listed pair.
-pub async fn is_listed(db: &DatabaseConnection, symbol: &str) -> Result<bool, sea_orm::DbErr> {
-    Ok(coin::Entity::find()
-        .filter(coin::Column::Symbol.eq(symbol))
-        .one(db)
-        .await?
-        .is_some())
 }
 
 /// The languages offered, in the switcher's order, each named in itself.

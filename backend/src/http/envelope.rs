@@ -98,6 +98,9 @@ impl ApiError {
         if let Some(body) = error.downcast_ref::<BodyError>() {
             return body.to_api_error();
         }
+        if let Some(param) = error.downcast_ref::<poem_openapi::error::ParseParamError>() {
+            return Self::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field(param.name);
+        }
         let status = error.status();
         let msg = match status {
             StatusCode::NOT_FOUND => Msg::NotFound,

@@ -1,20 +1,23 @@
-//! HTTP of the market data calls: `POST /api/market/kline` (kline history, paged backwards).
+//! HTTP of the market data calls: kline history (`POST /api/market/kline`), the price info of a
+//! pair (`GET /api/contract/coin/currencyPrice`, `POST /api/texchange/getCurrencyPrice`) and its 24h
+//! statistics (`POST /api/market/ticker24h`).
 
 use poem::{http::StatusCode, web::Data};
+use poem_openapi::param::Query;
 use poem_openapi::{ApiResponse, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use wasm_core::kline::{Candle, Interval};
 
 use crate::app::AppState;
-use crate::common::service::is_listed;
 use crate::http::{ApiError, Envelope, ErrorEnvelope, JsonBody};
 use crate::i18n::Msg;
 use crate::market::candles::{self, MAX_PAGE};
+use crate::market::service::{self, PairQuote};
 
 #[derive(Tags)]
 enum ApiTags {
-    /// Market data: kline history.
+    /// Market data: kline history, prices, 24h statistics.
     Market,
 }
 
@@ -80,6 +83,137 @@ pub struct KlinePage {
     pub has_more: bool,
 }
 
+/// A request naming one pair.
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolQuery {
+    /// Pair id (`btcusdt`), any case.
+    #[oai(validator(min_length = 1, max_length = 64))]
+    pub symbol: String,
+}
+
+/// The price info of a pair (spec section 3). Prices are absent while the market source has
+/// produced none.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PriceInfo {
+    /// Pair id.
+    pub symbol: String,
+    /// Last price.
+    pub close: Option<Decimal>,
+    /// Price 24 hours ago.
+    pub open_price: Option<Decimal>,
+    /// `close − openPrice`.
+    pub change: Option<Decimal>,
+    /// The 24h change in percent (2 decimals), by wasm-core's rule; absent unless both prices are positive.
+    pub price_change_percent: Option<Decimal>,
+    /// Logo URL of the base coin.
+    pub logo: String,
+}
+
+/// The rolling 24-hour statistics of a pair (spec section 3), from the 1m candles of the last
+/// 1440 minutes by wasm-core's `rolling_24h`.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Stats24h {
+    /// Pair id.
+    pub symbol: String,
+    /// Last price.
+    pub last_price: Decimal,
+    /// Price at the start of the window.
+    pub open_price: Decimal,
+    /// `lastPrice − openPrice`.
+    pub price_change: Decimal,
+    /// The change in percent (2 decimals); absent unless both prices are positive.
+    pub price_change_percent: Option<Decimal>,
+    /// Highest price.
+    pub high_price: Decimal,
+    /// Lowest price.
+    pub low_price: Decimal,
+    /// Base volume.
+    pub base_asset_volume: Decimal,
+    /// Quote volume (turnover).
+    pub quote_asset_volume: Decimal,
+    /// Number of trades.
+    pub total_number_of_trades: u64,
+    /// Time of the last tick, epoch milliseconds.
+    pub ts: i64,
+}
+
+/// Outcomes of the price-info calls.
+#[derive(ApiResponse)]
+#[oai(bad_request_handler = "price_bad_request")]
+pub enum PriceInfoResponse {
+    /// The price info.
+    #[oai(status = 200)]
+    Ok(Json<Envelope<PriceInfo>>),
+    /// The request could not be read: `msg` names the field.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorEnvelope>),
+    /// No listed pair has this symbol.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorEnvelope>),
+    /// The body is larger than 1 MiB.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorEnvelope>),
+    /// The body is not declared as JSON.
+    #[oai(status = 415)]
+    UnsupportedMediaType(Json<ErrorEnvelope>),
+    /// The pair could not be read.
+    #[oai(status = 500)]
+    InternalError(Json<ErrorEnvelope>),
+}
+
+/// Outcomes of `getTicker24h`.
+#[derive(ApiResponse)]
+#[oai(bad_request_handler = "stats_bad_request")]
+pub enum Stats24hResponse {
+    /// The statistics.
+    #[oai(status = 200)]
+    Ok(Json<Envelope<Stats24h>>),
+    /// The request could not be read: `msg` names the field.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorEnvelope>),
+    /// No listed pair has this symbol, or it has no prices yet.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorEnvelope>),
+    /// The body is larger than 1 MiB.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorEnvelope>),
+    /// The body is not declared as JSON.
+    #[oai(status = 415)]
+    UnsupportedMediaType(Json<ErrorEnvelope>),
+    /// The pair could not be read.
+    #[oai(status = 500)]
+    InternalError(Json<ErrorEnvelope>),
+}
+
+/// Maps a failure to the variant of its status, for every market response type.
+macro_rules! from_api_error {
+    ($response:ident, $handler:ident) => {
+        impl From<ApiError> for $response {
+            fn from(error: ApiError) -> Self {
+                let envelope = Json(error.envelope());
+                match error.status {
+                    StatusCode::NOT_FOUND => Self::NotFound(envelope),
+                    StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge(envelope),
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType(envelope),
+                    status if status.is_server_error() => Self::InternalError(envelope),
+                    _ => Self::BadRequest(envelope),
+                }
+            }
+        }
+
+        fn $handler(error: poem::Error) -> $response {
+            ApiError::from_poem(&error).into()
+        }
+    };
+}
+
+from_api_error!(KlineResponse, kline_bad_request);
+from_api_error!(PriceInfoResponse, price_bad_request);
+from_api_error!(Stats24hResponse, stats_bad_request);
+
 /// Outcomes of `getKline`.
 #[derive(ApiResponse)]
 #[oai(bad_request_handler = "kline_bad_request")]
@@ -104,23 +238,6 @@ pub enum KlineResponse {
     InternalError(Json<ErrorEnvelope>),
 }
 
-impl From<ApiError> for KlineResponse {
-    fn from(error: ApiError) -> Self {
-        let envelope = Json(error.envelope());
-        match error.status {
-            StatusCode::NOT_FOUND => Self::NotFound(envelope),
-            StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge(envelope),
-            StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType(envelope),
-            status if status.is_server_error() => Self::InternalError(envelope),
-            _ => Self::BadRequest(envelope),
-        }
-    }
-}
-
-fn kline_bad_request(error: poem::Error) -> KlineResponse {
-    ApiError::from_poem(&error).into()
-}
-
 #[OpenApi(tag = "ApiTags::Market")]
 impl MarketApi {
     /// Kline history of a pair at any interval, rolled up from the stored 1-minute candles, newest
@@ -136,6 +253,90 @@ impl MarketApi {
             Err(error) => error.into(),
         }
     }
+
+    /// The price info of a pair: last price, price 24 hours ago, change and change percent.
+    #[oai(
+        path = "/api/contract/coin/currencyPrice",
+        method = "get",
+        operation_id = "getContractCurrencyPrice"
+    )]
+    async fn contract_currency_price(
+        &self,
+        state: Data<&AppState>,
+        /// Pair id (`btcusdt`), any case.
+        #[oai(validator(min_length = 1, max_length = 64))]
+        symbol: Query<String>,
+    ) -> PriceInfoResponse {
+        match service::quote(&state.db, &state.hub, &symbol.0).await {
+            Ok(quote) => PriceInfoResponse::Ok(Json(Envelope::ok(price_info(quote)))),
+            Err(error) => error.into(),
+        }
+    }
+
+    /// The price info of a pair, as the conversion (swap) screen asks for it.
+    #[oai(
+        path = "/api/texchange/getCurrencyPrice",
+        method = "post",
+        operation_id = "getCurrencyPrice"
+    )]
+    async fn currency_price(
+        &self,
+        state: Data<&AppState>,
+        query: JsonBody<SymbolQuery>,
+    ) -> PriceInfoResponse {
+        match service::quote(&state.db, &state.hub, &query.0.symbol).await {
+            Ok(quote) => PriceInfoResponse::Ok(Json(Envelope::ok(price_info(quote)))),
+            Err(error) => error.into(),
+        }
+    }
+
+    /// The rolling 24-hour statistics of a pair.
+    #[oai(
+        path = "/api/market/ticker24h",
+        method = "post",
+        operation_id = "getTicker24h"
+    )]
+    async fn ticker_24h(
+        &self,
+        state: Data<&AppState>,
+        query: JsonBody<SymbolQuery>,
+    ) -> Stats24hResponse {
+        let quote = match service::quote(&state.db, &state.hub, &query.0.symbol).await {
+            Ok(quote) => quote,
+            Err(error) => return error.into(),
+        };
+        match quote.ticker {
+            Some(ticker) => Stats24hResponse::Ok(Json(Envelope::ok(Stats24h {
+                symbol: quote.coin.symbol,
+                last_price: ticker.close,
+                open_price: ticker.open,
+                price_change: ticker.change(),
+                price_change_percent: ticker.change_percent(),
+                high_price: ticker.high,
+                low_price: ticker.low,
+                base_asset_volume: ticker.volume,
+                quote_asset_volume: ticker.quote_volume,
+                total_number_of_trades: ticker.trade_count,
+                ts: ticker.ts,
+            }))),
+            None => ApiError::new(StatusCode::NOT_FOUND, Msg::UnknownSymbol)
+                .with_field("symbol")
+                .with_param("symbol", quote.coin.symbol)
+                .into(),
+        }
+    }
+}
+
+fn price_info(quote: PairQuote) -> PriceInfo {
+    let ticker = quote.ticker.as_ref();
+    PriceInfo {
+        symbol: quote.coin.symbol,
+        close: ticker.map(|t| t.close),
+        open_price: ticker.map(|t| t.open),
+        change: ticker.map(|t| t.change()),
+        price_change_percent: ticker.and_then(|t| t.change_percent()),
+        logo: quote.coin.logo,
+    }
 }
 
 async fn kline(state: &AppState, query: KlineQuery) -> Result<KlinePage, ApiError> {
@@ -144,12 +345,10 @@ async fn kline(state: &AppState, query: KlineQuery) -> Result<KlinePage, ApiErro
             .with_field("interval")
             .with_param("interval", query.interval.clone())
     })?;
-    let symbol = query.symbol.trim().to_ascii_lowercase();
-    if !is_listed(&state.db, &symbol).await? {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, Msg::UnknownSymbol)
-            .with_field("symbol")
-            .with_param("symbol", symbol));
-    }
+    let symbol = service::quote(&state.db, &state.hub, &query.symbol)
+        .await?
+        .coin
+        .symbol;
     let page = candles::history(
         &state.db,
         &symbol,

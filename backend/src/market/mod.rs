@@ -4,6 +4,7 @@
 pub mod api;
 pub mod candles;
 pub mod hub;
+pub mod service;
 pub mod simulator;
 pub mod ws;
 

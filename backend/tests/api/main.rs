@@ -8,3 +8,4 @@ mod helpers;
 mod kline;
 mod market;
 mod openapi;
+mod prices;
