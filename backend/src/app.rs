@@ -18,7 +18,12 @@ use tokio::{sync::watch, task::JoinHandle};
 use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
-use crate::market::{MarketHub, api::MarketApi, simulator, ws::market_channel};
+use crate::market::{
+    MarketHub,
+    api::MarketApi,
+    simulator,
+    ws::{business_notice, market_channel},
+};
 
 /// What every request handler shares.
 #[derive(Clone)]
@@ -59,6 +64,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .nest_no_strip("/api", api_service())
         .at("/platform/dev/config.js", get(platform_config_script))
         .at("/ws/market/:client_id", get(market_channel))
+        .at("/ws/business/notice", get(business_notice))
         .nest("/", webapp)
         .data(state.hub.clone())
         .data(state)

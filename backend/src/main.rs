@@ -23,6 +23,31 @@ enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// List a new pair against USDT; a running exchange starts quoting it within seconds and
+    /// announces it on /ws/business/notice.
+    AddCoin {
+        /// Base asset, 2 to 16 lower-case letters or digits (`pepe`).
+        #[arg(long)]
+        coin: String,
+        /// The price the market starts from (a decimal).
+        #[arg(long)]
+        price: String,
+        /// Decimals of the price.
+        #[arg(long, default_value_t = 4)]
+        price_precision: u32,
+        /// Decimals of the quantity.
+        #[arg(long, default_value_t = 2)]
+        quantity_precision: u32,
+        /// Daily volatility of the simulated price, as a fraction.
+        #[arg(long, default_value = "0.05")]
+        daily_volatility: String,
+        /// Also list it as a USDT-M perpetual.
+        #[arg(long)]
+        contract: bool,
+        /// Show it among the home page's hot coins.
+        #[arg(long)]
+        hot: bool,
+    },
     /// Write the OpenAPI document (default `openapi/openapi.json`).
     ExportOpenapi {
         /// Where to write it; `-` for standard output.
@@ -61,6 +86,31 @@ async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         )
         .init();
     match cli.command {
+        Some(Command::AddCoin {
+            coin,
+            price,
+            price_precision,
+            quantity_precision,
+            daily_volatility,
+            contract,
+            hot,
+        }) => {
+            let new = backend::common::service::NewCoin {
+                coin: coin.trim().to_ascii_lowercase(),
+                reference_price: wasm_core::money::parse_decimal(&price)
+                    .map_err(|_| format!("--price: {price:?} is not a decimal"))?,
+                price_precision,
+                quantity_precision,
+                daily_volatility: wasm_core::money::parse_decimal(&daily_volatility).map_err(
+                    |_| format!("--daily-volatility: {daily_volatility:?} is not a decimal"),
+                )?,
+                contract,
+                hot,
+            };
+            let db = backend::db::connect(&config).await?;
+            let listed = backend::common::service::list_coin(&db, &new).await?;
+            println!("listed {} (id {})", listed.show_symbol, listed.id);
+        }
         Some(Command::Migrate) => {
             backend::db::connect(&config).await?;
             tracing::info!("migrations applied");

@@ -137,3 +137,112 @@ mod tests {
         assert_eq!(languages[0], (Lang::En, "English"));
     }
 }
+
+/// A pair an operator lists (against USDT).
+#[derive(Debug, Clone)]
+pub struct NewCoin {
+    /// Base asset, 2 to 16 lower-case letters or digits (`pepe`).
+    pub coin: String,
+    /// The price the market source starts from.
+    pub reference_price: rust_decimal::Decimal,
+    /// Decimals of the price (0 to 12).
+    pub price_precision: u32,
+    /// Decimals of the quantity (0 to 12).
+    pub quantity_precision: u32,
+    /// Daily volatility of the simulated price, as a fraction (above 0, at most 1).
+    pub daily_volatility: rust_decimal::Decimal,
+    /// Also listed as a USDT-M perpetual.
+    pub contract: bool,
+    /// Shown among the home page's hot coins.
+    pub hot: bool,
+}
+
+/// Why a pair could not be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum ListingError {
+    /// The coin name is not 2 to 16 lower-case letters or digits.
+    #[error("the coin must be 2 to 16 lower-case letters or digits, not {0:?}")]
+    CoinName(String),
+    /// A value is out of its range.
+    #[error("{0} is out of range")]
+    OutOfRange(&'static str),
+    /// The pair is listed already.
+    #[error("{0} is listed already")]
+    Listed(String),
+    /// The database failed.
+    #[error(transparent)]
+    Db(#[from] sea_orm::DbErr),
+}
+
+/// Lists `new` against USDT; the running market source starts quoting it within seconds and
+/// announces it on `/ws/business/notice`.
+pub async fn list_coin(
+    db: &DatabaseConnection,
+    new: &NewCoin,
+) -> Result<coin::Model, ListingError> {
+    use rust_decimal::Decimal;
+    use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, QueryFilter};
+
+    let name_ok = (2..=16).contains(&new.coin.len())
+        && new
+            .coin
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if !name_ok || new.coin == "usdt" {
+        return Err(ListingError::CoinName(new.coin.clone()));
+    }
+    if new.reference_price.round_dp(new.price_precision) <= Decimal::ZERO {
+        return Err(ListingError::OutOfRange("the price"));
+    }
+    if new.price_precision > 12 || new.quantity_precision > 12 {
+        return Err(ListingError::OutOfRange("a precision"));
+    }
+    if new.daily_volatility <= Decimal::ZERO || new.daily_volatility > Decimal::ONE {
+        return Err(ListingError::OutOfRange("the daily volatility"));
+    }
+    let symbol = format!("{}usdt", new.coin);
+    if coin::Entity::find()
+        .filter(coin::Column::Symbol.eq(&symbol))
+        .one(db)
+        .await?
+        .is_some()
+    {
+        return Err(ListingError::Listed(symbol));
+    }
+    let step = |decimals: u32| Decimal::new(1, decimals).to_string();
+    let sort = coin::Entity::find()
+        .all(db)
+        .await?
+        .iter()
+        .map(|c| c.sort)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let model = coin::ActiveModel {
+        coin: Set(new.coin.clone()),
+        base_coin: Set("usdt".into()),
+        symbol: Set(symbol),
+        show_symbol: Set(format!("{}/USDT", new.coin.to_uppercase())),
+        customize_flag: Set(1),
+        market: Set("crypto".into()),
+        spot_enabled: Set(true),
+        contract_enabled: Set(new.contract),
+        price_precision: Set(new.price_precision as i32),
+        quantity_precision: Set(new.quantity_precision as i32),
+        tick_size: Set(step(new.price_precision)),
+        step_size: Set(step(new.quantity_precision)),
+        min_notional: Set("5".into()),
+        reference_price: Set(new
+            .reference_price
+            .round_dp(new.price_precision)
+            .normalize()
+            .to_string()),
+        daily_volatility: Set(new.daily_volatility.to_string()),
+        logo: Set(format!("/coin-logos/{}.svg", new.coin)),
+        hot: Set(new.hot),
+        sort: Set(sort),
+        created_at: Set(chrono::Utc::now().timestamp_millis()),
+        ..Default::default()
+    };
+    Ok(model.insert(db).await?)
+}

@@ -84,6 +84,26 @@ pub fn ticker_message(symbol: &str, ticker: &Ticker) -> Arc<str> {
     Arc::from(serde_json::to_string(&message).unwrap_or_default())
 }
 
+/// A newly listed pair, as the notice channel announces it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listing {
+    /// Coin id.
+    pub id: i32,
+    /// Base asset (`pepe`).
+    pub coin: String,
+    /// Pair id (`pepeusdt`).
+    pub symbol: String,
+    /// Display name (`PEPE/USDT`).
+    pub show_symbol: String,
+    /// Logo URL.
+    pub logo: String,
+    /// The first price.
+    pub price: Decimal,
+    /// Listing time, epoch milliseconds.
+    pub listed_at: i64,
+}
+
 /// A live message ready to send: its channel and pair for subscription matching, and its text.
 #[derive(Debug, Clone)]
 pub struct MarketEvent {
@@ -99,6 +119,7 @@ pub struct MarketEvent {
 pub struct MarketHub {
     tickers: RwLock<HashMap<String, Ticker>>,
     events: broadcast::Sender<MarketEvent>,
+    notices: broadcast::Sender<Arc<str>>,
 }
 
 impl Default for MarketHub {
@@ -113,6 +134,7 @@ impl MarketHub {
         Self {
             tickers: RwLock::new(HashMap::new()),
             events: broadcast::channel(EVENT_BUFFER).0,
+            notices: broadcast::channel(64).0,
         }
     }
 
@@ -136,6 +158,18 @@ impl MarketHub {
             symbol: Arc::from(symbol),
             text,
         });
+    }
+
+    /// Announces a newly listed pair on `/ws/business/notice` (an `OWNCOIN` message).
+    pub fn publish_listing(&self, listing: &Listing) {
+        let text = serde_json::json!({"type": "OWNCOIN", "data": listing}).to_string();
+        // No receiver is not an error: nobody is watching.
+        let _ = self.notices.send(Arc::from(text));
+    }
+
+    /// A receiver of every business notice from now on.
+    pub fn subscribe_notices(&self) -> broadcast::Receiver<Arc<str>> {
+        self.notices.subscribe()
     }
 
     /// A receiver of every live message from now on.

@@ -8,4 +8,4 @@ pub mod service;
 pub mod simulator;
 pub mod ws;
 
-pub use hub::{MarketEvent, MarketHub, Ticker};
+pub use hub::{Listing, MarketEvent, MarketHub, Ticker};

@@ -30,11 +30,13 @@ use wasm_core::{
 
 use crate::entity::{coin, market_tick};
 use crate::market::candles;
-use crate::market::{MarketHub, Ticker};
+use crate::market::{Listing, MarketHub, Ticker};
 
 const MINUTE_MS: i64 = 60_000;
 const DAY_MINUTES: usize = 1440;
 const DAY_MS: f64 = 86_400_000.0;
+/// How often the running simulator looks for pairs listed by an operator (`backend add-coin`).
+pub const LISTING_POLL: Duration = Duration::from_secs(2);
 /// GARCH(1,1) reaction to the last shock.
 const GARCH_ALPHA: f64 = 0.08;
 /// GARCH(1,1) persistence of the variance.
@@ -53,6 +55,8 @@ const TRADE_SIZE_SIGMA: f64 = 1.1;
 /// What a pair's process starts from.
 #[derive(Debug, Clone)]
 pub struct PairSpec {
+    /// The coin id of the listing.
+    pub coin_id: i32,
     /// Pair id.
     pub symbol: String,
     /// Price the process starts from.
@@ -373,50 +377,64 @@ pub async fn load_pairs(db: &DatabaseConnection) -> Result<Vec<PairSpec>, sea_or
         .await?;
     let mut pairs = Vec::with_capacity(coins.len());
     for coin in coins {
-        let last = market_tick::Entity::find()
-            .filter(market_tick::Column::Symbol.eq(&coin.symbol))
-            .order_by_desc(market_tick::Column::Seq)
-            .one(db)
-            .await?;
-        let parse = |value: &str| wasm_core::money::parse_decimal(value).ok();
-        let (Some(reference), Some(tick_size), Some(step_size)) = (
-            parse(&coin.reference_price),
-            parse(&coin.tick_size),
-            parse(&coin.step_size),
-        ) else {
-            tracing::error!(symbol = %coin.symbol, "pair has unreadable decimals; not simulated");
-            continue;
-        };
-        let start_price = last
-            .as_ref()
-            .and_then(|tick| parse(&tick.price))
-            .unwrap_or(reference);
-        let day_ago = now_ms() - DAY_MINUTES as i64 * MINUTE_MS;
-        let recent_candles = match candles::load_since(db, &coin.symbol, day_ago).await {
-            Ok(recent) => recent,
-            Err(candles::CandleError::Db(error)) => return Err(error),
-            Err(error) => {
-                tracing::error!(symbol = %coin.symbol, %error, "stored candles ignored");
-                Vec::new()
-            }
-        };
-        pairs.push(PairSpec {
-            recent_candles,
-            symbol: coin.symbol,
-            start_price,
-            tick_size,
-            step_size,
-            daily_volatility: coin.daily_volatility.parse().unwrap_or(0.03),
-            last_seq: last.map_or(0, |tick| tick.seq),
-        });
+        if let Some(spec) = pair_spec(db, coin).await? {
+            pairs.push(spec);
+        }
     }
     Ok(pairs)
+}
+
+/// What the process of `coin` starts from: its last stored tick and day of candles.
+async fn pair_spec(
+    db: &DatabaseConnection,
+    coin: coin::Model,
+) -> Result<Option<PairSpec>, sea_orm::DbErr> {
+    let last = market_tick::Entity::find()
+        .filter(market_tick::Column::Symbol.eq(&coin.symbol))
+        .order_by_desc(market_tick::Column::Seq)
+        .one(db)
+        .await?;
+    let parse = |value: &str| wasm_core::money::parse_decimal(value).ok();
+    let (Some(reference), Some(tick_size), Some(step_size)) = (
+        parse(&coin.reference_price),
+        parse(&coin.tick_size),
+        parse(&coin.step_size),
+    ) else {
+        tracing::error!(symbol = %coin.symbol, "pair has unreadable decimals; not simulated");
+        return Ok(None);
+    };
+    let start_price = last
+        .as_ref()
+        .and_then(|tick| parse(&tick.price))
+        .unwrap_or(reference);
+    let day_ago = now_ms() - DAY_MINUTES as i64 * MINUTE_MS;
+    let recent_candles = match candles::load_since(db, &coin.symbol, day_ago).await {
+        Ok(recent) => recent,
+        Err(candles::CandleError::Db(error)) => return Err(error),
+        Err(error) => {
+            tracing::error!(symbol = %coin.symbol, %error, "stored candles ignored");
+            Vec::new()
+        }
+    };
+    Ok(Some(PairSpec {
+        recent_candles,
+        coin_id: coin.id,
+        symbol: coin.symbol,
+        start_price,
+        tick_size,
+        step_size,
+        daily_volatility: coin.daily_volatility.parse().unwrap_or(0.03),
+        last_seq: last.map_or(0, |tick| tick.seq),
+    }))
 }
 
 /// The running simulator: one process per pair.
 pub struct Simulator {
     processes: Vec<PairProcess>,
+    seed: u64,
     tick_ms: u64,
+    /// The highest coin id quoted; listings above it are new.
+    last_coin_id: i32,
 }
 
 impl Simulator {
@@ -430,19 +448,71 @@ impl Simulator {
         hub: &MarketHub,
         db: &DatabaseConnection,
     ) -> Result<Self, sea_orm::DbErr> {
-        let now = now_ms();
-        let mut processes = Vec::with_capacity(pairs.len());
+        let mut simulator = Self {
+            processes: Vec::with_capacity(pairs.len()),
+            seed,
+            tick_ms,
+            last_coin_id: 0,
+        };
         for spec in pairs {
-            let mut process = PairProcess::new(spec, seed, tick_ms);
-            if !process.has_history() {
-                process.backfill(now);
-                let history: Vec<Candle> = process.bars.iter().copied().collect();
-                candles::save(db, process.symbol(), &history).await?;
-            }
-            process.publish(hub, now);
-            processes.push(process);
+            simulator.add(spec, hub, db).await?;
         }
-        Ok(Self { processes, tick_ms })
+        Ok(simulator)
+    }
+
+    /// Starts quoting the pair of `spec`: a day of history (stored, or backfilled and stored),
+    /// then its first ticker.
+    async fn add(
+        &mut self,
+        spec: PairSpec,
+        hub: &MarketHub,
+        db: &DatabaseConnection,
+    ) -> Result<(), sea_orm::DbErr> {
+        let now = now_ms();
+        self.last_coin_id = self.last_coin_id.max(spec.coin_id);
+        let mut process = PairProcess::new(spec, self.seed, self.tick_ms);
+        if !process.has_history() {
+            process.backfill(now);
+            let history: Vec<Candle> = process.bars.iter().copied().collect();
+            candles::save(db, process.symbol(), &history).await?;
+        }
+        process.publish(hub, now);
+        self.processes.push(process);
+        Ok(())
+    }
+
+    /// Starts quoting every pair listed since the last look and announces each on the notice
+    /// channel.
+    async fn pick_up_listings(
+        &mut self,
+        hub: &MarketHub,
+        db: &DatabaseConnection,
+    ) -> Result<(), sea_orm::DbErr> {
+        let new = coin::Entity::find()
+            .filter(coin::Column::Id.gt(self.last_coin_id))
+            .order_by_asc(coin::Column::Id)
+            .all(db)
+            .await?;
+        for coin in new {
+            let listing = Listing {
+                id: coin.id,
+                coin: coin.coin.clone(),
+                symbol: coin.symbol.clone(),
+                show_symbol: coin.show_symbol.clone(),
+                logo: coin.logo.clone(),
+                price: Decimal::ZERO,
+                listed_at: coin.created_at,
+            };
+            self.last_coin_id = self.last_coin_id.max(coin.id);
+            let Some(spec) = pair_spec(db, coin).await? else {
+                continue;
+            };
+            let price = spec.start_price;
+            self.add(spec, hub, db).await?;
+            tracing::info!(symbol = %listing.symbol, "new pair listed");
+            hub.publish_listing(&Listing { price, ..listing });
+        }
+        Ok(())
     }
 
     /// Runs until `shutdown` changes: every `tick_ms`, steps every pair, stores the ticks in one
@@ -460,12 +530,18 @@ impl Simulator {
         );
         let mut interval = tokio::time::interval(Duration::from_millis(self.tick_ms.max(1)));
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut listings = tokio::time::interval(LISTING_POLL);
+        listings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                _ = interval.tick() => {}
+                _ = interval.tick() => self.tick(&db, &hub).await,
+                _ = listings.tick() => {
+                    if let Err(error) = self.pick_up_listings(&hub, &db).await {
+                        tracing::error!(%error, "reading new listings failed");
+                    }
+                }
                 _ = shutdown.changed() => break,
             }
-            self.tick(&db, &hub).await;
         }
         // The growing minute is kept too, so a restart continues it.
         for process in &self.processes {
@@ -526,6 +602,7 @@ mod tests {
 
     fn spec() -> PairSpec {
         PairSpec {
+            coin_id: 1,
             symbol: "btcusdt".into(),
             start_price: dec!(96512.40),
             tick_size: dec!(0.01),

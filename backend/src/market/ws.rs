@@ -293,3 +293,49 @@ mod tests {
         assert_eq!(parse(answer), json!({"type": "pong", "ts": 5}));
     }
 }
+
+/// Upgrades to the business notice channel `GET /ws/business/notice`: an `OWNCOIN` message for every
+/// newly listed pair, `HEARTBEAT` every [`HEARTBEAT_EVERY`]; clients may send `{"op":"ping"}`.
+#[handler]
+pub fn business_notice(ws: WebSocket, Data(hub): Data<&Arc<MarketHub>>) -> impl IntoResponse {
+    let mut notices = hub.subscribe_notices();
+    ws.on_upgrade(move |socket| async move {
+        let (mut sink, mut stream) = socket.split();
+        let mut heartbeat =
+            tokio::time::interval_at(Instant::now() + HEARTBEAT_EVERY, HEARTBEAT_EVERY);
+        let mut last_heard = Instant::now();
+        loop {
+            let text = tokio::select! {
+                incoming = stream.next() => match incoming {
+                    Some(Ok(Message::Text(text))) => {
+                        last_heard = Instant::now();
+                        match serde_json::from_str::<ClientMessage>(&text) {
+                            Ok(ClientMessage::Ping { ts }) => json!({"type": "pong", "ts": ts}).to_string(),
+                            _ => continue,
+                        }
+                    }
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => {
+                        last_heard = Instant::now();
+                        continue;
+                    }
+                },
+                notice = notices.recv() => match notice {
+                    Ok(text) => text.to_string(),
+                    // Listings are rare; a client this far behind has stopped reading.
+                    Err(_) => break,
+                },
+                _ = heartbeat.tick() => {
+                    if last_heard.elapsed() > CLIENT_IDLE_LIMIT {
+                        break;
+                    }
+                    json!({"type": "HEARTBEAT", "ts": crate::market::simulator::now_ms()}).to_string()
+                }
+            };
+            match tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text(text))).await {
+                Ok(Ok(())) => {}
+                _ => break,
+            }
+        }
+    })
+}

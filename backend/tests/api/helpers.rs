@@ -139,6 +139,18 @@ impl TestApp {
         Channel { socket }
     }
 
+    /// Opens the business notice channel.
+    pub async fn notice_channel(&self) -> Channel {
+        let url = format!(
+            "{}/ws/business/notice",
+            self.base.replace("http://", "ws://")
+        );
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("the notice channel opens");
+        Channel { socket }
+    }
+
     /// The database of the running app.
     pub fn db(&self) -> &sea_orm::DatabaseConnection {
         &self.app.as_ref().expect("running").state.db

@@ -6,6 +6,7 @@ mod common;
 mod errors;
 mod helpers;
 mod kline;
+mod listing;
 mod market;
 mod openapi;
 mod prices;
