@@ -129,25 +129,21 @@ impl TestApp {
 
     /// Opens the market channel (`query` is appended to the URL, e.g. `?lang=de`).
     pub async fn market_channel(&self, query: &str) -> Channel {
-        let url = format!(
-            "{}/ws/market/test-client{query}",
-            self.base.replace("http://", "ws://")
-        );
-        let (socket, _) = tokio_tungstenite::connect_async(url)
+        self.channel(&format!("/ws/market/test-client{query}"))
             .await
-            .expect("the market channel opens");
-        Channel { socket }
     }
 
     /// Opens the business notice channel.
     pub async fn notice_channel(&self) -> Channel {
-        let url = format!(
-            "{}/ws/business/notice",
-            self.base.replace("http://", "ws://")
-        );
+        self.channel("/ws/business/notice").await
+    }
+
+    /// Opens the WebSocket at `path`.
+    async fn channel(&self, path: &str) -> Channel {
+        let url = format!("{}{path}", self.base.replace("http://", "ws://"));
         let (socket, _) = tokio_tungstenite::connect_async(url)
             .await
-            .expect("the notice channel opens");
+            .unwrap_or_else(|e| panic!("{path} opens: {e}"));
         Channel { socket }
     }
 
