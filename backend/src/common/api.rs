@@ -1,7 +1,7 @@
 //! HTTP of the platform-wide calls: `POST /api/common/getAllSetting`, `POST /api/common/getCoinList`
 //! (OpenAPI operations) and `GET /platform/dev/config.js` (a plain script endpoint).
 
-use poem::{IntoResponse, handler, http::StatusCode, web::Data};
+use poem::{IntoResponse, handler, web::Data};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
 use serde::Deserialize;
@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::app::AppState;
 use crate::common::service::{self, CoinFilter, ListedPair, MarketKind};
 use crate::config::Config;
-use crate::http::{ApiError, Envelope, ErrorEnvelope, JsonBody};
+use crate::http::{ApiError, Envelope, ErrorEnvelope, JsonBody, api_error_response};
 
 #[derive(Tags)]
 enum ApiTags {
@@ -193,16 +193,10 @@ pub enum CoinListResponse {
     InternalError(Json<ErrorEnvelope>),
 }
 
-fn coin_list_bad_request(error: poem::Error) -> CoinListResponse {
-    let error = ApiError::from_poem(&error);
-    let envelope = Json(error.envelope());
-    match error.status {
-        StatusCode::PAYLOAD_TOO_LARGE => CoinListResponse::PayloadTooLarge(envelope),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => CoinListResponse::UnsupportedMediaType(envelope),
-        status if status.is_server_error() => CoinListResponse::InternalError(envelope),
-        _ => CoinListResponse::BadRequest(envelope),
-    }
-}
+api_error_response!(CoinListResponse, coin_list_bad_request {
+    PAYLOAD_TOO_LARGE => PayloadTooLarge,
+    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
+});
 
 #[OpenApi(tag = "ApiTags::Common")]
 impl CommonApi {
@@ -240,7 +234,7 @@ impl CommonApi {
                 currency_list: lists.spot.into_iter().map(entry).collect(),
                 contract_list: lists.contract.into_iter().map(entry).collect(),
             }))),
-            Err(error) => CoinListResponse::InternalError(Json(ApiError::from(error).envelope())),
+            Err(error) => ApiError::from(error).into(),
         }
     }
 }

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use wasm_core::kline::{Candle, Interval};
 
 use crate::app::AppState;
-use crate::http::{ApiError, Envelope, ErrorEnvelope, JsonBody};
+use crate::http::{ApiError, Envelope, ErrorEnvelope, JsonBody, api_error_response};
 use crate::i18n::Msg;
 use crate::market::candles::{self, MAX_PAGE};
 use crate::market::service::{self, PairQuote};
@@ -188,31 +188,21 @@ pub enum Stats24hResponse {
     InternalError(Json<ErrorEnvelope>),
 }
 
-/// Maps a failure to the variant of its status, for every market response type.
-macro_rules! from_api_error {
-    ($response:ident, $handler:ident) => {
-        impl From<ApiError> for $response {
-            fn from(error: ApiError) -> Self {
-                let envelope = Json(error.envelope());
-                match error.status {
-                    StatusCode::NOT_FOUND => Self::NotFound(envelope),
-                    StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge(envelope),
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType(envelope),
-                    status if status.is_server_error() => Self::InternalError(envelope),
-                    _ => Self::BadRequest(envelope),
-                }
-            }
-        }
-
-        fn $handler(error: poem::Error) -> $response {
-            ApiError::from_poem(&error).into()
-        }
-    };
-}
-
-from_api_error!(KlineResponse, kline_bad_request);
-from_api_error!(PriceInfoResponse, price_bad_request);
-from_api_error!(Stats24hResponse, stats_bad_request);
+api_error_response!(KlineResponse, kline_bad_request {
+    NOT_FOUND => NotFound,
+    PAYLOAD_TOO_LARGE => PayloadTooLarge,
+    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
+});
+api_error_response!(PriceInfoResponse, price_bad_request {
+    NOT_FOUND => NotFound,
+    PAYLOAD_TOO_LARGE => PayloadTooLarge,
+    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
+});
+api_error_response!(Stats24hResponse, stats_bad_request {
+    NOT_FOUND => NotFound,
+    PAYLOAD_TOO_LARGE => PayloadTooLarge,
+    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
+});
 
 /// Outcomes of `getKline`.
 #[derive(ApiResponse)]
