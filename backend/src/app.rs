@@ -15,14 +15,22 @@ use poem_openapi::OpenApiService;
 use sea_orm::DatabaseConnection;
 use tokio::{sync::watch, task::JoinHandle};
 
+use crate::admin::api::AdminApi;
 use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
+use crate::kyc::api::KycApi;
 use crate::market::{
     MarketHub,
     api::MarketApi,
     simulator,
     ws::{business_notice, market_channel},
+};
+use crate::security::api::SecurityApi;
+use crate::user::{
+    api::{UserApi, dev_outbox},
+    mailer::{Mailer, MailerError},
+    rate_limit::RateLimiter,
 };
 
 /// What every request handler shares.
@@ -34,12 +42,19 @@ pub struct AppState {
     pub hub: Arc<MarketHub>,
     /// The configuration in force.
     pub config: Arc<Config>,
+    /// Sends e-mail and text messages (or keeps them in the dev outbox).
+    pub mailer: Arc<Mailer>,
+    /// Login and code-sending limits.
+    pub limiter: Arc<RateLimiter>,
+    /// Key that signs short-lived file links.
+    pub link_key: Arc<[u8; 32]>,
 }
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
-pub fn api_service() -> OpenApiService<(CommonApi, MarketApi), ()> {
+pub fn api_service()
+-> OpenApiService<(CommonApi, MarketApi, UserApi, SecurityApi, KycApi, AdminApi), ()> {
     OpenApiService::new(
-        (CommonApi, MarketApi),
+        (CommonApi, MarketApi, UserApi, SecurityApi, KycApi, AdminApi),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),
     )
@@ -61,6 +76,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .index_file("index.html")
         .fallback_to_index();
     Route::new()
+        .at("/api/dev/outbox", get(dev_outbox))
         .nest_no_strip("/api", api_service())
         .at("/platform/dev/config.js", get(platform_config_script))
         .at("/ws/market/:client_id", get(market_channel))
@@ -81,6 +97,9 @@ pub enum StartError {
     /// The listed pairs could not be read.
     #[error("cannot read the listed pairs: {0}")]
     Pairs(#[from] sea_orm::DbErr),
+    /// The mail sender is missing or misconfigured.
+    #[error(transparent)]
+    Mailer(#[from] MailerError),
     /// The address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
@@ -102,6 +121,7 @@ pub struct App {
 
 /// Opens the database, starts the market simulator and the HTTP server.
 pub async fn start(config: Config) -> Result<App, StartError> {
+    let mailer = Arc::new(Mailer::from_config(&config)?);
     let db = crate::db::connect(&config).await?;
     let hub = Arc::new(MarketHub::new());
     let (shutdown, shutdown_rx) = watch::channel(false);
@@ -144,7 +164,10 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     let state = AppState {
         db,
         hub,
+        link_key: Arc::new(link_key(&config.security.link_secret)),
         config: Arc::new(config),
+        mailer,
+        limiter: Arc::new(RateLimiter::new()),
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;
@@ -179,5 +202,18 @@ impl App {
             let _ = simulator.await;
         }
         self.state.db.close_by_ref().await.ok();
+    }
+}
+
+/// The file-link signing key: SHA-256 of the configured secret, or random (links then end with
+/// the process, which only shortens their short life).
+fn link_key(secret: &str) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    if secret.is_empty() {
+        let mut key = [0u8; 32];
+        rand::fill(&mut key[..]);
+        key
+    } else {
+        Sha256::digest(secret.as_bytes()).into()
     }
 }

@@ -26,6 +26,59 @@ pub struct Config {
     pub platform: PlatformConfig,
     /// The built-in market simulator.
     pub simulator: SimulatorConfig,
+    /// `development` (the default: codes may go to the dev outbox) or `production`.
+    pub mode: Mode,
+    /// Outgoing e-mail.
+    pub mail: MailConfig,
+    /// Sessions, rate limits and uploads.
+    pub security: SecurityConfig,
+}
+
+/// How the deployment runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Local development and tests: without SMTP, codes go to the dev outbox (`/api/dev/outbox`).
+    #[default]
+    Development,
+    /// A real deployment: an SMTP sender is required and the dev outbox does not exist.
+    Production,
+}
+
+/// Outgoing e-mail by SMTP (lettre).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MailConfig {
+    /// SMTP URL (`smtps://user:password@smtp.example.com:465`, `smtp://localhost:25`); empty: no
+    /// SMTP (development mode only).
+    pub smtp_url: String,
+    /// The From address (`Kestrel Exchange <no-reply@example.com>`).
+    pub from: String,
+}
+
+/// Sessions, rate limits and uploads.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecurityConfig {
+    /// Lifetime of a session token in seconds (spec: 604800, seven days).
+    pub session_ttl_secs: i64,
+    /// Largest accepted upload in bytes.
+    pub max_upload_bytes: usize,
+    /// Folder of uploaded files; empty: `uploads` under `data_dir`.
+    pub upload_dir: PathBuf,
+    /// Secret that signs short-lived file links; empty: a random one per start.
+    pub link_secret: String,
+}
+
+impl Default for SecurityConfig {
+    fn default() -> Self {
+        Self {
+            session_ttl_secs: 604_800,
+            max_upload_bytes: 5 * 1024 * 1024,
+            upload_dir: PathBuf::new(),
+            link_secret: String::new(),
+        }
+    }
 }
 
 /// Public platform settings, sent to the webapp by `config.js` and `getAllSetting`.
@@ -67,6 +120,9 @@ impl Default for Config {
             webapp_dir: PathBuf::from("webapp/dist"),
             platform: PlatformConfig::default(),
             simulator: SimulatorConfig::default(),
+            mode: Mode::default(),
+            mail: MailConfig::default(),
+            security: SecurityConfig::default(),
         }
     }
 }
@@ -159,6 +215,25 @@ impl Config {
             &mut config.platform.mobile_site_url,
         );
         text("EXCHANGE_SUPPORT_EMAIL", &mut config.platform.support_email);
+        text("EXCHANGE_SMTP_URL", &mut config.mail.smtp_url);
+        text("EXCHANGE_MAIL_FROM", &mut config.mail.from);
+        text("EXCHANGE_LINK_SECRET", &mut config.security.link_secret);
+        if let Some(value) = env("EXCHANGE_MODE") {
+            config.mode = match value.trim() {
+                "development" => Mode::Development,
+                "production" => Mode::Production,
+                _ => {
+                    return Err(ConfigError::Env {
+                        name: "EXCHANGE_MODE",
+                        value,
+                        expected: "development or production",
+                    });
+                }
+            };
+        }
+        if let Some(value) = env("EXCHANGE_UPLOAD_DIR") {
+            config.security.upload_dir = PathBuf::from(value);
+        }
         if let Some(value) = env("EXCHANGE_DATA_DIR") {
             config.data_dir = PathBuf::from(value);
         }
@@ -179,6 +254,15 @@ impl Config {
                 parse_env("EXCHANGE_SIM_TICK_MS", value, "milliseconds (an integer)")?;
         }
         Ok(config)
+    }
+
+    /// The folder uploads are stored in.
+    pub fn effective_upload_dir(&self) -> PathBuf {
+        if self.security.upload_dir.as_os_str().is_empty() {
+            self.data_dir.join("uploads")
+        } else {
+            self.security.upload_dir.clone()
+        }
     }
 
     /// The database URL in force: `database_url`, or the SQLite file under `data_dir`.

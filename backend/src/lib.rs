@@ -4,8 +4,9 @@
 //!
 //! Layout: `app` builds and starts the server; `config` reads the configuration; `db` opens the
 //! database; `http` holds the envelope and middleware every call shares; `i18n` the languages and
-//! messages; each domain folder (`common`, `market`) has its `api` (HTTP only) and its rules.
+//! messages; each domain folder (`common`, `market`, `user`) has its `api` (HTTP only) and its rules.
 
+pub mod admin;
 pub mod app;
 pub mod common;
 pub mod config;
@@ -13,4 +14,7 @@ pub mod db;
 pub mod entity;
 pub mod http;
 pub mod i18n;
+pub mod kyc;
 pub mod market;
+pub mod security;
+pub mod user;

@@ -7,6 +7,7 @@ mod m20261121_000001_create_coin;
 mod m20261121_000002_create_market_tick;
 mod m20261121_000003_seed_coins;
 mod m20261121_000004_create_market_candle;
+mod m20261121_000005_create_accounts;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000002_create_market_tick::Migration),
             Box::new(m20261121_000003_seed_coins::Migration),
             Box::new(m20261121_000004_create_market_candle::Migration),
+            Box::new(m20261121_000005_create_accounts::Migration),
         ]
     }
 }

@@ -1,6 +1,15 @@
 //! sea-orm entities, one module per table. Decimal values are stored as strings (see the
 //! migrations) and parsed with `wasm_core::money::parse_decimal` where they are used.
 
+pub mod api_key;
+pub mod bank_card;
 pub mod coin;
+pub mod kyc_submission;
+pub mod login_log;
 pub mod market_candle;
 pub mod market_tick;
+pub mod outbox_message;
+pub mod uploaded_file;
+pub mod user;
+pub mod user_session;
+pub mod verification_code;

@@ -29,6 +29,15 @@ impl<T: ParseFromJSON + ToJSON> Envelope<T> {
             data,
         }
     }
+
+    /// Wraps `data` in a success envelope whose `msg` is `msg` (for example "Login successful").
+    pub fn ok_with(data: T, msg: Msg) -> Self {
+        Self {
+            code: 200,
+            msg: t(msg, &[]),
+            data,
+        }
+    }
 }
 
 /// A failed answer: `code` equals the HTTP status, `msg` says why in the user's language.
@@ -136,6 +145,33 @@ impl ApiError {
                 reason: self.msg.key().to_owned(),
                 field: self.field.clone(),
             },
+        }
+    }
+}
+
+impl From<wasm_core::validate::ValidationError> for ApiError {
+    /// A broken input rule of a form field: 400, the rule's message, the field named.
+    fn from(error: wasm_core::validate::ValidationError) -> Self {
+        ApiError::rule(error.field, &error.violation)
+    }
+}
+
+impl ApiError {
+    /// The 400 failure of `field` breaking `violation` (wasm-core's rules, checked again here).
+    pub fn rule(field: &str, violation: &wasm_core::validate::Violation) -> Self {
+        let mut error =
+            Self::new(StatusCode::BAD_REQUEST, Msg::Rule(violation.code())).with_field(field);
+        for (name, value) in violation.params() {
+            error = error.with_param(name, value);
+        }
+        error
+    }
+
+    /// The first of a form's errors, if any (the webapp shows all of them before calling).
+    pub fn first_of(errors: Vec<wasm_core::validate::ValidationError>) -> Result<(), Self> {
+        match errors.into_iter().next() {
+            Some(error) => Err(error.into()),
+            None => Ok(()),
         }
     }
 }

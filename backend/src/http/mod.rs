@@ -32,3 +32,6 @@ macro_rules! api_error_response {
 }
 
 pub(crate) use api_error_response;
+
+mod responses;
+pub use responses::{MemberResponse, PublicResponse};

@@ -109,6 +109,98 @@ impl TestApp {
         (status, value)
     }
 
+    /// `POST path` with `body` (JSON) as the logged-in `token` (`satoken` header).
+    pub async fn post_as(&self, token: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let body = body.map(|b| b.to_string());
+        self.post(path, body.as_deref(), &[("satoken", token)])
+            .await
+    }
+
+    /// `GET path` as the logged-in `token`: the status and the parsed body.
+    pub async fn get_as(&self, token: &str, path: &str) -> (u16, Value) {
+        let response = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("satoken", token)
+            .send()
+            .await
+            .expect("the request is answered");
+        let status = response.status().as_u16();
+        let text = response.text().await.expect("a body");
+        let value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"));
+        (status, value)
+    }
+
+    /// The newest message the dev outbox holds for `to`.
+    pub async fn last_message(&self, to: &str) -> Value {
+        let (status, _, text) = self
+            .get(&format!("/api/dev/outbox?to={}", urlencode(to)))
+            .await;
+        assert_eq!(status, 200, "{text}");
+        let body: Value = serde_json::from_str(&text).expect("JSON");
+        body["data"][0].clone()
+    }
+
+    /// The six-digit code in the newest message for `to`.
+    pub async fn last_code(&self, to: &str) -> String {
+        let message = self.last_message(to).await;
+        let body = message["body"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no message for {to}"));
+        body.split(|c: char| !c.is_ascii_digit())
+            .find(|word| word.len() == 6)
+            .unwrap_or_else(|| panic!("no code in {body:?}"))
+            .to_owned()
+    }
+
+    /// Registers `account` with [`PASSWORD`] (code from the outbox) and logs in.
+    pub async fn member(&self, account: &str) -> Member {
+        let (status, body) = self
+            .post(
+                "/api/user/sendEmailCode",
+                Some(&serde_json::json!({"account": account, "type": "register"}).to_string()),
+                &[],
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let code = self.last_code(account).await;
+        let (status, body) = self
+            .post(
+                "/api/user/register",
+                Some(
+                    &serde_json::json!({"account": account, "password": PASSWORD,
+                        "confirmPassword": PASSWORD, "code": code})
+                    .to_string(),
+                ),
+                &[],
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let user_id = body["data"]["userId"].as_i64().expect("userId");
+        let token = self.login(account, PASSWORD).await;
+        Member {
+            user_id,
+            token,
+            account: account.to_owned(),
+        }
+    }
+
+    /// Logs `account` in and returns the token.
+    pub async fn login(&self, account: &str, password: &str) -> String {
+        let (status, body) = self
+            .post(
+                "/api/user/login",
+                Some(&serde_json::json!({"account": account, "password": password}).to_string()),
+                &[],
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body["data"]["satoken"]
+            .as_str()
+            .expect("satoken")
+            .to_owned()
+    }
+
     /// `GET path`: the status, content type and text.
     pub async fn get(&self, path: &str) -> (u16, String, String) {
         let response = self
@@ -147,6 +239,11 @@ impl TestApp {
         Channel { socket }
     }
 
+    /// The shared state of the running app.
+    pub fn state(&self) -> &backend::app::AppState {
+        &self.app.as_ref().expect("running").state
+    }
+
     /// The database of the running app.
     pub fn db(&self) -> &sea_orm::DatabaseConnection {
         &self.app.as_ref().expect("running").state.db
@@ -182,6 +279,31 @@ impl TestApp {
                 .expect("drop the test database");
         }
     }
+}
+
+/// The password [`TestApp::member`] registers with (rule A).
+pub const PASSWORD: &str = "Secret123";
+
+/// A registered, logged-in user.
+pub struct Member {
+    /// User id.
+    pub user_id: i64,
+    /// Session token.
+    pub token: String,
+    /// The e-mail or phone it registered with.
+    pub account: String,
+}
+
+/// Percent-encodes a query value.
+pub fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// A market-channel connection.

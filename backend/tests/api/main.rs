@@ -10,3 +10,4 @@ mod listing;
 mod market;
 mod openapi;
 mod prices;
+mod user;

@@ -2,7 +2,7 @@
 // text in the locales, and that text may only use placeholders the payload fills. The locale test
 // checks that the 13 other languages have every key of en.json, so checking en.json here is enough.
 import { describe, expect, it } from 'vitest';
-import en from './en.json';
+import { en } from './index';
 
 const vectorFiles = import.meta.glob<unknown>('../../../wasm-core/tests/vectors/*.json', {
   eager: true,

@@ -1,23 +1,38 @@
 //! i18next setup: English is bundled, the other 13 locales load on demand. The chosen language is
 //! kept in local storage (`coin_web-lang`) and mirrored to `<html lang>`.
+//!
+//! A language's messages are `./<code>.json` (shell, markets, errors) merged with one file per
+//! feature area, `./<area>/<code>.json`, whose only top-level key is the area (`auth`, `account`),
+//! so feature areas own their texts without touching each other's files.
 
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readStored, writeStored } from '../lib/storage';
-import en from './en.json';
+import enAccount from './account/en.json';
+import enAuth from './auth/en.json';
+import enBase from './en.json';
 import { DEFAULT_LANGUAGE, type LanguageCode, toLanguageCode } from './languages';
 
 /** Storage key (under `coin_web-`) of the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'lang';
 
-type Bundle = typeof en;
-const loaders = import.meta.glob<Bundle>(['./*.json', '!./en.json'], { import: 'default' });
+/** The English messages (the reference every other language must match key for key). */
+export const en = { ...enBase, ...enAuth, ...enAccount };
+
+type Bundle = Record<string, unknown>;
+const loaders = import.meta.glob<Bundle>(['./*.json', './*/*.json', '!./en.json', '!./*/en.json'], { import: 'default' });
+
+/** The file paths of one language: its base file and one per feature area. */
+function bundlePaths(code: string): string[] {
+  return Object.keys(loaders).filter((path) => path === `./${code}.json` || path.endsWith(`/${code}.json`));
+}
 
 async function ensureBundle(code: LanguageCode): Promise<void> {
   if (i18n.hasResourceBundle(code, 'translation')) return;
-  const load = loaders[`./${code}.json`];
-  if (!load) throw new Error(`No translations for ${code}`);
-  i18n.addResourceBundle(code, 'translation', await load());
+  const paths = bundlePaths(code);
+  if (!paths.includes(`./${code}.json`)) throw new Error(`No translations for ${code}`);
+  const parts = await Promise.all(paths.map((path) => loaders[path]!()));
+  i18n.addResourceBundle(code, 'translation', Object.assign({}, ...parts));
 }
 
 /** The language the user chose before, else the default. */
@@ -32,7 +47,7 @@ export async function initI18n(language: LanguageCode = initialLanguage()): Prom
       resources: { en: { translation: en } },
       lng: DEFAULT_LANGUAGE,
       fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: [...new Set([DEFAULT_LANGUAGE, ...Object.keys(loaders).map((p) => p.slice(2, -5))])],
+      supportedLngs: [...new Set([DEFAULT_LANGUAGE, ...Object.keys(loaders).filter((p) => p.split('/').length === 2).map((p) => p.slice(2, -5))])],
       interpolation: { escapeValue: false },
       returnNull: false,
     });

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import en from './en.json';
+import { en } from './index';
 import { LANGUAGES } from './languages';
 
-const locales = import.meta.glob<Record<string, unknown>>('./*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<Record<string, unknown>>(['./*.json', './*/*.json'], { eager: true, import: 'default' });
+
+/** Each language's messages, merged from its base file and its feature-area files. */
+const locales: Record<string, Record<string, unknown>> = {};
+for (const [path, messages] of Object.entries(files)) {
+  const code = path.slice(path.lastIndexOf('/') + 1, -5);
+  locales[`./${code}.json`] = { ...locales[`./${code}.json`], ...messages };
+}
 
 /** `{a: {b: 'x'}}` → `{'a.b': 'x'}`; non-string leaves are kept as they are, to be reported. */
 function flatten(value: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
@@ -21,10 +28,23 @@ function placeholders(text: string): string[] {
 const reference = flatten(en);
 
 describe('locales', () => {
-  it('has exactly one file per language of the switcher', () => {
-    const files = Object.keys(locales).map((path) => path.slice(2, -5)).sort();
-    expect(files).toEqual(LANGUAGES.map((l) => l.code).sort());
-    expect(files).toHaveLength(14);
+  it('has exactly one file per language of the switcher, in the base folder and in every area', () => {
+    const areas = new Set(Object.keys(files).map((path) => path.split('/').slice(1, -1).join('/')));
+    for (const area of areas) {
+      const prefix = area ? `./${area}/` : './';
+      const codes = Object.keys(files)
+        .filter((path) => path.startsWith(prefix) && !path.slice(prefix.length).includes('/'))
+        .map((path) => path.slice(prefix.length, -5))
+        .sort();
+      expect(codes, `area '${area}'`).toEqual(LANGUAGES.map((l) => l.code).sort());
+    }
+  });
+
+  it('gives every feature-area file the area as its only top-level key', () => {
+    for (const [path, messages] of Object.entries(files)) {
+      const area = path.split('/').slice(1, -1).join('/');
+      if (area) expect(Object.keys(messages), path).toEqual([area]);
+    }
   });
 
   it('en.json has only non-empty strings', () => {

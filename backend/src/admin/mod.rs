@@ -1,0 +1,4 @@
+//! The operator's calls (`/api/admin/…`): reviewing identity submissions. Only accounts with the
+//! `operator` role (created by `backend admin create-operator`) may call them.
+
+pub mod api;

@@ -1,0 +1,4 @@
+//! Identity verification (basic, then advanced with documents), the bank card, uploads with
+//! short-lived signed links, and the country list.
+
+pub mod api;

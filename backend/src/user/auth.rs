@@ -1,0 +1,45 @@
+//! The `satoken` security scheme: every member call declares it, and poem-openapi answers 401
+//! (as the envelope) when the header is missing or names no live session.
+
+use poem::Request;
+use poem_openapi::{SecurityScheme, auth::ApiKey};
+
+use crate::app::AppState;
+use crate::entity::{user, user_session};
+
+/// The logged-in user of a request and the session it came with.
+#[derive(Debug, Clone)]
+pub struct CurrentUser {
+    /// The account.
+    pub user: user::Model,
+    /// The session (device) the request came with.
+    pub session: user_session::Model,
+}
+
+impl CurrentUser {
+    /// The user's id.
+    pub fn id(&self) -> i64 {
+        self.user.id
+    }
+}
+
+/// The session token from the login answer (`data.satoken`), sent in the `satoken` header.
+#[derive(SecurityScheme)]
+#[oai(
+    ty = "api_key",
+    key_name = "satoken",
+    key_in = "header",
+    checker = "check_session"
+)]
+pub struct Satoken(pub CurrentUser);
+
+async fn check_session(req: &Request, key: ApiKey) -> Option<CurrentUser> {
+    let state = req.data::<AppState>()?;
+    match super::session::authenticate(&state.db, &key.key).await {
+        Ok(found) => found.map(|(session, user)| CurrentUser { user, session }),
+        Err(error) => {
+            tracing::error!(?error, "session lookup failed");
+            None
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! The rules of accounts: who may register, log in, receive a code; what `getInfo` shows. Plain
+//! functions over the database and the shared limiter and mailer: no HTTP types.
+
+use poem::http::StatusCode;
+use rand::RngExt;
+use sea_orm::{
+    ActiveModelTrait,
+    ActiveValue::Set,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, SqlErr,
+    sea_query::{Expr, ExprTrait},
+};
+use wasm_core::validate::{PasswordChange, PasswordRule, Violation, validate_email};
+
+use super::codes::{self, Purpose};
+use super::mailer::{Channel, Mailer, Outgoing};
+use super::rate_limit::{self, RateLimiter};
+use super::session::{self, Device, NewSession};
+use super::{now_ms, password, totp};
+use crate::entity::{login_log, user};
+use crate::http::ApiError;
+use crate::i18n::{Msg, t};
+
+/// The avatar every account starts with (spec: a stock image).
+pub const DEFAULT_AVATAR: &str = "/avatar-default.svg";
+
+/// A login identifier: an e-mail address (lower case) or a phone number (`+` and digits).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Account {
+    /// E-mail address.
+    Email(String),
+    /// Phone number in E.164 form.
+    Phone(String),
+}
+
+impl Account {
+    /// The normalised text (what codes are sent to and keyed by).
+    pub fn as_str(&self) -> &str {
+        match self {
+            Account::Email(text) | Account::Phone(text) => text,
+        }
+    }
+
+    /// E-mail or SMS.
+    pub fn channel(&self) -> Channel {
+        match self {
+            Account::Email(_) => Channel::Email,
+            Account::Phone(_) => Channel::Sms,
+        }
+    }
+
+    /// The account with this identifier, if any.
+    pub async fn find(&self, db: &impl ConnectionTrait) -> Result<Option<user::Model>, DbErr> {
+        let column = match self {
+            Account::Email(_) => user::Column::Email,
+            Account::Phone(_) => user::Column::Phone,
+        };
+        user::Entity::find()
+            .filter(column.eq(self.as_str()))
+            .one(db)
+            .await
+    }
+}
+
+/// Reads an e-mail address or phone number typed by a user; `field` names it in errors.
+pub fn parse_account(raw: &str, field: &str) -> Result<Account, ApiError> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::AccountRequired).with_field(field));
+    }
+    if raw.contains('@') {
+        validate_email(raw).map_err(|violation| ApiError::rule(field, &violation))?;
+        if raw.len() > 254 {
+            return Err(ApiError::rule(field, &Violation::TooLong { max: 254 }));
+        }
+        return Ok(Account::Email(raw.to_lowercase()));
+    }
+    parse_phone(raw)
+        .map(Account::Phone)
+        .ok_or_else(|| ApiError::rule(field, &Violation::PhoneFormat))
+}
+
+/// `+` and 5 to 15 digits from a phone typed with spaces, dashes, dots or parentheses.
+pub fn parse_phone(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    let (plus, rest) = match raw.strip_prefix('+') {
+        Some(rest) => (true, rest),
+        None => (false, raw),
+    };
+    if !rest
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, ' ' | '-' | '.' | '(' | ')'))
+    {
+        return None;
+    }
+    let digits: String = rest.chars().filter(char::is_ascii_digit).collect();
+    let _ = plus;
+    (5..=15)
+        .contains(&digits.len())
+        .then(|| format!("+{digits}"))
+}
+
+/// Checks a new password and its confirmation against rule A (spec section 5).
+pub fn check_new_password(
+    password: &str,
+    confirm: &str,
+    old: Option<&str>,
+) -> Result<(), ApiError> {
+    ApiError::first_of(wasm_core::validate::validate_password_change(
+        &PasswordChange {
+            rule: PasswordRule::A,
+            old_password: old.map(str::to_owned),
+            password: Some(password.to_owned()),
+            confirm_password: Some(confirm.to_owned()),
+        },
+    ))
+}
+
+fn too_many(seconds: u64) -> ApiError {
+    ApiError::new(StatusCode::TOO_MANY_REQUESTS, Msg::TooManyRequests)
+        .with_param("seconds", seconds.to_string())
+}
+
+/// Sends `purpose`'s code to `account` in the request's language, within the rate limits. For
+/// registration of a taken address the owner gets a notice instead of a code, and a reset for an
+/// unknown account sends nothing: the answer is the same either way (no account enumeration).
+#[allow(clippy::too_many_arguments)]
+pub async fn send_code(
+    db: &DatabaseConnection,
+    mailer: &Mailer,
+    limiter: &RateLimiter,
+    site: &str,
+    account: &Account,
+    purpose: Purpose,
+    ip: &str,
+    anti_code: Option<String>,
+) -> Result<(), ApiError> {
+    let target = account.as_str();
+    limiter
+        .check(&format!("code:ip:{ip}"), rate_limit::CODES_PER_IP_HOUR)
+        .and_then(|()| {
+            limiter.check(
+                &format!("code:target:{target}"),
+                rate_limit::CODES_PER_TARGET_MINUTE,
+            )
+        })
+        .and_then(|()| {
+            limiter.check(
+                &format!("code:target-hour:{target}"),
+                rate_limit::CODES_PER_TARGET_HOUR,
+            )
+        })
+        .map_err(too_many)?;
+    limiter.record(&format!("code:ip:{ip}"), rate_limit::CODES_PER_IP_HOUR);
+    limiter.record(
+        &format!("code:target:{target}"),
+        rate_limit::CODES_PER_TARGET_MINUTE,
+    );
+    limiter.record(
+        &format!("code:target-hour:{target}"),
+        rate_limit::CODES_PER_TARGET_HOUR,
+    );
+
+    let existing = account.find(db).await?;
+    let anti_code = anti_code.or_else(|| existing.as_ref().and_then(|u| u.anti_code.clone()));
+    let message = match (purpose, &existing) {
+        (Purpose::Register, Some(_)) => Some((
+            t(Msg::MailAlreadyRegisteredSubject, &[("site", site)]),
+            t(Msg::MailAlreadyRegisteredBody, &[]),
+        )),
+        (Purpose::Reset, None) => None,
+        _ => {
+            let code = codes::issue(db, target, purpose).await?;
+            let minutes = codes::CODE_TTL_MINUTES.to_string();
+            Some((
+                t(Msg::MailCodeSubject, &[("site", site)]),
+                t(Msg::MailCodeBody, &[("code", &code), ("minutes", &minutes)]),
+            ))
+        }
+    };
+    if let Some((subject, body)) = message {
+        mailer
+            .send(
+                db,
+                Outgoing {
+                    channel: account.channel(),
+                    recipient: target.to_owned(),
+                    subject,
+                    body,
+                    anti_code,
+                },
+            )
+            .await?;
+    }
+    Ok(())
+}
+
+/// What registration needs.
+pub struct Registration {
+    /// E-mail or phone.
+    pub account: Account,
+    /// Login password (rule A).
+    pub password: String,
+    /// The password again.
+    pub confirm_password: String,
+    /// The code sent to the account.
+    pub code: String,
+    /// Someone's invitation code, optional.
+    pub invite_code: Option<String>,
+}
+
+/// Creates the account after checking the password, the invitation code and the sent code.
+pub async fn register(
+    db: &DatabaseConnection,
+    form: Registration,
+) -> Result<user::Model, ApiError> {
+    check_new_password(&form.password, &form.confirm_password, None)?;
+    let inviter = match form
+        .invite_code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    {
+        Some(code) => Some(
+            user::Entity::find()
+                .filter(user::Column::InviteCode.eq(code.to_ascii_uppercase()))
+                .one(db)
+                .await?
+                .ok_or_else(|| {
+                    ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidInviteCode)
+                        .with_field("inviteCode")
+                })?,
+        ),
+        None => None,
+    };
+    codes::consume(db, form.account.as_str(), Purpose::Register, &form.code).await?;
+    let password_hash = password::hash_blocking(form.password).await?;
+    let now = now_ms();
+    for _ in 0..5 {
+        let (email, phone) = match &form.account {
+            Account::Email(email) => (Some(email.clone()), None),
+            Account::Phone(phone) => (None, Some(phone.clone())),
+        };
+        let inserted = user::ActiveModel {
+            email: Set(email),
+            phone: Set(phone),
+            password_hash: Set(password_hash.clone()),
+            fund_password_hash: Set(None),
+            invite_code: Set(new_invite_code()),
+            invited_by: Set(inviter.as_ref().map(|u| u.id)),
+            avatar: Set(DEFAULT_AVATAR.to_owned()),
+            is_merchant: Set(1),
+            user_type: Set("normal".to_owned()),
+            credit_score: Set(100),
+            role: Set("user".to_owned()),
+            anti_code: Set(None),
+            totp_secret: Set(None),
+            totp_enabled: Set(false),
+            totp_last_step: Set(None),
+            kyc_level: Set(0),
+            created_at: Set(now),
+            updated_at: Set(now),
+            ..Default::default()
+        }
+        .insert(db)
+        .await;
+        match inserted {
+            Ok(user) => return Ok(user),
+            Err(error) if matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
+                // Either the account was registered meanwhile (its owner got no code, so this is
+                // a race of two sign-ups) or the invitation code collided: try a new code.
+                if form.account.find(db).await?.is_some() {
+                    return Err(
+                        ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCode).with_field("code")
+                    );
+                }
+            }
+            Err(error) => return Err(error.into()),
+        }
+    }
+    Err(ApiError::internal("no free invitation code after 5 tries"))
+}
+
+/// Eight characters from an alphabet without look-alikes (no 0/O, 1/I).
+fn new_invite_code() -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::rng();
+    (0..8)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+/// What a login needs.
+pub struct Login {
+    /// E-mail or phone.
+    pub account: Account,
+    /// The login password.
+    pub password: String,
+    /// The authenticator code, needed when 2FA is on.
+    pub totp_code: Option<String>,
+    /// Where it comes from.
+    pub device: Device,
+}
+
+/// Checks the credentials (and the TOTP code when 2FA is on) within the failure limits, logs the
+/// attempt, and starts a session for the device.
+pub async fn login(
+    db: &DatabaseConnection,
+    limiter: &RateLimiter,
+    form: Login,
+    ttl_secs: i64,
+) -> Result<(NewSession, user::Model), ApiError> {
+    let account_key = format!("login:account:{}", form.account.as_str());
+    let ip_key = format!("login:ip:{}", form.device.ip);
+    limiter
+        .check(&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT)
+        .and_then(|()| limiter.check(&ip_key, rate_limit::LOGIN_FAILURES_PER_IP))
+        .map_err(too_many)?;
+    let found = form.account.find(db).await?;
+    let stored = found.as_ref().map_or_else(
+        || password::dummy_hash().to_owned(),
+        |u| u.password_hash.clone(),
+    );
+    let matches = password::verify_blocking(form.password, stored).await && found.is_some();
+    let fail = |limiter: &RateLimiter| {
+        limiter.record(&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT);
+        limiter.record(&ip_key, rate_limit::LOGIN_FAILURES_PER_IP);
+        ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCredentials)
+    };
+    let Some(user) = found else {
+        return Err(fail(limiter));
+    };
+    if !matches {
+        log_attempt(db, user.id, &form.device, false).await?;
+        return Err(fail(limiter));
+    }
+    if user.totp_enabled {
+        let Some(code) = form.totp_code.as_deref().filter(|c| !c.trim().is_empty()) else {
+            return Err(
+                ApiError::new(StatusCode::BAD_REQUEST, Msg::TotpRequired).with_field("totpCode")
+            );
+        };
+        if !use_totp_code(db, &user, code).await? {
+            log_attempt(db, user.id, &form.device, false).await?;
+            limiter.record(&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT);
+            return Err(
+                ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidTotp).with_field("totpCode")
+            );
+        }
+    }
+    limiter.clear(&account_key);
+    log_attempt(db, user.id, &form.device, true).await?;
+    let session = session::create(db, user.id, &form.device, ttl_secs).await?;
+    Ok((session, user))
+}
+
+/// Whether `code` is the user's current TOTP code not used before; marks its step used (a
+/// conditional update, so two requests with the same code cannot both pass).
+pub async fn use_totp_code(
+    db: &impl ConnectionTrait,
+    user: &user::Model,
+    code: &str,
+) -> Result<bool, ApiError> {
+    let Some(secret) = user.totp_secret.as_deref() else {
+        return Ok(false);
+    };
+    let Some(step) = totp::matching_step(secret, code, now_ms() / 1000, user.totp_last_step) else {
+        return Ok(false);
+    };
+    let updated = user::Entity::update_many()
+        .col_expr(user::Column::TotpLastStep, Expr::value(step))
+        .filter(user::Column::Id.eq(user.id))
+        .filter(
+            user::Column::TotpLastStep
+                .is_null()
+                .or(user::Column::TotpLastStep.lt(step)),
+        )
+        .exec(db)
+        .await?;
+    Ok(updated.rows_affected == 1)
+}
+
+async fn log_attempt(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    device: &Device,
+    success: bool,
+) -> Result<(), ApiError> {
+    login_log::ActiveModel {
+        user_id: Set(user_id),
+        ip: Set(device.ip.chars().take(64).collect()),
+        user_agent: Set(device.user_agent.chars().take(512).collect()),
+        success: Set(success),
+        created_at: Set(now_ms()),
+        ..Default::default()
+    }
+    .insert(db)
+    .await?;
+    Ok(())
+}
+
+/// The identity level as shown: 0 none, 1 basic passed, 2 advanced passed.
+pub async fn reload(db: &impl ConnectionTrait, user_id: i64) -> Result<user::Model, ApiError> {
+    user::Entity::find_by_id(user_id)
+        .one(db)
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, Msg::Unauthorized))
+}

@@ -1,0 +1,243 @@
+//! Login sessions, one per device: a 256-bit random token is handed out once and only its SHA-256
+//! is stored. A session ends when it expires (604800 s by default), is logged out, or is revoked
+//! from the device list; after that its token answers 401.
+
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter,
+    QueryOrder, sea_query::Expr,
+};
+
+use super::{now_ms, random_token, sha256_hex};
+use crate::entity::{
+    user,
+    user_session::{self, Column, Entity as Session},
+};
+use crate::http::ApiError;
+
+/// How often `last_seen_at` is refreshed at most (it is a write per request otherwise).
+const TOUCH_INTERVAL_MS: i64 = 60_000;
+
+/// Where a login comes from.
+#[derive(Debug, Clone, Default)]
+pub struct Device {
+    /// The user agent.
+    pub user_agent: String,
+    /// The remote IP address.
+    pub ip: String,
+    /// A name the user gave the device, if any.
+    pub name: Option<String>,
+}
+
+/// A new session's token (given to the client once) and row.
+pub struct NewSession {
+    /// The `satoken`.
+    pub token: String,
+    /// The stored row.
+    pub session: user_session::Model,
+}
+
+/// The SHA-256 a token is stored as.
+fn token_hash(token: &str) -> String {
+    sha256_hex(&[token.as_bytes()])
+}
+
+/// Starts a session of `user_id` on `device`, valid for `ttl_secs`.
+pub async fn create(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    device: &Device,
+    ttl_secs: i64,
+) -> Result<NewSession, ApiError> {
+    let token = random_token(32);
+    let now = now_ms();
+    let name = device
+        .name
+        .clone()
+        .filter(|name| !name.trim().is_empty())
+        .unwrap_or_else(|| device_name(&device.user_agent));
+    let session = user_session::ActiveModel {
+        user_id: Set(user_id),
+        token_hash: Set(token_hash(&token)),
+        device_name: Set(truncate(&name, 100)),
+        user_agent: Set(truncate(&device.user_agent, 512)),
+        ip: Set(truncate(&device.ip, 64)),
+        created_at: Set(now),
+        last_seen_at: Set(now),
+        expires_at: Set(now + ttl_secs * 1000),
+        reauth_at: Set(None),
+        ..Default::default()
+    }
+    .insert(db)
+    .await?;
+    Ok(NewSession { token, session })
+}
+
+/// The live session of `token` and its user, refreshing `last_seen_at` now and then; `None` when
+/// the token is unknown, expired or revoked.
+pub async fn authenticate(
+    db: &impl ConnectionTrait,
+    token: &str,
+) -> Result<Option<(user_session::Model, user::Model)>, ApiError> {
+    let token = token.trim();
+    if token.is_empty() || token.len() > 128 {
+        return Ok(None);
+    }
+    let now = now_ms();
+    let found = Session::find()
+        .filter(Column::TokenHash.eq(token_hash(token)))
+        .filter(Column::RevokedAt.is_null())
+        .filter(Column::ExpiresAt.gt(now))
+        .one(db)
+        .await?;
+    let Some(session) = found else {
+        return Ok(None);
+    };
+    let Some(user) = user::Entity::find_by_id(session.user_id).one(db).await? else {
+        return Ok(None);
+    };
+    if now - session.last_seen_at > TOUCH_INTERVAL_MS {
+        Session::update_many()
+            .col_expr(Column::LastSeenAt, Expr::value(now))
+            .filter(Column::Id.eq(session.id))
+            .exec(db)
+            .await?;
+    }
+    Ok(Some((session, user)))
+}
+
+/// The live sessions of `user_id`, newest first.
+pub async fn list(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+) -> Result<Vec<user_session::Model>, ApiError> {
+    Ok(Session::find()
+        .filter(Column::UserId.eq(user_id))
+        .filter(Column::RevokedAt.is_null())
+        .filter(Column::ExpiresAt.gt(now_ms()))
+        .order_by_desc(Column::LastSeenAt)
+        .all(db)
+        .await?)
+}
+
+/// Ends session `session_id` of `user_id`; `false` when the user has no such live session (another
+/// user's session id is indistinguishable from an unknown one).
+pub async fn revoke(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    session_id: i64,
+) -> Result<bool, ApiError> {
+    let result = Session::update_many()
+        .col_expr(Column::RevokedAt, Expr::value(now_ms()))
+        .filter(Column::Id.eq(session_id))
+        .filter(Column::UserId.eq(user_id))
+        .filter(Column::RevokedAt.is_null())
+        .exec(db)
+        .await?;
+    Ok(result.rows_affected == 1)
+}
+
+/// Ends every live session of `user_id` except `keep` (after a password change or reset).
+pub async fn revoke_all_except(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    keep: Option<i64>,
+) -> Result<u64, ApiError> {
+    let mut update = Session::update_many()
+        .col_expr(Column::RevokedAt, Expr::value(now_ms()))
+        .filter(Column::UserId.eq(user_id))
+        .filter(Column::RevokedAt.is_null());
+    if let Some(keep) = keep {
+        update = update.filter(Column::Id.ne(keep));
+    }
+    Ok(update.exec(db).await?.rows_affected)
+}
+
+/// Renames session `session_id` of `user_id`; `false` when there is no such live session.
+pub async fn rename(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    session_id: i64,
+    name: &str,
+) -> Result<bool, ApiError> {
+    let result = Session::update_many()
+        .col_expr(Column::DeviceName, Expr::value(truncate(name.trim(), 100)))
+        .filter(Column::Id.eq(session_id))
+        .filter(Column::UserId.eq(user_id))
+        .filter(Column::RevokedAt.is_null())
+        .exec(db)
+        .await?;
+    Ok(result.rows_affected == 1)
+}
+
+/// A readable device name from a user agent: "Chrome on Windows", "Safari on iOS", …
+pub fn device_name(user_agent: &str) -> String {
+    let ua = user_agent.to_ascii_lowercase();
+    let browser = [
+        ("edg/", "Edge"),
+        ("opr/", "Opera"),
+        ("firefox/", "Firefox"),
+        ("chromium/", "Chromium"),
+        ("chrome/", "Chrome"),
+        ("safari/", "Safari"),
+        ("curl/", "curl"),
+    ]
+    .iter()
+    .find(|(needle, _)| ua.contains(needle))
+    .map_or("Browser", |(_, name)| name);
+    let os = [
+        ("iphone", "iOS"),
+        ("ipad", "iPadOS"),
+        ("android", "Android"),
+        ("windows", "Windows"),
+        ("mac os", "macOS"),
+        ("cros", "ChromeOS"),
+        ("linux", "Linux"),
+    ]
+    .iter()
+    .find(|(needle, _)| ua.contains(needle))
+    .map(|(_, name)| *name);
+    match os {
+        Some(os) => format!("{browser} on {os}"),
+        None => browser.to_owned(),
+    }
+}
+
+fn truncate(text: &str, max_chars: usize) -> String {
+    text.chars().take(max_chars).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_names_read_browser_and_system() {
+        assert_eq!(
+            device_name(
+                "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36"
+            ),
+            "Chrome on Linux"
+        );
+        assert_eq!(
+            device_name(
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1"
+            ),
+            "Safari on iOS"
+        );
+        assert_eq!(device_name(""), "Browser");
+    }
+
+    #[test]
+    fn tokens_are_256_bits_and_stored_hashed() {
+        let token = random_token(32);
+        assert_eq!(
+            data_encoding::BASE64URL_NOPAD
+                .decode(token.as_bytes())
+                .unwrap()
+                .len(),
+            32
+        );
+        assert_eq!(token_hash(&token).len(), 64);
+        assert_ne!(token_hash(&token), token);
+    }
+}
