@@ -2,7 +2,7 @@
 //! `screen` (an i18n key under `screens.`).
 
 /** How a route renders. */
-export type RouteView = 'home' | 'markets' | 'trade' | 'coming-soon';
+export type RouteView = 'home' | 'markets' | 'trade' | 'login' | 'register' | 'reset' | 'account' | 'admin' | 'coming-soon';
 
 export interface RouteEntry {
   path: string;
@@ -39,7 +39,9 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/article/main/content/:type/:id', screen: 'articleContent', view: 'coming-soon' },
   // Account centre tabs (info, security, device-management, kyc, reward-center,
   // contractAgents/agentManagement, merchant) and security settings (setting/phone, …).
-  { path: '/account/center/*', screen: 'accountCenter', view: 'coming-soon' },
+  { path: '/account/center/*', screen: 'accountCenter', view: 'account' },
+  // The operator's review screen (issue 4); only operators get past its role check.
+  { path: '/admin/*', screen: 'admin', view: 'admin' },
   // Wallet: assets, deposit, withdrawal, history-deposit, history-withdrawal, bills.
   { path: '/account/wallet/*', screen: 'accountWallet', view: 'coming-soon' },
   // Orders: spot, margin-all, margin-fixed, future/u, future/coin.
@@ -48,7 +50,7 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
 
 /** Full-page routes, without the shell. */
 export const FULL_PAGE_ROUTES: readonly RouteEntry[] = [
-  { path: '/user/login', screen: 'userLogin', view: 'coming-soon' },
-  { path: '/user/register', screen: 'userRegister', view: 'coming-soon' },
-  { path: '/user/reset', screen: 'userReset', view: 'coming-soon' },
+  { path: '/user/login', screen: 'userLogin', view: 'login' },
+  { path: '/user/register', screen: 'userRegister', view: 'register' },
+  { path: '/user/reset', screen: 'userReset', view: 'reset' },
 ];

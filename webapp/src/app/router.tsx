@@ -2,6 +2,11 @@
 
 import { useEffect } from 'react';
 import { Navigate, type RouteObject, createBrowserRouter } from 'react-router';
+import { AccountCenterPage } from '../features/account/account-center-page';
+import { AdminPage } from '../features/admin/admin-page';
+import { LoginPage } from '../features/auth/login-page';
+import { RegisterPage } from '../features/auth/register-page';
+import { ResetPage } from '../features/auth/reset-page';
 import { HomePage } from '../features/home/home-page';
 import { MarketsPage } from '../features/markets/markets-page';
 import { getPlatformConfig } from '../lib/platform-config';
@@ -30,6 +35,16 @@ function element(entry: RouteEntry) {
       return <MarketsPage screen={entry.screen} />;
     case 'trade':
       return <TradeRoute screen={entry.screen} />;
+    case 'login':
+      return <LoginPage />;
+    case 'register':
+      return <RegisterPage />;
+    case 'reset':
+      return <ResetPage />;
+    case 'account':
+      return <AccountCenterPage />;
+    case 'admin':
+      return <AdminPage />;
     default:
       return <ComingSoonPage screen={entry.screen} />;
   }
@@ -46,7 +61,10 @@ export const routes: RouteObject[] = [
       },
       {
         element: <FullPageLayout />,
-        children: FULL_PAGE_ROUTES.map((entry) => ({ path: entry.path, element: <FullPageComingSoon screen={entry.screen} /> })),
+        children: FULL_PAGE_ROUTES.map((entry) => ({
+          path: entry.path,
+          element: entry.view === 'coming-soon' ? <FullPageComingSoon screen={entry.screen} /> : element(entry),
+        })),
       },
       { path: '/', element: <Navigate to={HOME_PATH} replace /> },
       { path: '*', element: <Navigate to={HOME_PATH} replace /> },

@@ -8,8 +8,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readStored, writeStored } from '../lib/storage';
-import enAccount from './account/en.json';
-import enAuth from './auth/en.json';
 import enBase from './en.json';
 import { DEFAULT_LANGUAGE, type LanguageCode, toLanguageCode } from './languages';
 
@@ -17,7 +15,10 @@ import { DEFAULT_LANGUAGE, type LanguageCode, toLanguageCode } from './languages
 export const LANGUAGE_STORAGE_KEY = 'lang';
 
 /** The English messages (the reference every other language must match key for key). */
-export const en = { ...enBase, ...enAuth, ...enAccount };
+export const en: Record<string, unknown> = Object.assign(
+  { ...enBase },
+  ...Object.values(import.meta.glob<Record<string, unknown>>('./*/en.json', { eager: true, import: 'default' })),
+);
 
 type Bundle = Record<string, unknown>;
 const loaders = import.meta.glob<Bundle>(['./*.json', './*/*.json', '!./en.json', '!./*/en.json'], { import: 'default' });

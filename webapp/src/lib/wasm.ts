@@ -7,9 +7,25 @@
 
 import type { TFunction } from 'i18next';
 import * as core from 'wasm-core';
-import type { TickerRowInput, TickerRowView, TimeZone } from 'wasm-core';
+import type {
+  BankCardFormInput,
+  IdentityFormInput,
+  PasswordChangeInput,
+  TickerRowInput,
+  TickerRowView,
+  TimeZone,
+  ValidationError,
+} from 'wasm-core';
 
-export type { TickerRowInput, TickerRowView, TimeZone } from 'wasm-core';
+export type {
+  BankCardFormInput,
+  IdentityFormInput,
+  PasswordChangeInput,
+  TickerRowInput,
+  TickerRowView,
+  TimeZone,
+  ValidationError,
+} from 'wasm-core';
 
 /** What the core throws: a stable code, an i18n key and the values the message interpolates. */
 export type CoreError = core.CoreErrorPayload;
@@ -68,4 +84,36 @@ export function timeZones(): TimeZone[] {
 /** Formats a whole ticker table in one call (throws a `CoreError` for the first bad row). */
 export function formatTickerRows(rows: readonly TickerRowInput[]): TickerRowView[] {
   return core.formatTickerRows([...rows]);
+}
+
+/** The violation of `password` against rule A (login), B or C, or `null` when it follows it. */
+export function validatePassword(password: string, rule: 'A' | 'B' | 'C'): CoreError | null {
+  return core.validatePassword(password, rule);
+}
+
+/** Every error of a password form (required, rule, confirmation, new ≠ old), each with its field. */
+export function validatePasswordChange(input: PasswordChangeInput): ValidationError[] {
+  return core.validatePasswordChange(input);
+}
+
+/** The violation of an e-mail address, or `null`. */
+export function validateEmail(email: string): CoreError | null {
+  return core.validateEmail(email);
+}
+
+/** Every error of the identity (basic verification) form, each with its field. */
+export function validateIdentityForm(form: IdentityFormInput): ValidationError[] {
+  return core.validateIdentityForm(form);
+}
+
+/** Every error of the bank card form, each with its field. */
+export function validateBankCardForm(form: BankCardFormInput): ValidationError[] {
+  return core.validateBankCardForm(form);
+}
+
+/** Field → translated message of the first error of each field (for form `invalid` states). */
+export function fieldErrors(t: TFunction, errors: readonly ValidationError[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const error of errors) out[error.field] ??= coreErrorText(t, error);
+  return out;
 }
