@@ -35,3 +35,16 @@ pub(crate) use api_error_response;
 
 mod responses;
 pub use responses::{MemberResponse, PublicResponse};
+
+/// Checks the `{head}` segment of a member-area path (`/api/{head}/coin/…`) against the configured
+/// `platform.api_head`; another value is an unknown path (404).
+pub fn check_head(head: &str, config: &crate::config::Config) -> Result<(), ApiError> {
+    if head == config.platform.api_head {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            poem::http::StatusCode::NOT_FOUND,
+            crate::i18n::Msg::NotFound,
+        ))
+    }
+}
