@@ -11,7 +11,15 @@
  */
 import { defineConfig } from 'orval';
 
-const readOnlyPosts = ['getAllSetting', 'getCoinList', 'getKline', 'getCurrencyPrice', 'getTicker24h'] as const;
+const readOnlyPosts = [
+  'getAllSetting',
+  'getCoinList',
+  'getKline',
+  'getCurrencyPrice',
+  'getTicker24h',
+  'getInfo',
+  'getCountryCode',
+] as const;
 
 export default defineConfig({
   kestrel: {
