@@ -144,3 +144,50 @@ impl Mailer {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn production_refuses_to_start_without_a_sender() {
+        let config = Config {
+            mode: Mode::Production,
+            ..Config::default()
+        };
+        assert!(matches!(
+            Mailer::from_config(&config),
+            Err(MailerError::NoSender)
+        ));
+    }
+
+    #[test]
+    fn development_without_smtp_keeps_an_outbox() {
+        let mailer = Mailer::from_config(&Config::default()).unwrap();
+        assert!(mailer.has_outbox());
+    }
+
+    // The SMTP pool spawns its maintenance task on the Tokio runtime.
+    #[tokio::test]
+    async fn production_with_smtp_has_no_outbox() {
+        let mut config = Config {
+            mode: Mode::Production,
+            ..Config::default()
+        };
+        config.mail.smtp_url = "smtp://localhost:2525".into();
+        config.mail.from = "Kestrel <no-reply@example.com>".into();
+        let mailer = Mailer::from_config(&config).unwrap();
+        assert!(!mailer.has_outbox());
+    }
+
+    #[tokio::test]
+    async fn a_malformed_from_address_is_reported() {
+        let mut config = Config::default();
+        config.mail.smtp_url = "smtp://localhost:2525".into();
+        config.mail.from = "not an address".into();
+        assert!(matches!(
+            Mailer::from_config(&config),
+            Err(MailerError::Invalid(_))
+        ));
+    }
+}

@@ -51,7 +51,10 @@ impl RateLimiter {
 
     /// `Err(seconds until the window ends)` when `key` has used up `limit`; otherwise `Ok`.
     pub fn check(&self, key: &str, limit: Limit) -> Result<(), u64> {
-        let now = Instant::now();
+        self.check_at(key, limit, Instant::now())
+    }
+
+    fn check_at(&self, key: &str, limit: Limit, now: Instant) -> Result<(), u64> {
         let windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
         match windows.get(key) {
             Some((start, count))
@@ -66,7 +69,10 @@ impl RateLimiter {
 
     /// Counts one event of `key`.
     pub fn record(&self, key: &str, limit: Limit) {
-        let now = Instant::now();
+        self.record_at(key, limit, Instant::now());
+    }
+
+    fn record_at(&self, key: &str, limit: Limit, now: Instant) {
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
         if windows.len() > 100_000 {
             windows.retain(|_, (start, _)| now.duration_since(*start) < Duration::from_secs(3600));
@@ -114,12 +120,13 @@ mod tests {
     #[test]
     fn a_new_window_starts_after_the_old_one() {
         let limiter = RateLimiter::new();
-        let limit = Limit {
-            max: 1,
-            window: Duration::from_millis(1),
-        };
-        limiter.record("k", limit);
-        std::thread::sleep(Duration::from_millis(5));
-        assert!(limiter.hit("k", limit).is_ok());
+        let limit = Limit::per_secs(1, 60);
+        let start = Instant::now();
+        limiter.record_at("k", limit, start);
+        assert_eq!(limiter.check_at("k", limit, start + Duration::from_secs(59)), Err(1));
+        let later = start + Duration::from_secs(60);
+        assert!(limiter.check_at("k", limit, later).is_ok());
+        limiter.record_at("k", limit, later);
+        assert!(limiter.check_at("k", limit, later).is_err(), "the new window counts afresh");
     }
 }

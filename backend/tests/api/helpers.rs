@@ -34,11 +34,24 @@ pub async fn spawn_app_in(
     data_dir: tempfile::TempDir,
     database_url: Option<(String, String)>,
 ) -> TestApp {
+    spawn_app_configured(data_dir, database_url, |_| {}).await
+}
+
+/// Starts the app with a fresh database and the test configuration changed by `configure`.
+pub async fn spawn_app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
+    spawn_app_configured(tempfile::tempdir().expect("temporary folder"), None, configure).await
+}
+
+async fn spawn_app_configured(
+    data_dir: tempfile::TempDir,
+    database_url: Option<(String, String)>,
+    configure: impl FnOnce(&mut Config),
+) -> TestApp {
     let postgres = match database_url {
         Some(existing) => Some(existing),
         None => fresh_postgres_database().await,
     };
-    let config = Config {
+    let mut config = Config {
         host: "127.0.0.1".into(),
         port: 0,
         data_dir: data_dir.path().to_path_buf(),
@@ -54,6 +67,7 @@ pub async fn spawn_app_in(
         },
         ..Config::default()
     };
+    configure(&mut config);
     let app = app::start(config).await.expect("the app starts");
     TestApp {
         base: format!("http://{}", app.addr),

@@ -7,6 +7,7 @@ mod errors;
 mod helpers;
 mod kline;
 mod listing;
+mod mail;
 mod market;
 mod openapi;
 mod prices;
