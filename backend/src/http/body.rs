@@ -116,7 +116,14 @@ pub fn parse_json_body<T: DeserializeOwned + ParseFromJSON>(bytes: &[u8]) -> Res
             BodyError::InvalidField(path)
         }
     })?;
-    T::parse_from_json(Some(value)).map_err(|error| BodyError::Invalid(error.into_message()))
+    T::parse_from_json(Some(value)).map_err(|error| {
+        let message = error.into_message();
+        // A failed `#[oai(validator)]` reads "field `limit` verification failed. …".
+        match quoted_after(&message, "field ") {
+            Some(field) if message.contains("verification failed") => BodyError::InvalidField(field),
+            _ => BodyError::Invalid(message),
+        }
+    })
 }
 
 /// The first back-quoted name after `prefix` in a serde message (`missing field `x``).
@@ -216,6 +223,18 @@ mod tests {
         name: String,
         count: Option<i32>,
         items: Vec<Inner>,
+    }
+
+    #[derive(Debug, Object, Deserialize, PartialEq)]
+    struct Limited {
+        #[oai(validator(minimum(value = "1")))]
+        limit: i32,
+    }
+
+    #[test]
+    fn a_failed_validator_names_its_field() {
+        let error = parse_json_body::<Limited>(br#"{"limit":0}"#).unwrap_err();
+        assert_eq!(error, BodyError::InvalidField("limit".into()));
     }
 
     #[test]
