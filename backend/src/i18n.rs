@@ -189,6 +189,18 @@ messages! {
     TotpRequired => "totp_required",
 
     // Security settings, member area (new texts in locales/security/).
+    /// The login password or authenticator code was confirmed for sensitive changes.
+    IdentityConfirmed => "identity_confirmed",
+    /// The account has no e-mail address to send a code to.
+    EmailNotBound => "email_not_bound",
+    /// The account has no phone number to send a code to.
+    PhoneNotBound => "phone_not_bound",
+    /// An API key allows at most `{max}` IP addresses.
+    TooManyIps => "too_many_ips",
+    /// The authenticator was removed (2FA off).
+    TotpUnbound => "totp_unbound",
+    /// The fund password was saved.
+    FundPasswordSaved => "fund_password_saved",
     // -- end of security messages --
 
     // Identity, bank card and files (texts in locales/kyc/).
@@ -213,6 +225,10 @@ messages! {
     /// A signed link is expired or forged.
     LinkExpired => "link_expired",
     // Uploads, identity review, operators (new texts in locales/files/).
+    /// A file was uploaded.
+    Uploaded => "uploaded",
+    /// An operator's review was saved.
+    Reviewed => "reviewed",
     // -- end of files messages --
 }
 

@@ -258,6 +258,8 @@ async fn index<T: IntoIden + Copy + 'static, C: IntoIden + Copy + 'static>(
         .await
 }
 
+// The variant names are the column names (`user_type`), so some repeat the table's name.
+#[allow(clippy::enum_variant_names)]
 #[derive(DeriveIden, Clone, Copy)]
 enum User {
     Table,

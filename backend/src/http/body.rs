@@ -120,7 +120,9 @@ pub fn parse_json_body<T: DeserializeOwned + ParseFromJSON>(bytes: &[u8]) -> Res
         let message = error.into_message();
         // A failed `#[oai(validator)]` reads "field `limit` verification failed. …".
         match quoted_after(&message, "field ") {
-            Some(field) if message.contains("verification failed") => BodyError::InvalidField(field),
+            Some(field) if message.contains("verification failed") => {
+                BodyError::InvalidField(field)
+            }
             _ => BodyError::Invalid(message),
         }
     })

@@ -123,10 +123,16 @@ mod tests {
         let limit = Limit::per_secs(1, 60);
         let start = Instant::now();
         limiter.record_at("k", limit, start);
-        assert_eq!(limiter.check_at("k", limit, start + Duration::from_secs(59)), Err(1));
+        assert_eq!(
+            limiter.check_at("k", limit, start + Duration::from_secs(59)),
+            Err(1)
+        );
         let later = start + Duration::from_secs(60);
         assert!(limiter.check_at("k", limit, later).is_ok());
         limiter.record_at("k", limit, later);
-        assert!(limiter.check_at("k", limit, later).is_err(), "the new window counts afresh");
+        assert!(
+            limiter.check_at("k", limit, later).is_err(),
+            "the new window counts afresh"
+        );
     }
 }

@@ -39,7 +39,12 @@ pub async fn spawn_app_in(
 
 /// Starts the app with a fresh database and the test configuration changed by `configure`.
 pub async fn spawn_app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
-    spawn_app_configured(tempfile::tempdir().expect("temporary folder"), None, configure).await
+    spawn_app_configured(
+        tempfile::tempdir().expect("temporary folder"),
+        None,
+        configure,
+    )
+    .await
 }
 
 async fn spawn_app_configured(

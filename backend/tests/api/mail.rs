@@ -17,7 +17,9 @@ async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
     let store = received.clone();
     tokio::spawn(async move {
         loop {
-            let Ok((socket, _)) = listener.accept().await else { return };
+            let Ok((socket, _)) = listener.accept().await else {
+                return;
+            };
             let store = store.clone();
             tokio::spawn(async move {
                 let (read, mut write) = socket.into_split();
@@ -37,7 +39,11 @@ async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
                         }
                         continue;
                     }
-                    let verb = line.split_whitespace().next().unwrap_or_default().to_ascii_uppercase();
+                    let verb = line
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_ascii_uppercase();
                     let reply: &[u8] = match verb.as_str() {
                         "EHLO" | "HELO" => b"250 sink\r\n",
                         "DATA" => {
@@ -75,7 +81,12 @@ async fn codes_go_out_by_smtp_and_registration_works_with_them() {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let message = received.lock().unwrap().first().cloned().expect("one e-mail was sent");
+    let message = received
+        .lock()
+        .unwrap()
+        .first()
+        .cloned()
+        .expect("one e-mail was sent");
     assert!(message.contains("To: smtp@example.com"), "{message}");
     assert!(message.contains("Kestrel Exchange"), "{message}");
     let code = message
@@ -86,8 +97,11 @@ async fn codes_go_out_by_smtp_and_registration_works_with_them() {
     let (status, body) = app
         .post(
             "/api/user/register",
-            Some(&json!({"account": "smtp@example.com", "password": PASSWORD,
-                "confirmPassword": PASSWORD, "code": code}).to_string()),
+            Some(
+                &json!({"account": "smtp@example.com", "password": PASSWORD,
+                "confirmPassword": PASSWORD, "code": code})
+                .to_string(),
+            ),
             &[],
         )
         .await;

@@ -1,0 +1,230 @@
+//! The password rules of the security settings: the fund (trade / withdrawal) password under
+//! rule B, and the login password (rule A) changed with the old password, with a security code,
+//! or reset with a code after it was forgotten. A changed login password ends the user's other
+//! sessions; a reset ends all of them.
+
+use poem::http::StatusCode;
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, TransactionTrait,
+    sea_query::Expr,
+};
+use wasm_core::validate::{PasswordChange, PasswordRule, Violation, validate_password_change};
+
+use super::{reauth, service::consume_security_code};
+use crate::entity::user;
+use crate::http::ApiError;
+use crate::i18n::Msg;
+use crate::user::codes::{self, Purpose};
+use crate::user::rate_limit::RateLimiter;
+use crate::user::service::{Account, check_new_password};
+use crate::user::{CurrentUser, now_ms, password, session};
+
+/// A fund password form.
+#[derive(Debug)]
+pub struct FundPasswordForm {
+    /// The new fund password (rule B).
+    pub password: String,
+    /// The new fund password again.
+    pub confirm_password: String,
+    /// The current fund password; required once one is set.
+    pub old_password: Option<String>,
+}
+
+/// Checks a fund password form against rule B; `old` is the current fund password when one is set.
+pub fn check_fund_password(form: &FundPasswordForm, old: Option<&str>) -> Result<(), ApiError> {
+    ApiError::first_of(validate_password_change(&PasswordChange {
+        rule: PasswordRule::B,
+        old_password: old.map(str::to_owned),
+        password: Some(form.password.clone()),
+        confirm_password: Some(form.confirm_password.clone()),
+    }))
+}
+
+/// Sets or changes the fund password. Needs a recent re-authentication. The first time no old
+/// password is needed; after that the current one is ([`Msg::FundPasswordAlreadySet`] when it is
+/// missing, [`Msg::WrongFundPassword`] when it is wrong; wrong ones count against the user's
+/// confirmation limit).
+pub async fn set_fund_password(
+    db: &DatabaseConnection,
+    limiter: &RateLimiter,
+    current: &CurrentUser,
+    form: FundPasswordForm,
+) -> Result<(), ApiError> {
+    reauth::require(&current.session)?;
+    let user = &current.user;
+    let old = form.old_password.clone().filter(|old| !old.is_empty());
+    match (&user.fund_password_hash, old) {
+        (None, _) => check_fund_password(&form, None)?,
+        (Some(_), None) => {
+            return Err(
+                ApiError::new(StatusCode::BAD_REQUEST, Msg::FundPasswordAlreadySet)
+                    .with_field("oldPassword"),
+            );
+        }
+        (Some(stored), Some(old)) => {
+            check_fund_password(&form, Some(&old))?;
+            reauth::check_failures(limiter, user)?;
+            if !password::verify_blocking(old, stored.clone()).await {
+                reauth::record_failure(limiter, user);
+                return Err(
+                    ApiError::new(StatusCode::BAD_REQUEST, Msg::WrongFundPassword)
+                        .with_field("oldPassword"),
+                );
+            }
+        }
+    }
+    let hash = password::hash_blocking(form.password).await?;
+    // Conditional on the hash the check saw: of two concurrent changes only one applies.
+    let stored = match &user.fund_password_hash {
+        Some(stored) => user::Column::FundPasswordHash.eq(stored.clone()),
+        None => user::Column::FundPasswordHash.is_null(),
+    };
+    let updated = user::Entity::update_many()
+        .col_expr(user::Column::FundPasswordHash, Expr::value(hash))
+        .col_expr(user::Column::UpdatedAt, Expr::value(now_ms()))
+        .filter(user::Column::Id.eq(user.id))
+        .filter(stored)
+        .exec(db)
+        .await?;
+    if updated.rows_affected != 1 {
+        return Err(
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::FundPasswordAlreadySet)
+                .with_field("oldPassword"),
+        );
+    }
+    Ok(())
+}
+
+/// A new login password and its confirmation.
+#[derive(Debug)]
+pub struct NewPassword {
+    /// The new login password (rule A).
+    pub password: String,
+    /// The same again.
+    pub confirm_password: String,
+}
+
+/// Changes the login password of `current`'s user after checking the old one
+/// ([`Msg::WrongPassword`]; wrong ones count against the user's confirmation limit), and ends
+/// every other session of the user; this one stays.
+pub async fn change_with_old(
+    db: &DatabaseConnection,
+    limiter: &RateLimiter,
+    current: &CurrentUser,
+    old_password: &str,
+    new: NewPassword,
+) -> Result<(), ApiError> {
+    check_new_password(&new.password, &new.confirm_password, Some(old_password))?;
+    let user = &current.user;
+    reauth::check_failures(limiter, user)?;
+    if !password::verify_blocking(old_password.to_owned(), user.password_hash.clone()).await {
+        reauth::record_failure(limiter, user);
+        return Err(
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::WrongPassword).with_field("oldPassword")
+        );
+    }
+    store(db, user.id, new.password, Some(current.session.id)).await
+}
+
+/// Changes the login password of `current`'s user with a [`Purpose::Security`] code sent to the
+/// user's e-mail address or phone, and ends every other session of the user; this one stays.
+pub async fn change_with_code(
+    db: &DatabaseConnection,
+    current: &CurrentUser,
+    code: &str,
+    new: NewPassword,
+) -> Result<(), ApiError> {
+    check_new_password(&new.password, &new.confirm_password, None)?;
+    let user = &current.user;
+    if password::verify_blocking(new.password.clone(), user.password_hash.clone()).await {
+        return Err(ApiError::rule("password", &Violation::PasswordUnchanged));
+    }
+    consume_security_code(db, user, code).await?;
+    store(db, user.id, new.password, Some(current.session.id)).await
+}
+
+/// Resets a forgotten login password with the [`Purpose::Reset`] code sent to `account`, and
+/// ends every session of the user. An unknown account fails exactly like a wrong code.
+pub async fn reset(
+    db: &DatabaseConnection,
+    account: &Account,
+    code: &str,
+    new: NewPassword,
+) -> Result<(), ApiError> {
+    check_new_password(&new.password, &new.confirm_password, None)?;
+    // No code is ever sent for an unknown account, so this fails for it with `invalid_code`.
+    codes::consume(db, account.as_str(), Purpose::Reset, code).await?;
+    let Some(user) = account.find(db).await? else {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCode).with_field("code"));
+    };
+    store(db, user.id, new.password, None).await
+}
+
+/// Stores `new` as `user_id`'s login password and ends the user's sessions except `keep`, in one
+/// transaction.
+async fn store(
+    db: &DatabaseConnection,
+    user_id: i64,
+    new: String,
+    keep: Option<i64>,
+) -> Result<(), ApiError> {
+    let hash = password::hash_blocking(new).await?;
+    let txn = db.begin().await?;
+    set_password_hash(&txn, user_id, hash).await?;
+    session::revoke_all_except(&txn, user_id, keep).await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+async fn set_password_hash(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    hash: String,
+) -> Result<(), ApiError> {
+    user::Entity::update_many()
+        .col_expr(user::Column::PasswordHash, Expr::value(hash))
+        .col_expr(user::Column::UpdatedAt, Expr::value(now_ms()))
+        .filter(user::Column::Id.eq(user_id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(password: &str, confirm: &str) -> FundPasswordForm {
+        FundPasswordForm {
+            password: password.into(),
+            confirm_password: confirm.into(),
+            old_password: None,
+        }
+    }
+
+    #[test]
+    fn fund_passwords_follow_rule_b() {
+        assert!(check_fund_password(&form("trade#1", "trade#1"), None).is_ok());
+        assert!(check_fund_password(&form("123456", "123456"), None).is_ok());
+        let short = check_fund_password(&form("12345", "12345"), None).unwrap_err();
+        assert_eq!(short.msg, Msg::Rule("password_format"));
+        assert_eq!(short.field.as_deref(), Some("password"));
+        let long = "a".repeat(21);
+        assert_eq!(
+            check_fund_password(&form(&long, &long), None)
+                .unwrap_err()
+                .msg,
+            Msg::Rule("password_format")
+        );
+        let mismatch = check_fund_password(&form("123456", "123457"), None).unwrap_err();
+        assert_eq!(mismatch.msg, Msg::Rule("password_mismatch"));
+        assert_eq!(mismatch.field.as_deref(), Some("confirmPassword"));
+    }
+
+    #[test]
+    fn a_changed_fund_password_must_differ() {
+        let error = check_fund_password(&form("123456", "123456"), Some("123456")).unwrap_err();
+        assert_eq!(error.msg, Msg::Rule("password_unchanged"));
+        assert!(check_fund_password(&form("654321", "654321"), Some("123456")).is_ok());
+    }
+}

@@ -1,0 +1,154 @@
+//! Step-up re-authentication: a sensitive change (binding a contact, 2FA, fund password,
+//! anti-phishing code, API keys) needs the login password or an authenticator code confirmed on
+//! the same session within the last five minutes. The confirmation is stored per session
+//! (`user_session.reauth_at`), so a stolen token alone cannot make such changes.
+
+use poem::http::StatusCode;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, sea_query::Expr};
+
+use crate::entity::{user, user_session};
+use crate::http::ApiError;
+use crate::i18n::Msg;
+use crate::user::rate_limit::{Limit, RateLimiter};
+use crate::user::{CurrentUser, now_ms, password, service::use_totp_code};
+
+/// How long a confirmation covers sensitive changes on its session.
+pub const REAUTH_WINDOW_MS: i64 = 5 * 60_000;
+
+/// Wrong confirmations (passwords, codes) per user in 15 minutes before the user must wait.
+pub const REAUTH_FAILURES: Limit = Limit::per_secs(5, 900);
+
+/// The rate-limiter key of `user_id`'s failed confirmations.
+pub fn failure_key(user_id: i64) -> String {
+    format!("reauth:{user_id}")
+}
+
+/// Whether a confirmation at `reauth_at` still covers a change at `now` (Unix milliseconds).
+pub fn is_fresh(reauth_at: Option<i64>, now: i64) -> bool {
+    reauth_at.is_some_and(|at| now - at <= REAUTH_WINDOW_MS)
+}
+
+/// [`Msg::ReauthRequired`] (400) unless `session` was confirmed within [`REAUTH_WINDOW_MS`].
+pub fn require(session: &user_session::Model) -> Result<(), ApiError> {
+    if is_fresh(session.reauth_at, now_ms()) {
+        Ok(())
+    } else {
+        Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::ReauthRequired))
+    }
+}
+
+/// The 429 failure with the seconds to wait.
+pub fn too_many(seconds: u64) -> ApiError {
+    ApiError::new(StatusCode::TOO_MANY_REQUESTS, Msg::TooManyRequests)
+        .with_param("seconds", seconds.to_string())
+}
+
+/// What the user confirms with: the login password, an authenticator code, or both (then both
+/// must be right).
+#[derive(Debug, Default)]
+pub struct Proof {
+    /// The login password.
+    pub password: Option<String>,
+    /// The current 6-digit authenticator code (only when 2FA is on).
+    pub totp_code: Option<String>,
+}
+
+/// Checks `proof` for `current`'s user within [`REAUTH_FAILURES`] and marks the session confirmed;
+/// returns when the confirmation ends (Unix milliseconds).
+pub async fn confirm(
+    db: &impl ConnectionTrait,
+    limiter: &RateLimiter,
+    current: &CurrentUser,
+    proof: Proof,
+) -> Result<i64, ApiError> {
+    let user = &current.user;
+    let key = failure_key(user.id);
+    limiter.check(&key, REAUTH_FAILURES).map_err(too_many)?;
+    let password = proof.password.filter(|p| !p.is_empty());
+    let totp_code = proof.totp_code.filter(|c| !c.trim().is_empty());
+    if password.is_none() && totp_code.is_none() {
+        return Err(ApiError::rule(
+            "password",
+            &wasm_core::validate::Violation::Required,
+        ));
+    }
+    if let Some(password) = password
+        && !password::verify_blocking(password, user.password_hash.clone()).await
+    {
+        limiter.record(&key, REAUTH_FAILURES);
+        return Err(
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::WrongPassword).with_field("password")
+        );
+    }
+    if let Some(code) = totp_code
+        && !(user.totp_enabled && use_totp_code(db, user, &code).await?)
+    {
+        limiter.record(&key, REAUTH_FAILURES);
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidTotp).with_field("totpCode"));
+    }
+    limiter.clear(&key);
+    let now = now_ms();
+    let updated = user_session::Entity::update_many()
+        .col_expr(user_session::Column::ReauthAt, Expr::value(now))
+        .filter(user_session::Column::Id.eq(current.session.id))
+        .filter(user_session::Column::UserId.eq(user.id))
+        .filter(user_session::Column::RevokedAt.is_null())
+        .exec(db)
+        .await?;
+    if updated.rows_affected != 1 {
+        return Err(ApiError::new(StatusCode::UNAUTHORIZED, Msg::Unauthorized));
+    }
+    Ok(now + REAUTH_WINDOW_MS)
+}
+
+/// Counts a wrong secret of `user` (old password, fund password) against the same limit as wrong
+/// confirmations, or answers 429 when the limit is used up already.
+pub fn check_failures(limiter: &RateLimiter, user: &user::Model) -> Result<(), ApiError> {
+    limiter
+        .check(&failure_key(user.id), REAUTH_FAILURES)
+        .map_err(too_many)
+}
+
+/// Records one wrong secret of `user` (see [`check_failures`]).
+pub fn record_failure(limiter: &RateLimiter, user: &user::Model) {
+    limiter.record(&failure_key(user.id), REAUTH_FAILURES);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_confirmation_lasts_five_minutes() {
+        let now = 1_700_000_000_000;
+        assert!(!is_fresh(None, now));
+        assert!(is_fresh(Some(now), now));
+        assert!(is_fresh(Some(now - REAUTH_WINDOW_MS), now));
+        assert!(!is_fresh(Some(now - REAUTH_WINDOW_MS - 1), now));
+    }
+
+    #[test]
+    fn a_stale_session_is_refused_with_reauth_required() {
+        let session = user_session::Model {
+            id: 1,
+            user_id: 1,
+            token_hash: String::new(),
+            device_name: String::new(),
+            user_agent: String::new(),
+            ip: String::new(),
+            created_at: 0,
+            last_seen_at: 0,
+            expires_at: i64::MAX,
+            revoked_at: None,
+            reauth_at: Some(now_ms() - REAUTH_WINDOW_MS - 1_000),
+        };
+        let error = require(&session).unwrap_err();
+        assert_eq!(error.status, StatusCode::BAD_REQUEST);
+        assert_eq!(error.msg, Msg::ReauthRequired);
+        let fresh = user_session::Model {
+            reauth_at: Some(now_ms()),
+            ..session
+        };
+        assert!(require(&fresh).is_ok());
+    }
+}
