@@ -1,4 +1,5 @@
-//! The `backend` command: `serve` (the default), `migrate`, `export-openapi`.
+//! The `backend` command: `serve` (the default), `migrate`, `add-coin`, `export-openapi`, and
+//! `admin create-operator`.
 
 use std::path::PathBuf;
 
@@ -48,11 +49,33 @@ enum Command {
         #[arg(long)]
         hot: bool,
     },
+    /// Operator accounts.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
     /// Write the OpenAPI document (default `openapi/openapi.json`).
     ExportOpenapi {
         /// Where to write it; `-` for standard output.
         #[arg(long, default_value = "openapi/openapi.json")]
         out: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Create an operator account (identity review, `/api/admin/…`), or give an existing
+    /// account of that e-mail address the operator role (its password is then left unchanged).
+    /// Prints the account's id.
+    CreateOperator {
+        /// The operator's login e-mail address.
+        #[arg(long)]
+        email: String,
+        /// The login password of a new account (rule A: at least 8 characters with an upper-case
+        /// letter, a lower-case letter and a digit). Prefer the environment variable, which
+        /// stays out of the shell history and the process list.
+        #[arg(long, env = "EXCHANGE_OPERATOR_PASSWORD", hide_env_values = true)]
+        password: String,
     },
 }
 
@@ -110,6 +133,29 @@ async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             let db = backend::db::connect(&config).await?;
             let listed = backend::common::service::list_coin(&db, &new).await?;
             println!("listed {} (id {})", listed.show_symbol, listed.id);
+        }
+        Some(Command::Admin {
+            command: AdminCommand::CreateOperator { email, password },
+        }) => {
+            use backend::admin::service::{OperatorOutcome, create_operator};
+            let db = backend::db::connect(&config).await?;
+            let outcome = create_operator(&db, &email, &password)
+                .await
+                .map_err(|error| {
+                    let envelope = error.envelope();
+                    match envelope.data.field {
+                        Some(field) => format!("--{field}: {}", envelope.msg),
+                        None => envelope.msg,
+                    }
+                })?;
+            let what = match &outcome {
+                OperatorOutcome::Created(_) => "created operator",
+                OperatorOutcome::Promoted(_) => "promoted to operator (password unchanged)",
+                OperatorOutcome::AlreadyOperator(_) => "already an operator",
+            };
+            let user = outcome.user();
+            eprintln!("{what}: {}", user.email.as_deref().unwrap_or_default());
+            println!("{}", user.id);
         }
         Some(Command::Migrate) => {
             backend::db::connect(&config).await?;

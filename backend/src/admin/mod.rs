@@ -2,3 +2,4 @@
 //! `operator` role (created by `backend admin create-operator`) may call them.
 
 pub mod api;
+pub mod service;

@@ -2,3 +2,7 @@
 //! short-lived signed links, and the country list.
 
 pub mod api;
+pub mod countries;
+pub mod files;
+pub mod service;
+pub mod upload;

@@ -1,6 +1,7 @@
 //! HTTP of the market data calls: kline history (`POST /api/market/kline`), the price info of a
-//! pair (`GET /api/contract/coin/currencyPrice`, `POST /api/texchange/getCurrencyPrice`) and its 24h
-//! statistics (`POST /api/market/ticker24h`).
+//! pair (`GET /api/contract/coin/currencyPrice`, `POST /api/texchange/getCurrencyPrice`), its 24h
+//! statistics (`POST /api/market/ticker24h`), its order book (`POST /api/market/depth`) and its
+//! recent trades (`POST /api/market/trades`).
 
 use poem::{http::StatusCode, web::Data};
 use poem_openapi::param::Query;
@@ -139,6 +140,119 @@ pub struct Stats24h {
     /// Time of the last tick, epoch milliseconds.
     pub ts: i64,
 }
+
+/// A request for a pair's order book or recent trades.
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolLimitQuery {
+    /// Pair id (`btcusdt`), any case.
+    #[oai(validator(min_length = 1, max_length = 64))]
+    pub symbol: String,
+    /// Levels per side (depth, 1 to 50; 20 when absent) or trades (1 to 100; 50 when absent).
+    #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
+    pub limit: Option<u32>,
+}
+
+/// A pair's order book: the same content as the market channel's depth snapshot.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Depth {
+    /// Pair id.
+    pub symbol: String,
+    /// Sequence number of the last diff included; the channel's diffs continue from it.
+    pub seq: u64,
+    /// Bids, best (highest) first, each `[price, quantity]`.
+    pub bids: Vec<Vec<Decimal>>,
+    /// Asks, best (lowest) first, each `[price, quantity]`.
+    pub asks: Vec<Vec<Decimal>>,
+    /// Time of the book, epoch milliseconds.
+    pub ts: i64,
+}
+
+/// One trade.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct TradeView {
+    /// Trade id, increasing per pair.
+    pub id: u64,
+    /// Price.
+    pub price: Decimal,
+    /// Quantity in the base asset.
+    pub quantity: Decimal,
+    /// The taker's side: `buy` or `sell`.
+    pub side: String,
+    /// Time, epoch milliseconds.
+    pub ts: i64,
+}
+
+/// Recent trades of a pair, newest first.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RecentTrades {
+    /// Pair id.
+    pub symbol: String,
+    /// The trades, newest first.
+    pub trades: Vec<TradeView>,
+}
+
+/// Outcomes of `getDepth`.
+#[derive(ApiResponse)]
+#[oai(bad_request_handler = "depth_bad_request")]
+pub enum DepthResponse {
+    /// The book.
+    #[oai(status = 200)]
+    Ok(Json<Envelope<Depth>>),
+    /// The request could not be read: `msg` names the field.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorEnvelope>),
+    /// No listed pair has this symbol, or it has no book yet.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorEnvelope>),
+    /// The body is larger than 1 MiB.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorEnvelope>),
+    /// The body is not declared as JSON.
+    #[oai(status = 415)]
+    UnsupportedMediaType(Json<ErrorEnvelope>),
+    /// The pair could not be read.
+    #[oai(status = 500)]
+    InternalError(Json<ErrorEnvelope>),
+}
+
+/// Outcomes of `getRecentTrades`.
+#[derive(ApiResponse)]
+#[oai(bad_request_handler = "trades_bad_request")]
+pub enum TradesResponse {
+    /// The trades.
+    #[oai(status = 200)]
+    Ok(Json<Envelope<RecentTrades>>),
+    /// The request could not be read: `msg` names the field.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorEnvelope>),
+    /// No listed pair has this symbol.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorEnvelope>),
+    /// The body is larger than 1 MiB.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorEnvelope>),
+    /// The body is not declared as JSON.
+    #[oai(status = 415)]
+    UnsupportedMediaType(Json<ErrorEnvelope>),
+    /// The pair could not be read.
+    #[oai(status = 500)]
+    InternalError(Json<ErrorEnvelope>),
+}
+
+api_error_response!(DepthResponse, depth_bad_request {
+    NOT_FOUND => NotFound,
+    PAYLOAD_TOO_LARGE => PayloadTooLarge,
+    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
+});
+api_error_response!(TradesResponse, trades_bad_request {
+    NOT_FOUND => NotFound,
+    PAYLOAD_TOO_LARGE => PayloadTooLarge,
+    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
+});
 
 /// Outcomes of the price-info calls.
 #[derive(ApiResponse)]
@@ -280,6 +394,37 @@ impl MarketApi {
         }
     }
 
+    /// The order book of a pair (up to 50 levels per side), with the sequence number the market
+    /// channel's depth diffs continue from.
+    #[oai(path = "/api/market/depth", method = "post", operation_id = "getDepth")]
+    async fn get_depth(
+        &self,
+        state: Data<&AppState>,
+        query: JsonBody<SymbolLimitQuery>,
+    ) -> DepthResponse {
+        match depth(&state, query.0).await {
+            Ok(depth) => DepthResponse::Ok(Json(Envelope::ok(depth))),
+            Err(error) => error.into(),
+        }
+    }
+
+    /// The recent trades of a pair (up to 100), newest first.
+    #[oai(
+        path = "/api/market/trades",
+        method = "post",
+        operation_id = "getRecentTrades"
+    )]
+    async fn get_recent_trades(
+        &self,
+        state: Data<&AppState>,
+        query: JsonBody<SymbolLimitQuery>,
+    ) -> TradesResponse {
+        match recent_trades(&state, query.0).await {
+            Ok(trades) => TradesResponse::Ok(Json(Envelope::ok(trades))),
+            Err(error) => error.into(),
+        }
+    }
+
     /// The rolling 24-hour statistics of a pair.
     #[oai(
         path = "/api/market/ticker24h",
@@ -315,6 +460,64 @@ impl MarketApi {
                 .into(),
         }
     }
+}
+
+/// Levels per side of `getDepth` when no limit is given, and the most it returns.
+const DEPTH_DEFAULT: u32 = 20;
+const DEPTH_MAX: u32 = 50;
+/// Trades of `getRecentTrades` when no limit is given.
+const TRADES_DEFAULT: u32 = 50;
+
+async fn depth(state: &AppState, query: SymbolLimitQuery) -> Result<Depth, ApiError> {
+    let symbol = service::quote(&state.db, &state.hub, &query.symbol)
+        .await?
+        .coin
+        .symbol;
+    let limit = query.limit.unwrap_or(DEPTH_DEFAULT).min(DEPTH_MAX) as usize;
+    let book = state.hub.book(&symbol).ok_or_else(|| {
+        ApiError::new(StatusCode::NOT_FOUND, Msg::UnknownSymbol)
+            .with_field("symbol")
+            .with_param("symbol", symbol.clone())
+    })?;
+    let book = book.top(limit);
+    let levels = |side: &[crate::market::book::Level]| {
+        side.iter().map(|l| vec![l.price, l.quantity]).collect()
+    };
+    Ok(Depth {
+        bids: levels(&book.bids),
+        asks: levels(&book.asks),
+        seq: book.seq,
+        ts: book.ts,
+        symbol,
+    })
+}
+
+async fn recent_trades(
+    state: &AppState,
+    query: SymbolLimitQuery,
+) -> Result<RecentTrades, ApiError> {
+    let symbol = service::quote(&state.db, &state.hub, &query.symbol)
+        .await?
+        .coin
+        .symbol;
+    let limit = query.limit.unwrap_or(TRADES_DEFAULT) as usize;
+    let trades = state
+        .hub
+        .recent_trades(&symbol, limit)
+        .into_iter()
+        .map(|t| TradeView {
+            id: t.id,
+            price: t.price,
+            quantity: t.quantity,
+            side: match t.side {
+                crate::market::hub::Side::Buy => "buy",
+                crate::market::hub::Side::Sell => "sell",
+            }
+            .to_owned(),
+            ts: t.ts,
+        })
+        .collect();
+    Ok(RecentTrades { symbol, trades })
 }
 
 fn price_info(quote: PairQuote) -> PriceInfo {

@@ -9,9 +9,15 @@ use std::{
     sync::{Arc, RwLock},
 };
 
+use std::collections::VecDeque;
+
 use rust_decimal::Decimal;
 use serde::Serialize;
 use tokio::sync::broadcast;
+
+use wasm_core::kline::{Candle, Interval};
+
+use crate::market::book::{BookDiff, BookSnapshot};
 
 /// How many messages a slow client may fall behind before it starts losing the oldest.
 pub const EVENT_BUFFER: usize = 4096;
@@ -84,6 +90,115 @@ pub fn ticker_message(symbol: &str, ticker: &Ticker) -> Arc<str> {
     Arc::from(serde_json::to_string(&message).unwrap_or_default())
 }
 
+/// Which side took liquidity in a trade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// A buyer lifted an ask.
+    Buy,
+    /// A seller hit a bid.
+    Sell,
+}
+
+/// One trade of a pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Trade {
+    /// Trade id, increasing per pair.
+    pub id: u64,
+    /// Price.
+    pub price: Decimal,
+    /// Quantity in the base asset.
+    pub quantity: Decimal,
+    /// The taker's side.
+    pub side: Side,
+    /// Time, epoch milliseconds.
+    pub ts: i64,
+}
+
+/// Trades kept per pair for new subscribers and `POST /api/market/trades`.
+pub const RECENT_TRADES: usize = 100;
+
+/// The `depth` snapshot message of `symbol` (sent on subscription and after a client lagged).
+pub fn depth_snapshot_message(symbol: &str, snapshot: &BookSnapshot) -> String {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Data<'a> {
+        kind: &'static str,
+        #[serde(flatten)]
+        snapshot: &'a BookSnapshot,
+    }
+    serde_json::json!({"type": "depth", "symbol": symbol, "data": Data { kind: "snapshot", snapshot }})
+        .to_string()
+}
+
+/// The `depth` diff message of `symbol`.
+fn depth_diff_message(symbol: &str, diff: &BookDiff) -> Arc<str> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Data<'a> {
+        kind: &'static str,
+        #[serde(flatten)]
+        diff: &'a BookDiff,
+    }
+    Arc::from(
+        serde_json::json!({"type": "depth", "symbol": symbol, "data": Data { kind: "diff", diff }})
+            .to_string(),
+    )
+}
+
+/// The `DETAIL` message of `symbol`.
+pub fn detail_message(symbol: &str, detail: &Detail) -> String {
+    serde_json::json!({"type": "DETAIL", "symbol": symbol, "data": detail}).to_string()
+}
+
+/// The `TRADE` message of `symbol`: `trades` newest last; `snapshot` marks the recent trades sent on
+/// subscription (newest first).
+pub fn trades_message(symbol: &str, trades: &[Trade], snapshot: bool) -> String {
+    serde_json::json!({"type": "TRADE", "symbol": symbol, "snapshot": snapshot, "data": trades})
+        .to_string()
+}
+
+/// The event channel of `interval`'s candles (`kline:1m` … `kline:1M`).
+pub fn kline_channel(interval: Interval) -> &'static str {
+    match interval {
+        Interval::OneMinute => "kline:1m",
+        Interval::FiveMinutes => "kline:5m",
+        Interval::FifteenMinutes => "kline:15m",
+        Interval::ThirtyMinutes => "kline:30m",
+        Interval::OneHour => "kline:1h",
+        Interval::TwoHours => "kline:2h",
+        Interval::FourHours => "kline:4h",
+        Interval::OneDay => "kline:1d",
+        Interval::OneWeek => "kline:1w",
+        Interval::OneMonth => "kline:1M",
+    }
+}
+
+/// A `kline` (live, `kind` "kline") or `KLINE` (closed) message of `symbol` at `interval`.
+pub fn kline_message(kind: &str, symbol: &str, interval: Interval, candle: &Candle) -> String {
+    serde_json::json!({"type": kind, "symbol": symbol, "interval": interval.as_str(), "data": candle})
+        .to_string()
+}
+
+/// Mark and index prices and the top of the book of a pair (the `DETAIL` message).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Detail {
+    /// Last trade price.
+    pub last_price: Decimal,
+    /// Index price: the simulated spot index the pair tracks.
+    pub index_price: Decimal,
+    /// Mark price: the book's mid, kept within 0.5 % of the index (what futures mark to).
+    pub mark_price: Decimal,
+    /// Best bid.
+    pub best_bid: Option<Decimal>,
+    /// Best ask.
+    pub best_ask: Option<Decimal>,
+    /// Time, epoch milliseconds.
+    pub ts: i64,
+}
+
 /// A newly listed pair, as the notice channel announces it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -113,11 +228,17 @@ pub struct MarketEvent {
     pub symbol: Arc<str>,
     /// The serialised message.
     pub text: Arc<str>,
+    /// The depth diff's sequence number (0 for other channels).
+    pub seq: u64,
 }
 
 /// The latest market state and the live broadcast; shared by the simulator, the API and the channels.
 pub struct MarketHub {
     tickers: RwLock<HashMap<String, Ticker>>,
+    klines: RwLock<HashMap<String, Vec<(Interval, Candle)>>>,
+    details: RwLock<HashMap<String, Detail>>,
+    books: RwLock<HashMap<String, Arc<BookSnapshot>>>,
+    trades: RwLock<HashMap<String, VecDeque<Trade>>>,
     events: broadcast::Sender<MarketEvent>,
     notices: broadcast::Sender<Arc<str>>,
 }
@@ -133,6 +254,10 @@ impl MarketHub {
     pub fn new() -> Self {
         Self {
             tickers: RwLock::new(HashMap::new()),
+            klines: RwLock::new(HashMap::new()),
+            details: RwLock::new(HashMap::new()),
+            books: RwLock::new(HashMap::new()),
+            trades: RwLock::new(HashMap::new()),
             events: broadcast::channel(EVENT_BUFFER).0,
             notices: broadcast::channel(64).0,
         }
@@ -157,6 +282,157 @@ impl MarketHub {
             channel: "ticker",
             symbol: Arc::from(symbol),
             text,
+            seq: 0,
+        });
+    }
+
+    /// The latest book of `symbol`.
+    pub fn book(&self, symbol: &str) -> Option<Arc<BookSnapshot>> {
+        self.books
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(symbol)
+            .cloned()
+    }
+
+    /// Records `snapshot` as the book of `symbol`, then broadcasts `diff` (in this order, so a
+    /// client that takes the snapshot in between skips the diff by its `seq`).
+    pub fn publish_book(&self, symbol: &str, snapshot: BookSnapshot, diff: &BookDiff) {
+        self.books
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(symbol.to_owned(), Arc::new(snapshot));
+        // No receiver is not an error: nobody is watching.
+        let _ = self.events.send(MarketEvent {
+            channel: "depth",
+            symbol: Arc::from(symbol),
+            text: depth_diff_message(symbol, diff),
+            seq: diff.seq,
+        });
+    }
+
+    /// The live candle of `symbol` at `interval`.
+    pub fn live_kline(&self, symbol: &str, interval: Interval) -> Option<Candle> {
+        self.klines
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(symbol)
+            .and_then(|all| all.iter().find(|(i, _)| *i == interval).map(|(_, c)| *c))
+    }
+
+    /// Records the live candles of `symbol` and broadcasts them (`kline`), after the candles the
+    /// last minute completed (`KLINE`).
+    pub fn publish_klines(
+        &self,
+        symbol: &str,
+        live: Vec<(Interval, Candle)>,
+        completed: &[(Interval, Candle)],
+    ) {
+        let send = |kind: &str, interval: Interval, candle: &Candle| {
+            // No receiver is not an error: nobody is watching.
+            let _ = self.events.send(MarketEvent {
+                channel: kline_channel(interval),
+                symbol: Arc::from(symbol),
+                text: Arc::from(kline_message(kind, symbol, interval, candle)),
+                seq: 0,
+            });
+        };
+        for (interval, candle) in completed {
+            send("KLINE", *interval, candle);
+        }
+        for (interval, candle) in &live {
+            send("kline", *interval, candle);
+        }
+        self.klines
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(symbol.to_owned(), live);
+    }
+
+    /// The latest detail of `symbol`.
+    pub fn detail(&self, symbol: &str) -> Option<Detail> {
+        self.details
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(symbol)
+            .cloned()
+    }
+
+    /// Records and broadcasts the `DETAIL` of `symbol`.
+    pub fn publish_detail(&self, symbol: &str, detail: Detail) {
+        let text = detail_message(symbol, &detail);
+        self.details
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(symbol.to_owned(), detail);
+        // No receiver is not an error: nobody is watching.
+        let _ = self.events.send(MarketEvent {
+            channel: "detail",
+            symbol: Arc::from(symbol),
+            text: Arc::from(text),
+            seq: 0,
+        });
+    }
+
+    /// Broadcasts one `simpleData` message: last price and 24h change of every pair.
+    pub fn publish_simple_data(&self, ts: i64) {
+        let text = self.simple_data_message(ts);
+        // No receiver is not an error: nobody is watching.
+        let _ = self.events.send(MarketEvent {
+            channel: "simpleData",
+            symbol: Arc::from("*"),
+            text: Arc::from(text),
+            seq: 0,
+        });
+    }
+
+    /// The `simpleData` message of every pair now.
+    pub fn simple_data_message(&self, ts: i64) -> String {
+        let tickers = self.read();
+        let mut rows: Vec<serde_json::Value> = tickers
+            .iter()
+            .map(|(symbol, ticker)| {
+                serde_json::json!({
+                    "symbol": symbol,
+                    "close": ticker.close,
+                    "open": ticker.open,
+                    "priceChangePercent": ticker.change_percent(),
+                })
+            })
+            .collect();
+        rows.sort_by(|a, b| a["symbol"].as_str().cmp(&b["symbol"].as_str()));
+        serde_json::json!({"type": "simpleData", "ts": ts, "data": rows}).to_string()
+    }
+
+    /// The newest `limit` trades of `symbol`, newest first.
+    pub fn recent_trades(&self, symbol: &str, limit: usize) -> Vec<Trade> {
+        self.trades
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(symbol)
+            .map(|trades| trades.iter().rev().take(limit).cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Records `trades` (oldest first) of `symbol` and broadcasts them as one `TRADE` message.
+    pub fn publish_trades(&self, symbol: &str, trades: &[Trade]) {
+        if trades.is_empty() {
+            return;
+        }
+        {
+            let mut all = self.trades.write().unwrap_or_else(|e| e.into_inner());
+            let recent = all.entry(symbol.to_owned()).or_default();
+            recent.extend(trades.iter().cloned());
+            while recent.len() > RECENT_TRADES {
+                recent.pop_front();
+            }
+        }
+        // No receiver is not an error: nobody is watching.
+        let _ = self.events.send(MarketEvent {
+            channel: "trade",
+            symbol: Arc::from(symbol),
+            text: Arc::from(trades_message(symbol, trades, false)),
+            seq: 0,
         });
     }
 

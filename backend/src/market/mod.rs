@@ -2,8 +2,10 @@
 //! built-in simulator that produces prices, and the market WebSocket channel.
 
 pub mod api;
+pub mod book;
 pub mod candles;
 pub mod hub;
+pub mod live_kline;
 pub mod service;
 pub mod simulator;
 pub mod ws;

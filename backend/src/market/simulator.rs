@@ -29,12 +29,19 @@ use wasm_core::{
 };
 
 use crate::entity::{coin, market_tick};
+use crate::market::book::{BookDiff, BookSnapshot, SimBook};
 use crate::market::candles;
+use crate::market::hub::{Detail, Side, Trade};
+use crate::market::live_kline::{self, LiveKlines};
 use crate::market::{Listing, MarketHub, Ticker};
 
 const MINUTE_MS: i64 = 60_000;
 const DAY_MINUTES: usize = 1440;
 const DAY_MS: f64 = 86_400_000.0;
+/// How far the mark price may stray from the index (0.5 %).
+const MARK_BAND: Decimal = Decimal::from_parts(5, 0, 0, false, 3);
+/// Mixed into the seed of the order books' random streams.
+const BOOK_SEED: u64 = 0x6b6f_6f62;
 /// How often the running simulator looks for pairs listed by an operator (`backend add-coin`).
 pub const LISTING_POLL: Duration = Duration::from_secs(2);
 /// GARCH(1,1) reaction to the last shock.
@@ -71,6 +78,8 @@ pub struct PairSpec {
     pub last_seq: i64,
     /// The stored 1m candles of the last 24 hours, oldest first (empty on a new installation).
     pub recent_candles: Vec<Candle>,
+    /// The closed minutes of every interval's current bucket, folded (from the stored candles).
+    pub live_klines: LiveKlines,
 }
 
 /// What one tick produced.
@@ -88,6 +97,12 @@ pub struct Tick {
     pub trade_count: u32,
     /// Time, epoch milliseconds.
     pub ts_ms: i64,
+    /// The trades of the tick, oldest first (their quantities sum to `volume`).
+    pub trades: Vec<Trade>,
+    /// How the order book changed.
+    pub book: BookDiff,
+    /// The candles of longer intervals that the closed minute completed.
+    pub completed: Vec<(wasm_core::kline::Interval, Candle)>,
 }
 
 /// One pair's price process and its rolling 24-hour window.
@@ -102,6 +117,14 @@ pub struct PairProcess {
     seq: i64,
     /// The 1m candles of the last 24 hours (and the live minute), oldest first.
     bars: VecDeque<Candle>,
+    /// The simulated order book around the price.
+    book: SimBook,
+    /// The book's own random stream, so the price path does not depend on the book.
+    book_rng: ChaCha8Rng,
+    /// The id of the last trade.
+    last_trade_id: u64,
+    /// The live candle of every interval.
+    klines: LiveKlines,
 }
 
 impl PairProcess {
@@ -110,8 +133,15 @@ impl PairProcess {
         let tick_days = tick_ms.max(1) as f64 / DAY_MS;
         let long_run_variance = spec.daily_volatility.powi(2) * tick_days;
         let rng = ChaCha8Rng::seed_from_u64(mix_seed(seed, &spec.symbol, spec.last_seq));
+        let book_rng =
+            ChaCha8Rng::seed_from_u64(mix_seed(seed ^ BOOK_SEED, &spec.symbol, spec.last_seq));
         let bars = spec.recent_candles.iter().copied().collect();
         Self {
+            klines: spec.live_klines.clone(),
+            book: SimBook::new(spec.start_price, spec.tick_size, spec.step_size),
+            book_rng,
+            // Trade ids continue from the tick sequence (at most 1024 trades a tick).
+            last_trade_id: (spec.last_seq.max(0) as u64) << 10,
             price: spec.start_price,
             seq: spec.last_seq,
             rng,
@@ -175,20 +205,104 @@ impl PairProcess {
         self.last_shock = self.variance.sqrt() * standard_normal(&mut self.rng);
         let log_return = self.last_shock + self.jump(self.tick_days);
         let next = self.price_at(log_return);
+        let previous = self.price;
         // A pair never trades at zero: the floor is one tick.
         self.price = next.max(self.spec.tick_size);
-        let trades = poisson(&mut self.rng, TRADES_PER_SECOND * self.tick_days * 86_400.0);
-        let (volume, quote_volume) = self.trade_volume(trades, self.price);
+        let count = poisson(&mut self.rng, TRADES_PER_SECOND * self.tick_days * 86_400.0).min(1000);
         self.seq += 1;
-        let closed = self.record(now_ms, volume, quote_volume, trades);
+        let trades = self.trades(count, previous, now_ms);
+        let volume: Decimal = trades.iter().map(|t| t.quantity).sum();
+        let quote_volume: Decimal = trades
+            .iter()
+            .map(|t| t.quantity * t.price)
+            .sum::<Decimal>()
+            .round_dp(8);
+        let closed = self.record(now_ms, volume, quote_volume, count);
+        let completed = closed
+            .as_ref()
+            .map(|minute| self.klines.close_minute(minute))
+            .unwrap_or_default();
+        let book = self.book.update(self.price, now_ms, &mut self.book_rng);
         Tick {
             closed,
             seq: self.seq,
             price: self.price,
             volume,
-            trade_count: trades,
+            trade_count: count,
             ts_ms: now_ms,
+            trades,
+            book,
+            completed,
         }
+    }
+
+    /// The live candle of every interval (empty before the first tick).
+    pub fn live_klines(&self) -> Vec<(wasm_core::kline::Interval, Candle)> {
+        self.live_candle()
+            .map(|live| self.klines.current(&live))
+            .unwrap_or_default()
+    }
+
+    /// Mark and index prices and the top of the book now.
+    pub fn detail(&self, ts: i64) -> Detail {
+        let book = self.book.snapshot();
+        let best_bid = book.bids.first().map(|l| l.price);
+        let best_ask = book.asks.first().map(|l| l.price);
+        let index = self.price;
+        let band = (index * MARK_BAND).round_dp(12);
+        let mid = match (best_bid, best_ask) {
+            (Some(bid), Some(ask)) => (bid + ask) / Decimal::TWO,
+            _ => index,
+        };
+        let mark = round_to_step(mid.clamp(index - band, index + band), self.spec.tick_size);
+        Detail {
+            last_price: self.price,
+            index_price: index,
+            mark_price: mark,
+            best_bid,
+            best_ask,
+            ts,
+        }
+    }
+
+    /// The book as of the last step.
+    pub fn book(&self) -> BookSnapshot {
+        self.book.snapshot()
+    }
+
+    /// `count` trades walking from `from` to the new price (the last one at it), each with a
+    /// log-normal size; a trade above the one before is a buy, below a sell, level a coin toss.
+    fn trades(&mut self, count: u32, from: Decimal, ts: i64) -> Vec<Trade> {
+        let mut trades = Vec::with_capacity(count as usize);
+        let mut last = from;
+        for i in 1..=count {
+            let share = Decimal::from(i) / Decimal::from(count);
+            let price = round_to_step(from + (self.price - from) * share, self.spec.tick_size)
+                .max(self.spec.tick_size);
+            let quote =
+                MEDIAN_TRADE_QUOTE * (TRADE_SIZE_SIGMA * standard_normal(&mut self.rng)).exp();
+            let quantity = round_to_step(
+                Decimal::try_from(quote).unwrap_or_default() / price,
+                self.spec.step_size,
+            )
+            .max(self.spec.step_size);
+            let side = match price.cmp(&last) {
+                std::cmp::Ordering::Greater => Side::Buy,
+                std::cmp::Ordering::Less => Side::Sell,
+                std::cmp::Ordering::Equal if self.rng.random::<bool>() => Side::Buy,
+                std::cmp::Ordering::Equal => Side::Sell,
+            };
+            last = price;
+            self.last_trade_id += 1;
+            trades.push(Trade {
+                id: self.last_trade_id,
+                price,
+                quantity,
+                side,
+                ts,
+            });
+        }
+        trades
     }
 
     /// The 24-hour ticker as of the last step, computed by wasm-core's `rolling_24h` from the
@@ -220,7 +334,7 @@ impl PairProcess {
     }
 
     /// Publishes the pair's ticker to `hub`; a window the core refuses is logged, not published.
-    fn publish(&mut self, hub: &MarketHub, now_ms: i64) {
+    fn publish_ticker(&mut self, hub: &MarketHub, now_ms: i64) {
         match self.ticker(now_ms) {
             Ok(ticker) => hub.publish_ticker(&self.spec.symbol, ticker),
             Err(error) => tracing::error!(symbol = %self.spec.symbol, ?error, "24h window refused"),
@@ -312,18 +426,6 @@ impl PairProcess {
         );
         (volume, (volume * price).round_dp(8))
     }
-
-    /// Base and quote volume of `trades` trades at `price`.
-    fn trade_volume(&mut self, trades: u32, price: Decimal) -> (Decimal, Decimal) {
-        let mut volume = Decimal::ZERO;
-        for _ in 0..trades {
-            let quote =
-                MEDIAN_TRADE_QUOTE * (TRADE_SIZE_SIGMA * standard_normal(&mut self.rng)).exp();
-            let quantity = Decimal::try_from(quote).unwrap_or_default() / price;
-            volume += round_to_step(quantity, self.spec.step_size).max(self.spec.step_size);
-        }
-        (volume, (volume * price).round_dp(8))
-    }
 }
 
 /// `value` rounded to the nearest multiple of `step`.
@@ -407,17 +509,30 @@ async fn pair_spec(
         .as_ref()
         .and_then(|tick| parse(&tick.price))
         .unwrap_or(reference);
-    let day_ago = now_ms() - DAY_MINUTES as i64 * MINUTE_MS;
-    let recent_candles = match candles::load_since(db, &coin.symbol, day_ago).await {
-        Ok(recent) => recent,
+    let now = now_ms();
+    let day_ago = now - DAY_MINUTES as i64 * MINUTE_MS;
+    let since = live_kline::history_start(now).min(day_ago);
+    let (live_klines, recent_candles) = match candles::load_since(db, &coin.symbol, since).await {
+        Ok(stored) => {
+            // The newest stored minute may be the one that was growing at the last stop; it is
+            // continued, so only the minutes before it are closed.
+            let closed = stored.len().saturating_sub(1);
+            let klines = LiveKlines::from_minutes(&stored[..closed]);
+            let recent = stored
+                .into_iter()
+                .filter(|c| c.open_time >= day_ago)
+                .collect();
+            (klines, recent)
+        }
         Err(candles::CandleError::Db(error)) => return Err(error),
         Err(error) => {
             tracing::error!(symbol = %coin.symbol, %error, "stored candles ignored");
-            Vec::new()
+            (LiveKlines::default(), Vec::new())
         }
     };
     Ok(Some(PairSpec {
         recent_candles,
+        live_klines,
         coin_id: coin.id,
         symbol: coin.symbol,
         start_price,
@@ -475,8 +590,14 @@ impl Simulator {
             process.backfill(now);
             let history: Vec<Candle> = process.bars.iter().copied().collect();
             candles::save(db, process.symbol(), &history).await?;
+            process.klines = LiveKlines::from_minutes(&history);
         }
-        process.publish(hub, now);
+        let first = process
+            .book
+            .update(process.price, now, &mut process.book_rng);
+        hub.publish_book(process.symbol(), process.book(), &first);
+        hub.publish_detail(process.symbol(), process.detail(now));
+        process.publish_ticker(hub, now);
         self.processes.push(process);
         Ok(())
     }
@@ -583,9 +704,14 @@ impl Simulator {
                 tracing::error!(%error, %symbol, "storing a closed candle failed");
             }
         }
-        for process in &mut self.processes {
-            process.publish(hub, now);
+        for (process, (symbol, tick)) in self.processes.iter_mut().zip(&ticks) {
+            process.publish_ticker(hub, now);
+            hub.publish_book(symbol, process.book(), &tick.book);
+            hub.publish_trades(symbol, &tick.trades);
+            hub.publish_detail(symbol, process.detail(now));
+            hub.publish_klines(symbol, process.live_klines(), &tick.completed);
         }
+        hub.publish_simple_data(now);
     }
 }
 
@@ -610,6 +736,7 @@ mod tests {
             daily_volatility: 0.028,
             last_seq: 0,
             recent_candles: Vec::new(),
+            live_klines: LiveKlines::default(),
         }
     }
 

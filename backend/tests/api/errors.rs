@@ -73,7 +73,7 @@ async fn a_wrong_type_names_the_field() {
 }
 
 #[tokio::test]
-async fn a_validator_failure_is_a_400() {
+async fn a_validator_failure_is_a_400_naming_the_field() {
     let app = spawn_app().await;
     let long = "x".repeat(33);
     let (status, body) = app
@@ -84,7 +84,9 @@ async fn a_validator_failure_is_a_400() {
         )
         .await;
     assert_eq!(status, 400);
-    assert_eq!(body["data"]["reason"], "invalid_body");
+    assert_eq!(body["data"]["reason"], "invalid_field");
+    assert_eq!(body["data"]["field"], "keyword");
+    assert_eq!(body["msg"], "Invalid value for field 'keyword'");
     app.stop().await;
 }
 

@@ -2,13 +2,18 @@
 //! port with a fresh database (SQLite in a temporary folder; PostgreSQL when `TEST_POSTGRES_URL`
 //! names an administrative connection), and talks to it as the webapp does.
 
+mod admin;
+mod channels;
 mod common;
+mod depth;
 mod errors;
 mod helpers;
 mod kline;
+mod kyc;
 mod listing;
 mod mail;
 mod market;
 mod openapi;
 mod prices;
+mod security;
 mod user;
