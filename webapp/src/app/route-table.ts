@@ -2,7 +2,17 @@
 //! `screen` (an i18n key under `screens.`).
 
 /** How a route renders. */
-export type RouteView = 'home' | 'markets' | 'trade' | 'login' | 'register' | 'reset' | 'account' | 'admin' | 'coming-soon';
+export type RouteView =
+  | 'home'
+  | 'markets'
+  | 'market'
+  | 'trade'
+  | 'login'
+  | 'register'
+  | 'reset'
+  | 'account'
+  | 'admin'
+  | 'coming-soon';
 
 export interface RouteEntry {
   path: string;
@@ -26,7 +36,7 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/pledge/index', screen: 'pledge', view: 'coming-soon' },
   { path: '/pledge/add', screen: 'pledgeAdd', view: 'coming-soon' },
   { path: '/pledge/order', screen: 'pledgeOrder', view: 'coming-soon' },
-  { path: '/market/main', screen: 'market', view: 'coming-soon' },
+  { path: '/market/main', screen: 'market', view: 'market' },
   { path: '/assets/index', screen: 'assets', view: 'coming-soon' },
   { path: '/finance/investment', screen: 'financeInvestment', view: 'coming-soon' },
   { path: '/finance/detail', screen: 'financeDetail', view: 'coming-soon' },

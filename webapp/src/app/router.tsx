@@ -8,6 +8,7 @@ import { LoginPage } from '../features/auth/login-page';
 import { RegisterPage } from '../features/auth/register-page';
 import { ResetPage } from '../features/auth/reset-page';
 import { HomePage } from '../features/home/home-page';
+import { MarketPage } from '../features/market/market-page';
 import { MarketsPage } from '../features/markets/markets-page';
 import { getPlatformConfig } from '../lib/platform-config';
 import { ComingSoonPage, FullPageComingSoon } from './coming-soon';
@@ -35,6 +36,8 @@ function element(entry: RouteEntry) {
       return <MarketsPage screen={entry.screen} />;
     case 'trade':
       return <TradeRoute screen={entry.screen} />;
+    case 'market':
+      return <MarketPage />;
     case 'login':
       return <LoginPage />;
     case 'register':
