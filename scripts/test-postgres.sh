@@ -27,4 +27,4 @@ if [ -z "${TEST_POSTGRES_URL:-}" ]; then
 fi
 
 log "HTTP tests on PostgreSQL"
-cargo test -p backend --test api
+cargo test -p backend --test api "$@"

@@ -12,6 +12,7 @@ pub mod common;
 pub mod config;
 pub mod db;
 pub mod entity;
+pub mod funds;
 pub mod http;
 pub mod i18n;
 pub mod kyc;

@@ -54,6 +54,9 @@ enum Command {
         #[command(subcommand)]
         command: AdminCommand,
     },
+    /// Re-derive every balance from the journal and check that every entry sums to zero and no
+    /// balance that may not is negative; prints what differs and exits with status 1 if anything does.
+    Audit,
     /// Write the OpenAPI document (default `openapi/openapi.json`).
     ExportOpenapi {
         /// Where to write it; `-` for standard output.
@@ -160,6 +163,21 @@ async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         Some(Command::Migrate) => {
             backend::db::connect(&config).await?;
             tracing::info!("migrations applied");
+        }
+        Some(Command::Audit) => {
+            let db = backend::db::connect(&config).await?;
+            let report = backend::funds::audit::audit(&db).await?;
+            println!(
+                "audited {} accounts, {} entries, {} postings",
+                report.accounts, report.entries, report.postings
+            );
+            for problem in &report.problems {
+                println!("PROBLEM {problem}");
+            }
+            if !report.is_clean() {
+                return Err(format!("{} problems found", report.problems.len()).into());
+            }
+            println!("the ledger is sound");
         }
         _ => {
             let app = app::start(config).await?;

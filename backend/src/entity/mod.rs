@@ -4,7 +4,10 @@
 pub mod api_key;
 pub mod bank_card;
 pub mod coin;
+pub mod journal_entry;
+pub mod journal_posting;
 pub mod kyc_submission;
+pub mod ledger_account;
 pub mod login_log;
 pub mod market_candle;
 pub mod market_tick;

@@ -258,6 +258,11 @@ impl TestApp {
         Channel { socket }
     }
 
+    /// The app's database URL (SQLite file or PostgreSQL), for running the CLI against it.
+    pub fn database_url(&self) -> String {
+        self.state().config.effective_database_url()
+    }
+
     /// The shared state of the running app.
     pub fn state(&self) -> &backend::app::AppState {
         &self.app.as_ref().expect("running").state

@@ -10,6 +10,8 @@ mod errors;
 mod helpers;
 mod kline;
 mod kyc;
+mod ledger;
+mod ledger_model;
 mod listing;
 mod mail;
 mod market;

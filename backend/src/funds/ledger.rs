@@ -1,0 +1,577 @@
+//! The double-entry ledger (TigerBeetle's model over SQL).
+//!
+//! - An account is a user's bucket of one asset (`funding`, `trading`, `earn`, `frozen`) or a house
+//!   account (`fees`, `security_fund`, `deposits_in_transit`, `withdrawals_in_transit`,
+//!   `market_maker`). Only the house accounts that face the outside world (deposits in transit, the
+//!   market maker) may go below zero; every other balance never does.
+//! - A journal entry is a set of postings whose amounts sum to zero per asset. Entries and postings
+//!   are append-only; an account's balance is a cache of its postings, updated in the same
+//!   transaction.
+//! - Concurrency: the transaction writes its entry row first, which on SQLite takes the database's
+//!   write lock at once (the effect of `BEGIN IMMEDIATE`); each balance is then changed by a
+//!   compare-and-swap on the account's `version`, in a fixed account order, so on PostgreSQL two
+//!   entries touching the same account serialise on its row and a lost race is retried. A posting
+//!   that would take a balance below zero fails the whole entry: nothing is written.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use rust_decimal::Decimal;
+use sea_orm::{
+    ActiveModelTrait,
+    ActiveValue::Set,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait,
+    QueryFilter, QueryOrder, TransactionTrait,
+    sea_query::{Expr, OnConflict},
+};
+
+use crate::entity::{journal_entry, journal_posting, ledger_account};
+
+/// Attempts of a transaction that lost a race before giving up.
+const MAX_ATTEMPTS: u32 = 50;
+/// Most decimals an amount may carry.
+pub const MAX_SCALE: u32 = 18;
+
+/// A user's bucket of an asset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Bucket {
+    /// Funding (spot wallet): deposits, withdrawals, transfers, conversion.
+    Funding,
+    /// Trading (futures) margin.
+    Trading,
+    /// Earn products.
+    Earn,
+    /// Held for a pending withdrawal or an open order.
+    Frozen,
+}
+
+/// An account of the platform itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum House {
+    /// Trading and withdrawal fees earned.
+    Fees,
+    /// The asset security fund (10 % of every trading fee).
+    SecurityFund,
+    /// Money arriving from outside (the counterpart of every deposit); goes negative.
+    DepositsInTransit,
+    /// Money leaving to the outside (the counterpart of every passed withdrawal).
+    WithdrawalsInTransit,
+    /// The liquidity provider of conversions and the simulated market; may go negative.
+    MarketMaker,
+}
+
+impl Bucket {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bucket::Funding => "funding",
+            Bucket::Trading => "trading",
+            Bucket::Earn => "earn",
+            Bucket::Frozen => "frozen",
+        }
+    }
+
+    /// The bucket of a stored name.
+    pub fn parse(name: &str) -> Option<Self> {
+        [
+            Bucket::Funding,
+            Bucket::Trading,
+            Bucket::Earn,
+            Bucket::Frozen,
+        ]
+        .into_iter()
+        .find(|b| b.as_str() == name)
+    }
+}
+
+impl House {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            House::Fees => "fees",
+            House::SecurityFund => "security_fund",
+            House::DepositsInTransit => "deposits_in_transit",
+            House::WithdrawalsInTransit => "withdrawals_in_transit",
+            House::MarketMaker => "market_maker",
+        }
+    }
+
+    /// Whether the account faces the outside world and may go below zero.
+    pub fn may_go_negative(self) -> bool {
+        matches!(self, House::DepositsInTransit | House::MarketMaker)
+    }
+}
+
+/// Which account a posting moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AccountRef {
+    /// A user's bucket.
+    User {
+        /// The user.
+        user_id: i64,
+        /// The bucket.
+        bucket: Bucket,
+    },
+    /// A house account.
+    House(House),
+}
+
+impl AccountRef {
+    /// A user's funding bucket.
+    pub fn funding(user_id: i64) -> Self {
+        AccountRef::User {
+            user_id,
+            bucket: Bucket::Funding,
+        }
+    }
+
+    fn owner(self) -> String {
+        match self {
+            AccountRef::User { user_id, .. } => format!("user:{user_id}"),
+            AccountRef::House(_) => "house".to_owned(),
+        }
+    }
+
+    fn bucket_name(self) -> &'static str {
+        match self {
+            AccountRef::User { bucket, .. } => bucket.as_str(),
+            AccountRef::House(house) => house.as_str(),
+        }
+    }
+
+    fn user_id(self) -> Option<i64> {
+        match self {
+            AccountRef::User { user_id, .. } => Some(user_id),
+            AccountRef::House(_) => None,
+        }
+    }
+
+    fn may_go_negative(self) -> bool {
+        match self {
+            AccountRef::User { .. } => false,
+            AccountRef::House(house) => house.may_go_negative(),
+        }
+    }
+}
+
+/// One leg of an entry: `amount` (signed; positive credits) of `asset` on `account`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Posting {
+    /// The account.
+    pub account: AccountRef,
+    /// The asset, lower case (`usdt`).
+    pub asset: String,
+    /// Signed amount.
+    pub amount: Decimal,
+}
+
+impl Posting {
+    /// `amount` of `asset` moved from `from` to `to`: two postings.
+    pub fn transfer(
+        from: AccountRef,
+        to: AccountRef,
+        asset: &str,
+        amount: Decimal,
+    ) -> [Posting; 2] {
+        [
+            Posting {
+                account: from,
+                asset: asset.to_owned(),
+                amount: -amount,
+            },
+            Posting {
+                account: to,
+                asset: asset.to_owned(),
+                amount,
+            },
+        ]
+    }
+}
+
+/// An entry to post.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewEntry {
+    /// What happened (`deposit`, `transfer`, …).
+    pub kind: String,
+    /// The business object it belongs to (`deposit:12`).
+    pub reference: String,
+    /// The user it concerns (for their bills).
+    pub user_id: Option<i64>,
+    /// Who caused it.
+    pub actor_id: Option<i64>,
+    /// Free text (at most 255 characters are kept).
+    pub memo: String,
+    /// The postings; per asset they sum to zero.
+    pub postings: Vec<Posting>,
+}
+
+/// Why an entry was refused. Nothing is written in any case.
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    /// The entry has no postings.
+    #[error("an entry needs postings")]
+    Empty,
+    /// A posting's amount is zero or has more than [`MAX_SCALE`] decimals.
+    #[error("invalid amount {0}")]
+    InvalidAmount(Decimal),
+    /// An asset name is not 1 to 16 lower-case letters or digits.
+    #[error("invalid asset {0:?}")]
+    InvalidAsset(String),
+    /// The postings of an asset do not sum to zero.
+    #[error("the postings of {asset} sum to {sum}, not zero")]
+    Unbalanced {
+        /// The asset.
+        asset: String,
+        /// Their sum.
+        sum: Decimal,
+    },
+    /// An account would go below zero.
+    #[error("insufficient balance: {available} {asset} available")]
+    InsufficientBalance {
+        /// The account.
+        account: AccountRef,
+        /// The asset.
+        asset: String,
+        /// What it holds.
+        available: Decimal,
+    },
+    /// The entry kept losing races with concurrent ones.
+    #[error("too much contention; try again")]
+    Contention,
+    /// The database failed.
+    #[error(transparent)]
+    Db(#[from] DbErr),
+}
+
+/// A posted entry: its id and the balances after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Posted {
+    /// The entry's id.
+    pub entry_id: i64,
+    /// Balance after the entry of every account it touched.
+    pub balances: BTreeMap<(AccountRef, String), Decimal>,
+}
+
+/// Checks an entry's shape: postings present, amounts non-zero with at most 18 decimals, assets
+/// well-formed, every asset summing to zero. Returns the net change per account.
+pub fn check(entry: &NewEntry) -> Result<BTreeMap<(AccountRef, String), Decimal>, LedgerError> {
+    if entry.postings.is_empty() {
+        return Err(LedgerError::Empty);
+    }
+    let mut per_asset: BTreeMap<&str, Decimal> = BTreeMap::new();
+    let mut net: BTreeMap<(AccountRef, String), Decimal> = BTreeMap::new();
+    for posting in &entry.postings {
+        if posting.amount.is_zero() || posting.amount.scale() > MAX_SCALE {
+            return Err(LedgerError::InvalidAmount(posting.amount));
+        }
+        let asset = posting.asset.as_str();
+        if asset.is_empty()
+            || asset.len() > 16
+            || !asset
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
+            return Err(LedgerError::InvalidAsset(posting.asset.clone()));
+        }
+        *per_asset.entry(asset).or_default() += posting.amount;
+        *net.entry((posting.account, posting.asset.clone()))
+            .or_default() += posting.amount;
+    }
+    if let Some((asset, sum)) = per_asset.into_iter().find(|(_, sum)| !sum.is_zero()) {
+        return Err(LedgerError::Unbalanced {
+            asset: asset.to_owned(),
+            sum,
+        });
+    }
+    Ok(net)
+}
+
+/// Posts `entry` atomically (see the module rules), retrying lost races.
+pub async fn post(db: &DatabaseConnection, entry: &NewEntry) -> Result<Posted, LedgerError> {
+    let net = check(entry)?;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let txn = db.begin().await?;
+        match post_in(&txn, entry, &net).await {
+            Ok(Some(posted)) => {
+                txn.commit().await?;
+                return Ok(posted);
+            }
+            Ok(None) => {
+                txn.rollback().await.ok();
+            }
+            Err(LedgerError::Db(error)) if is_conflict(&error) => {
+                txn.rollback().await.ok();
+            }
+            Err(error) => {
+                txn.rollback().await.ok();
+                return Err(error);
+            }
+        }
+        if attempt >= MAX_ATTEMPTS {
+            return Err(LedgerError::Contention);
+        }
+        // Back off a little, more with every lost race, so a crowd of writers thins out.
+        let jitter = u64::from(rand::random::<u8>() % 8);
+        tokio::time::sleep(Duration::from_millis(
+            u64::from(attempt.min(10)) * 2 + jitter,
+        ))
+        .await;
+    }
+}
+
+/// Whether a database error is a lost race that a retry may win.
+fn is_conflict(error: &DbErr) -> bool {
+    let text = error.to_string().to_ascii_lowercase();
+    text.contains("database is locked")
+        || text.contains("busy")
+        || text.contains("could not serialize")
+        || text.contains("deadlock")
+        || matches!(
+            error.sql_err(),
+            Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
+        )
+}
+
+/// One attempt inside `txn`; `Ok(None)` when a compare-and-swap lost a race.
+async fn post_in(
+    txn: &DatabaseTransaction,
+    entry: &NewEntry,
+    net: &BTreeMap<(AccountRef, String), Decimal>,
+) -> Result<Option<Posted>, LedgerError> {
+    let now = chrono::Utc::now().timestamp_millis();
+    // The first statement writes, so SQLite takes the write lock now rather than on upgrade.
+    let row = journal_entry::ActiveModel {
+        kind: Set(entry.kind.chars().take(32).collect()),
+        reference: Set(entry.reference.chars().take(128).collect()),
+        user_id: Set(entry.user_id),
+        actor_id: Set(entry.actor_id),
+        memo: Set(entry.memo.chars().take(255).collect()),
+        created_at: Set(now),
+        ..Default::default()
+    }
+    .insert(txn)
+    .await?;
+    let mut balances = BTreeMap::new();
+    let mut account_ids = BTreeMap::new();
+    // BTreeMap order: every entry locks its accounts in the same order (no deadlocks).
+    for ((account, asset), delta) in net {
+        let stored = account_row(txn, *account, asset, now).await?;
+        let before = parse(&stored.balance);
+        let after = before + *delta;
+        if after.is_sign_negative() && !after.is_zero() && !account.may_go_negative() {
+            return Err(LedgerError::InsufficientBalance {
+                account: *account,
+                asset: asset.clone(),
+                available: before,
+            });
+        }
+        let swapped = ledger_account::Entity::update_many()
+            .col_expr(
+                ledger_account::Column::Balance,
+                Expr::value(after.normalize().to_string()),
+            )
+            .col_expr(
+                ledger_account::Column::Version,
+                Expr::value(stored.version + 1),
+            )
+            .col_expr(ledger_account::Column::UpdatedAt, Expr::value(now))
+            .filter(ledger_account::Column::Id.eq(stored.id))
+            .filter(ledger_account::Column::Version.eq(stored.version))
+            .exec(txn)
+            .await?;
+        if swapped.rows_affected != 1 {
+            return Ok(None);
+        }
+        balances.insert((*account, asset.clone()), after.normalize());
+        account_ids.insert((*account, asset.clone()), stored.id);
+    }
+    // Postings are stored as given (several on one account keep their own rows); each records the
+    // account's balance after the whole entry.
+    let rows = entry.postings.iter().map(|posting| {
+        let key = (posting.account, posting.asset.clone());
+        journal_posting::ActiveModel {
+            entry_id: Set(row.id),
+            account_id: Set(account_ids[&key]),
+            asset: Set(posting.asset.clone()),
+            amount: Set(posting.amount.normalize().to_string()),
+            balance_after: Set(balances[&key].to_string()),
+            ..Default::default()
+        }
+    });
+    journal_posting::Entity::insert_many(rows).exec(txn).await?;
+    Ok(Some(Posted {
+        entry_id: row.id,
+        balances,
+    }))
+}
+
+/// The row of `account` in `asset`, created (at zero) when it does not exist yet.
+async fn account_row(
+    db: &impl ConnectionTrait,
+    account: AccountRef,
+    asset: &str,
+    now: i64,
+) -> Result<ledger_account::Model, DbErr> {
+    let find = || {
+        ledger_account::Entity::find()
+            .filter(ledger_account::Column::Owner.eq(account.owner()))
+            .filter(ledger_account::Column::Asset.eq(asset))
+            .filter(ledger_account::Column::Bucket.eq(account.bucket_name()))
+    };
+    if let Some(found) = find().one(db).await? {
+        return Ok(found);
+    }
+    ledger_account::Entity::insert(ledger_account::ActiveModel {
+        owner: Set(account.owner()),
+        user_id: Set(account.user_id()),
+        asset: Set(asset.to_owned()),
+        bucket: Set(account.bucket_name().to_owned()),
+        balance: Set("0".to_owned()),
+        may_go_negative: Set(account.may_go_negative()),
+        version: Set(0),
+        updated_at: Set(now),
+        ..Default::default()
+    })
+    .on_conflict(
+        OnConflict::columns([
+            ledger_account::Column::Owner,
+            ledger_account::Column::Asset,
+            ledger_account::Column::Bucket,
+        ])
+        .do_nothing()
+        .to_owned(),
+    )
+    .exec_without_returning(db)
+    .await?;
+    find()
+        .one(db)
+        .await?
+        .ok_or_else(|| DbErr::RecordNotFound("ledger account just created".into()))
+}
+
+fn parse(text: &str) -> Decimal {
+    // Balances are written by this module only, always as decimals.
+    wasm_core::money::parse_decimal(text).unwrap_or_default()
+}
+
+/// One balance of a user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Balance {
+    /// Asset.
+    pub asset: String,
+    /// Bucket.
+    pub bucket: Bucket,
+    /// Amount.
+    pub amount: Decimal,
+}
+
+/// Every non-empty balance of `user_id`, by asset then bucket.
+pub async fn balances(db: &impl ConnectionTrait, user_id: i64) -> Result<Vec<Balance>, DbErr> {
+    Ok(ledger_account::Entity::find()
+        .filter(ledger_account::Column::Owner.eq(format!("user:{user_id}")))
+        .order_by_asc(ledger_account::Column::Asset)
+        .order_by_asc(ledger_account::Column::Bucket)
+        .all(db)
+        .await?
+        .into_iter()
+        .filter_map(|row| {
+            let amount = parse(&row.balance);
+            Some(Balance {
+                bucket: Bucket::parse(&row.bucket)?,
+                asset: row.asset,
+                amount,
+            })
+        })
+        .filter(|b| !b.amount.is_zero())
+        .collect())
+}
+
+/// The balance of one account (zero when it has none).
+pub async fn balance(
+    db: &impl ConnectionTrait,
+    account: AccountRef,
+    asset: &str,
+) -> Result<Decimal, DbErr> {
+    Ok(ledger_account::Entity::find()
+        .filter(ledger_account::Column::Owner.eq(account.owner()))
+        .filter(ledger_account::Column::Asset.eq(asset))
+        .filter(ledger_account::Column::Bucket.eq(account.bucket_name()))
+        .one(db)
+        .await?
+        .map(|row| parse(&row.balance))
+        .unwrap_or_default())
+}
+
+/// The distinct assets `user_id` has ever held.
+pub async fn assets_of(db: &impl ConnectionTrait, user_id: i64) -> Result<BTreeSet<String>, DbErr> {
+    Ok(ledger_account::Entity::find()
+        .filter(ledger_account::Column::Owner.eq(format!("user:{user_id}")))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|row| row.asset)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal_macros::dec;
+
+    use super::*;
+
+    fn entry(postings: Vec<Posting>) -> NewEntry {
+        NewEntry {
+            kind: "test".into(),
+            reference: "test:1".into(),
+            user_id: None,
+            actor_id: None,
+            memo: String::new(),
+            postings,
+        }
+    }
+
+    #[test]
+    fn an_entry_must_balance_per_asset() {
+        let user = AccountRef::funding(1);
+        let ok = entry(
+            Posting::transfer(
+                AccountRef::House(House::DepositsInTransit),
+                user,
+                "usdt",
+                dec!(5),
+            )
+            .to_vec(),
+        );
+        assert!(check(&ok).is_ok());
+        let mut unbalanced = ok.clone();
+        unbalanced.postings[1].amount = dec!(4);
+        assert!(matches!(
+            check(&unbalanced),
+            Err(LedgerError::Unbalanced { .. })
+        ));
+        let mut mixed = ok.clone();
+        mixed.postings[1].asset = "btc".into();
+        assert!(matches!(check(&mixed), Err(LedgerError::Unbalanced { .. })));
+    }
+
+    #[test]
+    fn amounts_and_assets_are_checked() {
+        let user = AccountRef::funding(1);
+        let house = AccountRef::House(House::DepositsInTransit);
+        assert!(matches!(check(&entry(vec![])), Err(LedgerError::Empty)));
+        let zero = entry(Posting::transfer(house, user, "usdt", dec!(0)).to_vec());
+        assert!(matches!(check(&zero), Err(LedgerError::InvalidAmount(_))));
+        let bad = entry(Posting::transfer(house, user, "US DT", dec!(1)).to_vec());
+        assert!(matches!(check(&bad), Err(LedgerError::InvalidAsset(_))));
+    }
+
+    #[test]
+    fn only_outward_house_accounts_may_go_negative() {
+        assert!(AccountRef::House(House::DepositsInTransit).may_go_negative());
+        assert!(AccountRef::House(House::MarketMaker).may_go_negative());
+        assert!(!AccountRef::House(House::Fees).may_go_negative());
+        assert!(!AccountRef::funding(1).may_go_negative());
+    }
+}
