@@ -81,6 +81,10 @@ export default defineConfig({
       EXCHANGE_WEBAPP_DIR: '../webapp/dist',
       EXCHANGE_MOBILE_SITE_URL: 'https://m.kestrel.test/',
       EXCHANGE_LOG: 'warn',
+      // Every spec registers fresh accounts from one IP: relax the code limits (production keeps
+      // one code a minute per address and 60 an hour per IP; the backend tests cover those).
+      EXCHANGE_CODE_RESEND_SECS: '1',
+      EXCHANGE_CODES_PER_IP_HOUR: '100000',
     },
   },
 });

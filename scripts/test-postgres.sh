@@ -21,6 +21,8 @@ if [ -z "${TEST_POSTGRES_URL:-}" ]; then
   port=$(pg_lsclusters -h | awk '$4=="online" {print $3; exit}')
   run_as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_roles WHERE rolname='kestrel_test'\" | grep -q 1 ||
     psql -p $port -qc \"CREATE ROLE kestrel_test LOGIN CREATEDB PASSWORD 'kestrel_test'\""
+  # Lets DROP DATABASE … WITH (FORCE) end autovacuum workers still busy with a test database.
+  run_as_postgres "psql -p $port -qc \"GRANT pg_signal_backend TO kestrel_test\""
   run_as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname='kestrel_test_admin'\" | grep -q 1 ||
     psql -p $port -qc \"CREATE DATABASE kestrel_test_admin OWNER kestrel_test\""
   export TEST_POSTGRES_URL="postgres://kestrel_test:kestrel_test@127.0.0.1:$port/kestrel_test_admin"

@@ -18,6 +18,7 @@ use tokio::{sync::watch, task::JoinHandle};
 use crate::admin::api::AdminApi;
 use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
+use crate::funds::api::FundsApi;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
 use crate::kyc::api::KycApi;
 use crate::market::{
@@ -30,7 +31,7 @@ use crate::security::api::SecurityApi;
 use crate::user::{
     api::{UserApi, dev_outbox},
     mailer::{Mailer, MailerError},
-    rate_limit::RateLimiter,
+    rate_limit::{CodeLimits, Limit, RateLimiter},
 };
 
 /// What every request handler shares.
@@ -50,11 +51,29 @@ pub struct AppState {
     pub link_key: Arc<[u8; 32]>,
 }
 
+/// Every domain API, in the order the OpenAPI document lists them.
+pub type DomainApis = (
+    CommonApi,
+    MarketApi,
+    UserApi,
+    SecurityApi,
+    KycApi,
+    AdminApi,
+    FundsApi,
+);
+
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
-pub fn api_service()
--> OpenApiService<(CommonApi, MarketApi, UserApi, SecurityApi, KycApi, AdminApi), ()> {
+pub fn api_service() -> OpenApiService<DomainApis, ()> {
     OpenApiService::new(
-        (CommonApi, MarketApi, UserApi, SecurityApi, KycApi, AdminApi),
+        (
+            CommonApi,
+            MarketApi,
+            UserApi,
+            SecurityApi,
+            KycApi,
+            AdminApi,
+            FundsApi,
+        ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),
     )
@@ -161,13 +180,19 @@ pub async fn start(config: Config) -> Result<App, StartError> {
             addr: addr.clone(),
             source: std::io::Error::other("no socket address"),
         })?;
+    let code_limits = |security: &crate::config::SecurityConfig| CodeLimits {
+        per_target: Limit::per_secs(1, security.code_resend_secs.max(1)),
+        per_ip_hour: Limit::per_secs(security.codes_per_ip_hour.max(1), 3600),
+        ..CodeLimits::default()
+    };
+    let limiter = Arc::new(RateLimiter::with_code_limits(code_limits(&config.security)));
     let state = AppState {
         db,
         hub,
         link_key: Arc::new(link_key(&config.security.link_secret)),
         config: Arc::new(config),
         mailer,
-        limiter: Arc::new(RateLimiter::new()),
+        limiter,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

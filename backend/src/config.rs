@@ -68,6 +68,10 @@ pub struct SecurityConfig {
     pub upload_dir: PathBuf,
     /// Secret that signs short-lived file links; empty: a random one per start.
     pub link_secret: String,
+    /// Seconds before another code may be sent to the same address.
+    pub code_resend_secs: u64,
+    /// Codes one IP address may request per hour.
+    pub codes_per_ip_hour: u32,
 }
 
 impl Default for SecurityConfig {
@@ -77,6 +81,8 @@ impl Default for SecurityConfig {
             max_upload_bytes: 5 * 1024 * 1024,
             upload_dir: PathBuf::new(),
             link_secret: String::new(),
+            code_resend_secs: 60,
+            codes_per_ip_hour: 60,
         }
     }
 }
@@ -230,6 +236,14 @@ impl Config {
                     });
                 }
             };
+        }
+        if let Some(value) = env("EXCHANGE_CODE_RESEND_SECS") {
+            config.security.code_resend_secs =
+                parse_env("EXCHANGE_CODE_RESEND_SECS", value, "seconds (an integer)")?;
+        }
+        if let Some(value) = env("EXCHANGE_CODES_PER_IP_HOUR") {
+            config.security.codes_per_ip_hour =
+                parse_env("EXCHANGE_CODES_PER_IP_HOUR", value, "an integer")?;
         }
         if let Some(value) = env("EXCHANGE_UPLOAD_DIR") {
             config.security.upload_dir = PathBuf::from(value);

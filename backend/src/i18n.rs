@@ -224,6 +224,24 @@ messages! {
     FileRequired => "file_required",
     /// A signed link is expired or forged.
     LinkExpired => "link_expired",
+    // Funds and the ledger (texts in locales/funds/).
+    /// No listed asset has this name (`{coin}`).
+    UnknownCoin => "unknown_coin",
+    /// A transfer between the same two buckets.
+    SameBucket => "same_bucket",
+    /// A transfer to oneself.
+    SelfTransfer => "self_transfer",
+    /// No account matches the recipient.
+    RecipientNotFound => "recipient_not_found",
+    /// The `Idempotency-Key` was used for another request.
+    IdempotencyKeyReused => "idempotency_key_reused",
+    /// The `Idempotency-Key` header is malformed.
+    InvalidIdempotencyKey => "invalid_idempotency_key",
+    /// The ledger kept losing races; try again.
+    LedgerBusy => "ledger_busy",
+    /// A transfer went through.
+    Transferred => "transferred",
+
     // Uploads, identity review, operators (new texts in locales/files/).
     /// A file was uploaded.
     Uploaded => "uploaded",
@@ -365,11 +383,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/rules/", $code, ".json")),
             include_str!(concat!("../locales/security/", $code, ".json")),
             include_str!(concat!("../locales/files/", $code, ".json")),
+            include_str!(concat!("../locales/funds/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 6]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 7]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

@@ -4,6 +4,8 @@
 pub mod api_key;
 pub mod bank_card;
 pub mod coin;
+pub mod fund_transfer;
+pub mod idempotency_record;
 pub mod journal_entry;
 pub mod journal_posting;
 pub mod kyc_submission;

@@ -25,7 +25,7 @@ use sea_orm::{
     sea_query::{Expr, OnConflict},
 };
 
-use crate::entity::{journal_entry, journal_posting, ledger_account};
+use crate::entity::{idempotency_record, journal_entry, journal_posting, ledger_account};
 
 /// Attempts of a transaction that lost a race before giving up.
 const MAX_ATTEMPTS: u32 = 50;
@@ -235,6 +235,9 @@ pub enum LedgerError {
         /// What it holds.
         available: Decimal,
     },
+    /// The idempotency key was used before for another request.
+    #[error("the idempotency key was used for another request")]
+    KeyReused,
     /// The entry kept losing races with concurrent ones.
     #[error("too much contention; try again")]
     Contention,
@@ -288,15 +291,81 @@ pub fn check(entry: &NewEntry) -> Result<BTreeMap<(AccountRef, String), Decimal>
 
 /// Posts `entry` atomically (see the module rules), retrying lost races.
 pub async fn post(db: &DatabaseConnection, entry: &NewEntry) -> Result<Posted, LedgerError> {
+    match post_once(db, entry, None, |_| String::new(), no_extra).await? {
+        Outcome::Posted(posted) => Ok(posted),
+        // Without a key nothing is replayed.
+        Outcome::Replayed { .. } => Err(LedgerError::KeyReused),
+    }
+}
+
+/// The caller's `Idempotency-Key` for an entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Idempotency {
+    /// The caller.
+    pub user_id: i64,
+    /// The key (1 to 100 characters).
+    pub key: String,
+    /// The operation (`transferFunds`).
+    pub operation: &'static str,
+    /// Hex SHA-256 of the operation and the request body.
+    pub request_hash: String,
+}
+
+/// What [`post_once`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The entry was posted now.
+    Posted(Posted),
+    /// The key was seen with the same request before: nothing was posted, and this is the first
+    /// answer's `data` (JSON) and entry.
+    Replayed {
+        /// The stored answer.
+        response: String,
+        /// The entry the first request posted.
+        entry_id: i64,
+    },
+}
+
+/// Writes extra rows of a business object in the entry's transaction (given the entry id).
+pub type Extra = for<'t> fn(
+    &'t DatabaseTransaction,
+    i64,
+    &'t NewEntry,
+) -> futures_util::future::BoxFuture<'t, Result<(), DbErr>>;
+
+/// An [`Extra`] that writes nothing.
+pub fn no_extra<'t>(
+    _: &'t DatabaseTransaction,
+    _: i64,
+    _: &'t NewEntry,
+) -> futures_util::future::BoxFuture<'t, Result<(), DbErr>> {
+    Box::pin(async { Ok(()) })
+}
+
+/// Posts `entry` once per idempotency key: with a key seen before for the same request, nothing is
+/// posted and the first answer is returned; for another request, [`LedgerError::KeyReused`]. The
+/// record of the key, `extra`'s rows and the entry commit together, so a retry after any failure
+/// either replays or finds that nothing happened. `respond` makes the answer stored for replays.
+pub async fn post_once(
+    db: &DatabaseConnection,
+    entry: &NewEntry,
+    idempotency: Option<&Idempotency>,
+    respond: impl Fn(&Posted) -> String,
+    extra: Extra,
+) -> Result<Outcome, LedgerError> {
     let net = check(entry)?;
     let mut attempt = 0;
     loop {
         attempt += 1;
         let txn = db.begin().await?;
-        match post_in(&txn, entry, &net).await {
-            Ok(Some(posted)) => {
+        match post_in(&txn, entry, &net, idempotency, &respond, extra).await {
+            Ok(Some(Outcome::Posted(posted))) => {
                 txn.commit().await?;
-                return Ok(posted);
+                return Ok(Outcome::Posted(posted));
+            }
+            Ok(Some(replayed)) => {
+                txn.rollback().await.ok();
+                return Ok(replayed);
             }
             Ok(None) => {
                 txn.rollback().await.ok();
@@ -339,7 +408,10 @@ async fn post_in(
     txn: &DatabaseTransaction,
     entry: &NewEntry,
     net: &BTreeMap<(AccountRef, String), Decimal>,
-) -> Result<Option<Posted>, LedgerError> {
+    idempotency: Option<&Idempotency>,
+    respond: &impl Fn(&Posted) -> String,
+    extra: Extra,
+) -> Result<Option<Outcome>, LedgerError> {
     let now = chrono::Utc::now().timestamp_millis();
     // The first statement writes, so SQLite takes the write lock now rather than on upgrade.
     let row = journal_entry::ActiveModel {
@@ -353,6 +425,21 @@ async fn post_in(
     }
     .insert(txn)
     .await?;
+    if let Some(idempotency) = idempotency
+        && let Some(seen) = idempotency_record::Entity::find()
+            .filter(idempotency_record::Column::UserId.eq(idempotency.user_id))
+            .filter(idempotency_record::Column::Key.eq(&idempotency.key))
+            .one(txn)
+            .await?
+    {
+        if seen.request_hash != idempotency.request_hash {
+            return Err(LedgerError::KeyReused);
+        }
+        return Ok(Some(Outcome::Replayed {
+            response: seen.response,
+            entry_id: seen.entry_id,
+        }));
+    }
     let mut balances = BTreeMap::new();
     let mut account_ids = BTreeMap::new();
     // BTreeMap order: every entry locks its accounts in the same order (no deadlocks).
@@ -401,10 +488,28 @@ async fn post_in(
         }
     });
     journal_posting::Entity::insert_many(rows).exec(txn).await?;
-    Ok(Some(Posted {
+    extra(txn, row.id, entry).await?;
+    let posted = Posted {
         entry_id: row.id,
         balances,
-    }))
+    };
+    if let Some(idempotency) = idempotency {
+        // A concurrent request with the same key makes this insert fail on the unique index; the
+        // retry then finds its record and replays.
+        idempotency_record::ActiveModel {
+            user_id: Set(idempotency.user_id),
+            key: Set(idempotency.key.clone()),
+            operation: Set(idempotency.operation.to_owned()),
+            request_hash: Set(idempotency.request_hash.clone()),
+            response: Set(respond(&posted)),
+            entry_id: Set(row.id),
+            created_at: Set(now),
+            ..Default::default()
+        }
+        .insert(txn)
+        .await?;
+    }
+    Ok(Some(Outcome::Posted(posted)))
 }
 
 /// The row of `account` in `asset`, created (at zero) when it does not exist yet.

@@ -58,6 +58,9 @@ pub struct ErrorDetail {
     pub reason: String,
     /// The request field at fault, as a path (`keyword`, `items[2].price`), when there is one.
     pub field: Option<String>,
+    /// Seconds to wait before trying again (rate limits, 429).
+    #[oai(rename = "retryAfterSecs")]
+    pub retry_after_secs: Option<u64>,
 }
 
 /// A failure of a call, carried from services to handlers and rendered as an [`ErrorEnvelope`].
@@ -144,6 +147,11 @@ impl ApiError {
             data: ErrorDetail {
                 reason: self.msg.key().to_owned(),
                 field: self.field.clone(),
+                retry_after_secs: self
+                    .params
+                    .iter()
+                    .find(|(name, _)| *name == "seconds")
+                    .and_then(|(_, value)| value.parse().ok()),
             },
         }
     }

@@ -111,7 +111,7 @@ impl SecurityApi {
                     sender.send_security(&auth.0.user, Channel::Email).await?
                 }
             };
-            Ok(code_sent(&account))
+            Ok(code_sent(&account, &state.limiter))
         }
         .await;
         MemberResponse::of(result, Msg::CodeSent)
@@ -151,7 +151,7 @@ impl SecurityApi {
                     sender.send_security(&auth.0.user, Channel::Sms).await?
                 }
             };
-            Ok(code_sent(&account))
+            Ok(code_sent(&account, &state.limiter))
         }
         .await;
         MemberResponse::of(result, Msg::CodeSent)

@@ -328,7 +328,7 @@ impl UserApi {
                 None,
             )
             .await?;
-            Ok(code_sent(&account))
+            Ok(code_sent(&account, &state.limiter))
         }
         .await;
         PublicResponse::of(result, Msg::CodeSent)
@@ -349,11 +349,11 @@ impl UserApi {
 }
 
 /// What `sendEmailCode` answers for `account`.
-pub fn code_sent(account: &service::Account) -> CodeSent {
+pub fn code_sent(account: &service::Account, limiter: &super::rate_limit::RateLimiter) -> CodeSent {
     CodeSent {
         channel: account.channel().as_str().to_owned(),
         expires_in_secs: super::codes::CODE_TTL_MINUTES * 60,
-        resend_after_secs: super::rate_limit::CODES_PER_TARGET_MINUTE.window.as_secs() as i64,
+        resend_after_secs: limiter.code_limits().per_target.window.as_secs() as i64,
     }
 }
 

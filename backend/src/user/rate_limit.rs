@@ -37,16 +37,52 @@ pub const CODES_PER_TARGET_HOUR: Limit = Limit::per_secs(10, 3600);
 /// Codes requested from one IP per hour.
 pub const CODES_PER_IP_HOUR: Limit = Limit::per_secs(60, 3600);
 
+/// The limits of sending verification codes (configurable: `security.code_resend_secs`,
+/// `security.codes_per_ip_hour`; tests and e2e runs relax them, production keeps the defaults).
+#[derive(Debug, Clone, Copy)]
+pub struct CodeLimits {
+    /// Codes to one address per resend window (one a minute by default).
+    pub per_target: Limit,
+    /// Codes to one address per hour.
+    pub per_target_hour: Limit,
+    /// Codes requested from one IP per hour.
+    pub per_ip_hour: Limit,
+}
+
+impl Default for CodeLimits {
+    fn default() -> Self {
+        Self {
+            per_target: CODES_PER_TARGET_MINUTE,
+            per_target_hour: CODES_PER_TARGET_HOUR,
+            per_ip_hour: CODES_PER_IP_HOUR,
+        }
+    }
+}
+
 /// The counters.
 #[derive(Default)]
 pub struct RateLimiter {
     windows: Mutex<HashMap<String, (Instant, u32)>>,
+    codes: CodeLimits,
 }
 
 impl RateLimiter {
-    /// A limiter with no counts.
+    /// A limiter with no counts and the default code limits.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A limiter with no counts and these code limits.
+    pub fn with_code_limits(codes: CodeLimits) -> Self {
+        Self {
+            codes,
+            ..Self::default()
+        }
+    }
+
+    /// The code-sending limits in force.
+    pub fn code_limits(&self) -> CodeLimits {
+        self.codes
     }
 
     /// `Err(seconds until the window ends)` when `key` has used up `limit`; otherwise `Ok`.

@@ -135,29 +135,22 @@ pub async fn send_code(
     anti_code: Option<String>,
 ) -> Result<(), ApiError> {
     let target = account.as_str();
+    let limits = limiter.code_limits();
     limiter
-        .check(&format!("code:ip:{ip}"), rate_limit::CODES_PER_IP_HOUR)
-        .and_then(|()| {
-            limiter.check(
-                &format!("code:target:{target}"),
-                rate_limit::CODES_PER_TARGET_MINUTE,
-            )
-        })
+        .check(&format!("code:ip:{ip}"), limits.per_ip_hour)
+        .and_then(|()| limiter.check(&format!("code:target:{target}"), limits.per_target))
         .and_then(|()| {
             limiter.check(
                 &format!("code:target-hour:{target}"),
-                rate_limit::CODES_PER_TARGET_HOUR,
+                limits.per_target_hour,
             )
         })
         .map_err(too_many)?;
-    limiter.record(&format!("code:ip:{ip}"), rate_limit::CODES_PER_IP_HOUR);
-    limiter.record(
-        &format!("code:target:{target}"),
-        rate_limit::CODES_PER_TARGET_MINUTE,
-    );
+    limiter.record(&format!("code:ip:{ip}"), limits.per_ip_hour);
+    limiter.record(&format!("code:target:{target}"), limits.per_target);
     limiter.record(
         &format!("code:target-hour:{target}"),
-        rate_limit::CODES_PER_TARGET_HOUR,
+        limits.per_target_hour,
     );
 
     let existing = account.find(db).await?;

@@ -297,10 +297,17 @@ impl TestApp {
             let admin = Database::connect(&admin_url)
                 .await
                 .expect("PostgreSQL answers");
-            admin
+            // An autovacuum worker (run by the server's own role) may still be busy with the
+            // database after a write-heavy test; FORCE cannot end it, so wait for it a little.
+            let mut attempts = 0;
+            while let Err(error) = admin
                 .execute_unprepared(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
                 .await
-                .expect("drop the test database");
+            {
+                attempts += 1;
+                assert!(attempts < 50, "drop the test database: {error}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
         }
     }
 }

@@ -199,6 +199,10 @@ async fn codes_for_taken_or_unknown_accounts_reveal_nothing() {
     let (status, body) = send("dave@example.com", "register").await;
     assert_eq!(status, 429, "{body}");
     assert_eq!(body["data"]["reason"], "too_many_requests");
+    let wait = body["data"]["retryAfterSecs"]
+        .as_u64()
+        .expect("retryAfterSecs");
+    assert!((1..=60).contains(&wait), "{body}");
     app.stop().await;
 }
 
