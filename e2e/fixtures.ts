@@ -1,8 +1,11 @@
-//! Test fixtures: page objects of the shell and the home page (roles and accessible names only, in
-//! the language the page is showing), a clean `visitor` page and a `member` page with a session cookie.
+//! Test fixtures: page objects of the shell, the home page and the auth screens (roles and accessible
+//! names only, in the language the page is showing), accounts registered through the API with codes
+//! read from the dev outbox, a clean `visitor` page and a `member` page logged in as a fresh account.
 
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
 import { type APIRequestContext, type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
-import { type Lang, LANGUAGE_NAMES, t, tPattern } from './i18n';
+import { type Lang, LANGUAGE_NAMES, escapeRegExp, t, tPattern } from './i18n';
 
 export { expect } from '@playwright/test';
 export { escapeRegExp, t, tPattern, type Lang } from './i18n';
@@ -249,6 +252,205 @@ export function pairName(coin: CoinListEntry): string {
   return coin.customizeFlag === 2 && coin.showSymbol ? coin.showSymbol : `${coin.coin}/${coin.baseCoin}`.toUpperCase();
 }
 
+/** The backend's English message of `key` (backend/locales/en.json and its area folders), with `{param}`s filled in. */
+export function serverText(key: string, params: Record<string, string | number> = {}): string {
+  const root = new URL('../backend/locales/', import.meta.url);
+  const files = [new URL('en.json', root)];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (entry.isDirectory()) files.push(new URL(`${entry.name}/en.json`, root));
+  }
+  for (const file of files) {
+    let messages: Record<string, unknown>;
+    try {
+      messages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const text = messages[key];
+    if (typeof text === 'string') return text.replace(/\{(\w+)\}/g, (_whole, name: string) => String(params[name] ?? `{${name}}`));
+  }
+  throw new Error(`No backend message ${key}`);
+}
+
+/** A password that follows rule A (upper case, lower case, digit, 8+ characters). */
+export const TEST_PASSWORD = 'Kestrel2026x';
+
+/** A fresh, unique e-mail address (the outbox keeps every message; nothing is delivered). */
+export function uniqueEmail(prefix = 'e2e'): string {
+  return `${prefix}-${randomUUID().slice(0, 12)}@kestrel.test`;
+}
+
+/** A message of the dev outbox (`GET /api/dev/outbox?to=…`, newest first). */
+export interface OutboxMessage {
+  id: number;
+  channel: string;
+  to: string;
+  subject: string;
+  body: string;
+  ageMs: number;
+}
+
+/** The dev outbox's messages to `to`, newest first. */
+export async function outbox(request: APIRequestContext, to: string): Promise<OutboxMessage[]> {
+  const response = await request.get('/api/dev/outbox', { params: { to } });
+  expect(response.ok(), 'GET /api/dev/outbox (development mode only)').toBe(true);
+  return ((await response.json()) as { data: OutboxMessage[] }).data;
+}
+
+/** The id of the newest outbox message to `to`, or 0: pass it as `after` before asking for a code. */
+export async function lastOutboxId(request: APIRequestContext, to: string): Promise<number> {
+  return (await outbox(request, to))[0]?.id ?? 0;
+}
+
+/**
+ * The 6-digit code of the newest message to `to` newer than message `after`, waiting (polling)
+ * until it has arrived.
+ */
+export async function outboxCode(request: APIRequestContext, to: string, { after = 0 }: { after?: number } = {}): Promise<string> {
+  let code = '';
+  await expect
+    .poll(
+      async () => {
+        const message = (await outbox(request, to)).find((m) => m.id > after && /\b\d{6}\b/.test(m.body));
+        code = message ? (/\b(\d{6})\b/.exec(message.body)?.[1] ?? '') : '';
+        return code;
+      },
+      { message: `a code in the dev outbox for ${to}` },
+    )
+    .toMatch(/^\d{6}$/);
+  return code;
+}
+
+/** A POST to the API; returns the envelope after checking it succeeded. */
+async function apiPost<D>(request: APIRequestContext, path: string, data?: unknown, token?: string): Promise<D> {
+  const response = await request.post(path, { data, headers: token ? { satoken: token } : {} });
+  const body = (await response.json()) as { code: number; msg: string; data: D };
+  expect(body.code, `${path}: ${body.msg}`).toBe(200);
+  return body.data;
+}
+
+/** An account registered through the API. */
+export interface TestAccount {
+  account: string;
+  password: string;
+  userId: number;
+}
+
+/** Registers a fresh account through the API: sendEmailCode → code from the outbox → register. */
+export async function registerAccount(
+  request: APIRequestContext,
+  { account = uniqueEmail(), password = TEST_PASSWORD, inviteCode }: { account?: string; password?: string; inviteCode?: string } = {},
+): Promise<TestAccount> {
+  const after = await lastOutboxId(request, account);
+  await apiPost(request, '/api/user/sendEmailCode', { account, type: 'register' });
+  const code = await outboxCode(request, account, { after });
+  const { userId } = await apiPost<{ userId: number }>(request, '/api/user/register', {
+    account,
+    password,
+    confirmPassword: password,
+    code,
+    ...(inviteCode ? { inviteCode } : {}),
+  });
+  return { account, password, userId };
+}
+
+/** Logs in through the API; returns the session token (`satoken`). */
+export async function loginToken(request: APIRequestContext, { account, password }: Pick<TestAccount, 'account' | 'password'>): Promise<string> {
+  return (await apiPost<{ satoken: string }>(request, '/api/user/login', { account, password })).satoken;
+}
+
+/** The login, register and reset screens' forms, by label and role, in language `lang`. */
+export class AuthPages {
+  constructor(
+    readonly page: Page,
+    readonly lang: Lang = 'en',
+  ) {}
+
+  private t(key: string, params?: Record<string, string | number>): string {
+    return t(this.lang, key, params);
+  }
+
+  get main(): Locator {
+    return this.page.getByRole('main');
+  }
+
+  get heading(): Locator {
+    return this.page.getByRole('heading', { level: 1 });
+  }
+
+  get account(): Locator {
+    return this.main.getByRole('textbox', { name: this.t('auth.field.account'), exact: true });
+  }
+
+  /** The password field (login and register) — `getByLabel`, since a password input has no role. */
+  get password(): Locator {
+    return this.main.getByLabel(this.t('auth.field.password'), { exact: true });
+  }
+
+  get newPassword(): Locator {
+    return this.main.getByLabel(this.t('auth.field.newPassword'), { exact: true });
+  }
+
+  get confirmPassword(): Locator {
+    return this.main.getByLabel(this.t('auth.field.confirmPassword'), { exact: true });
+  }
+
+  get code(): Locator {
+    return this.main.getByRole('textbox', { name: this.t('auth.field.code'), exact: true });
+  }
+
+  get inviteCode(): Locator {
+    return this.main.getByRole('textbox', { name: this.t('auth.field.inviteCode'), exact: true });
+  }
+
+  get sendCodeButton(): Locator {
+    return this.main.getByRole('button', { name: this.t('auth.code.send'), exact: true });
+  }
+
+  /** The send button while the resend countdown runs ("Resend in 59 s"). */
+  get resendCountdown(): Locator {
+    return this.main.getByRole('button', { name: tPattern(this.lang, 'auth.code.resendIn') });
+  }
+
+  get loginButton(): Locator {
+    return this.main.getByRole('button', { name: this.t('auth.login.submit'), exact: true });
+  }
+
+  get registerButton(): Locator {
+    return this.main.getByRole('button', { name: this.t('auth.register.submit'), exact: true });
+  }
+
+  get resetButton(): Locator {
+    return this.main.getByRole('button', { name: this.t('auth.reset.submit'), exact: true });
+  }
+
+  /** The message of the whole form (a refused call that names no field). */
+  get formError(): Locator {
+    return this.main.getByRole('alert');
+  }
+
+  /** A toast (Chakra renders them as status regions) with exactly `text`. */
+  toast(text: string): Locator {
+    return this.page.getByRole('status').filter({ hasText: new RegExp(`^${escapeRegExp(text)}$`) });
+  }
+
+  /** Clicks Send code and reads the code from the dev outbox once the countdown shows it went out. */
+  async sendCode(request: APIRequestContext, account: string): Promise<string> {
+    const after = await lastOutboxId(request, account);
+    await this.sendCodeButton.click();
+    await expect(this.resendCountdown).toBeDisabled();
+    return outboxCode(request, account, { after });
+  }
+
+  /** Fills in the login form and submits it with Enter. */
+  async logIn(account: string, password: string): Promise<void> {
+    await expect(this.heading).toHaveText(this.t('screens.userLogin'));
+    await this.account.fill(account);
+    await this.password.fill(password);
+    await this.password.press('Enter');
+  }
+}
+
 async function clearBrowserState(context: BrowserContext, page: Page): Promise<void> {
   await context.clearCookies();
   // Local storage is per origin: open a tiny same-origin resource to reach it, then empty it.
@@ -260,12 +462,17 @@ async function clearBrowserState(context: BrowserContext, page: Page): Promise<v
 }
 
 type Fixtures = {
-  /** Page objects of the shell and the home page, in English. */
+  /** Page objects of the shell, the home page and the auth screens, in English. */
   shell: Shell;
   home: HomePage;
+  auth: AuthPages;
   /** A page with no cookies and no local storage (a visitor in English, light theme). */
   visitor: Page;
-  /** A page whose browser holds a session token cookie (the shell's "logged in"). */
+  /** A fresh account registered through the API for this test (not logged in anywhere). */
+  memberAccount: TestAccount;
+  /** The session token of `memberAccount`, from a login through the API. */
+  memberToken: string;
+  /** A clean page logged in as `memberAccount`: its session token in the `coin-access-token` cookie. */
   member: Page;
 };
 
@@ -276,13 +483,22 @@ export const test = base.extend<Fixtures>({
   home: async ({ page }, use) => {
     await use(new HomePage(page));
   },
+  auth: async ({ page }, use) => {
+    await use(new AuthPages(page));
+  },
   visitor: async ({ context, page }, use) => {
     await clearBrowserState(context, page);
     await use(page);
   },
-  member: async ({ context, page, baseURL }, use) => {
+  memberAccount: async ({ request }, use) => {
+    await use(await registerAccount(request));
+  },
+  memberToken: async ({ request, memberAccount }, use) => {
+    await use(await loginToken(request, memberAccount));
+  },
+  member: async ({ context, page, baseURL, memberToken }, use) => {
     await clearBrowserState(context, page);
-    await context.addCookies([{ name: ACCESS_TOKEN_COOKIE, value: 'e2e-session-token', url: baseURL }]);
+    await context.addCookies([{ name: ACCESS_TOKEN_COOKIE, value: memberToken, url: baseURL, sameSite: 'Lax' }]);
     await use(page);
   },
 });

@@ -1,7 +1,8 @@
-//! The webapp's own translations (webapp/src/i18n/<lang>.json), so the tests look elements up by the
-//! exact labels users see in each language instead of hard-coded guesses.
+//! The webapp's own translations (webapp/src/i18n/<lang>.json merged with the feature-area files
+//! webapp/src/i18n/<area>/<lang>.json, as the webapp merges them), so the tests look elements up by
+//! the exact labels users see in each language instead of hard-coded guesses.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 
 /** Languages the tests switch to. */
 export type Lang = 'en' | 'de' | 'ja';
@@ -13,11 +14,21 @@ type Bundle = { [key: string]: string | Bundle };
 
 const bundles = new Map<Lang, Bundle>();
 
+const I18N_DIR = new URL('../webapp/src/i18n/', import.meta.url);
+
+function readBundle(file: URL): Bundle {
+  return JSON.parse(readFileSync(file, 'utf8')) as Bundle;
+}
+
 function bundle(lang: Lang): Bundle {
   let loaded = bundles.get(lang);
   if (!loaded) {
-    const file = new URL(`../webapp/src/i18n/${lang}.json`, import.meta.url);
-    loaded = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
+    loaded = readBundle(new URL(`${lang}.json`, I18N_DIR));
+    // Each feature area's file has the area as its only top-level key (`auth`, `account`, …).
+    for (const entry of readdirSync(I18N_DIR, { withFileTypes: true })) {
+      const file = new URL(`${entry.name}/${lang}.json`, I18N_DIR);
+      if (entry.isDirectory() && existsSync(file)) Object.assign(loaded, readBundle(file));
+    }
     bundles.set(lang, loaded);
   }
   return loaded;
@@ -29,7 +40,7 @@ export function t(lang: Lang, key: string, params: Record<string, string | numbe
   for (const part of key.split('.')) {
     node = typeof node === 'object' ? node[part] : undefined;
   }
-  if (typeof node !== 'string') throw new Error(`No string ${key} in ${lang}.json`);
+  if (typeof node !== 'string') throw new Error(`No string ${key} in the ${lang} messages`);
   return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_whole, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${lang}.json ${key} needs the parameter ${name}`);

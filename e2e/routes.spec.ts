@@ -18,7 +18,7 @@ test('an invitation link opens registration with the code', async ({ visitor: pa
   await page.goto('/i&ABC123');
   await expect(page).toHaveURL('/user/register?invite_code=ABC123');
   await expect(shell.pageHeading).toHaveText(t('en', 'screens.userRegister'));
-  await expect(page.getByText(t('en', 'comingSoon.inviteCode', { code: 'ABC123' }), { exact: true })).toBeVisible();
+  await expect(shell.main.getByRole('textbox', { name: t('en', 'auth.field.inviteCode'), exact: true })).toHaveValue('ABC123');
 });
 
 const FOOTER_VISIBILITY: { path: string; screen: string; footer: boolean }[] = [
@@ -57,7 +57,8 @@ test('login is a full page without the shell’s navigation, price, account butt
   await expect(shell.loginLink).toHaveCount(0);
   await expect(shell.registerLink).toHaveCount(0);
   await expect(shell.homeLink).toHaveAttribute('href', '/home/index');
-  await expect(shell.main.getByRole('link', { name: t('en', 'comingSoon.backHome'), exact: true })).toHaveAttribute('href', '/home/index');
+  // The logo in the bar is the way home; the page itself is the login form.
+  await expect(shell.main.getByRole('button', { name: t('en', 'auth.login.submit'), exact: true })).toBeVisible();
 });
 
 test('a visitor can read the login page in their language and pick the theme', async ({ visitor: page, shell }) => {
@@ -66,7 +67,8 @@ test('a visitor can read the login page in their language and pick the theme', a
 
   const german = await shell.switchLanguage('de');
   await expect(german.pageHeading).toHaveText(t('de', 'screens.userLogin'));
-  await expect(german.main.getByText(t('de', 'comingSoon.body'), { exact: true })).toBeVisible();
+  await expect(german.main.getByRole('textbox', { name: t('de', 'auth.field.account'), exact: true })).toBeVisible();
+  await expect(german.main.getByRole('button', { name: t('de', 'auth.login.submit'), exact: true })).toBeVisible();
 
   await german.expectDarkTheme(false);
   await german.themeSwitch.click();

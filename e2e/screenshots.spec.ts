@@ -4,7 +4,7 @@
 
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { HomePage, type Lang, type Shell, expect, t, test } from './fixtures';
+import { AuthPages, HomePage, type Lang, type Shell, expect, t, test } from './fixtures';
 
 const OUT_DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 
@@ -76,4 +76,51 @@ test('login', async ({ visitor: page, shell }) => {
   await expect(page).toHaveURL('/user/login');
   await expect(shell.pageHeading).toHaveText(t('en', 'screens.userLogin'));
   await shoot(page, 'user-login');
+});
+
+/** Opens `path` (a full-page auth screen) in `lang` and `theme` through the bar's own switches. */
+async function authScreenIn(page: Page, shell: Shell, path: string, screen: string, lang: Lang, theme: 'light' | 'dark'): Promise<void> {
+  await page.goto(path);
+  await expect(shell.pageHeading).toHaveText(t('en', `screens.${screen}`));
+  const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+  if (theme === 'dark') {
+    await current.themeSwitch.click();
+    await current.expectDarkTheme(true);
+  }
+  await expect(current.pageHeading).toHaveText(t(lang, `screens.${screen}`));
+}
+
+for (const { path, screen, name } of [
+  { path: '/user/login', screen: 'userLogin', name: 'user-login' },
+  { path: '/user/register', screen: 'userRegister', name: 'user-register' },
+  { path: '/user/reset', screen: 'userReset', name: 'user-reset' },
+] as const) {
+  for (const lang of ['en', 'de'] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      test(`${name} ${theme} ${lang}`, async ({ visitor: page, shell }) => {
+        await authScreenIn(page, shell, path, screen, lang, theme);
+        await shoot(page, `${name}-${theme}-${lang}`);
+      });
+    }
+  }
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`register with errors ${theme}`, async ({ visitor: page, shell }) => {
+    await authScreenIn(page, shell, '/i&KX7P2M9Q', 'userRegister', 'en', theme);
+    const auth = new AuthPages(page);
+    await auth.account.fill('jane.example.com');
+    await auth.password.fill('password');
+    await auth.confirmPassword.fill('passw0rd');
+    await auth.registerButton.click();
+    await expect(auth.account).toHaveAccessibleDescription(t('en', 'errors.emailFormat'));
+    await shoot(page, `user-register-errors-${theme}`);
+  });
+}
+
+test('account menu open', async ({ member: page, memberAccount, shell }) => {
+  await homeIn(page, shell, 'en', 'light');
+  await shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }) }).click();
+  await expect(page.getByRole('menuitem', { name: t('en', 'auth.menu.logout'), exact: true })).toBeVisible();
+  await shoot(page, 'account-menu-open', { fullPage: false });
 });

@@ -1,5 +1,5 @@
-//! The shell: side menu (visitor and logged-in entries, Exit), the top bar's account buttons, the
-//! theme switch, and the footer's statements.
+//! The shell: side menu (visitor and logged-in entries, Exit), the top bar's account buttons and
+//! account menu, the theme switch, and the footer's statements.
 
 import { ACCESS_TOKEN_COOKIE, SITE_NAME, type Shell, expect, t, test } from './fixtures';
 
@@ -103,14 +103,17 @@ test('the top bar offers Log in and Register to visitors only', async ({ visitor
   await expect(shell.pageHeading).toHaveText(t('en', 'screens.userRegister'));
 });
 
-test('the top bar shows My Assets instead of Log in / Register when logged in', async ({ member, shell }) => {
+test('the top bar shows the account menu instead of Log in / Register when logged in', async ({ member, memberAccount, shell }) => {
   await member.goto('/home/index');
-  await expect(shell.banner.getByRole('link', { name: t('en', 'menu.myAssets'), exact: true })).toHaveAttribute(
+  const accountMenu = shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }), exact: true });
+  await expect(accountMenu).toBeVisible();
+  await expect(shell.loginLink).toHaveCount(0);
+  await expect(shell.registerLink).toHaveCount(0);
+  await accountMenu.click();
+  await expect(member.getByRole('menuitem', { name: t('en', 'auth.menu.myAssets'), exact: true })).toHaveAttribute(
     'href',
     '/assets/index?key=overview',
   );
-  await expect(shell.loginLink).toHaveCount(0);
-  await expect(shell.registerLink).toHaveCount(0);
 });
 
 test('the theme switch toggles dark mode and the choice survives a reload', async ({ visitor, shell }) => {

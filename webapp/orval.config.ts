@@ -6,8 +6,9 @@
  *   (`apiClient<T>({url, method, params, data, signal}, options)` with an inferred return type);
  *   with a mutator no axios code or import is generated. The mutator (`src/lib/api-client.ts`)
  *   uses `fetch` and returns `Unwrap<T>`, the envelope's `data`, so hooks are typed by `data`.
- * - The backend's reads are POSTs (`getAllSetting`, `getCoinList`), so they are generated as
- *   `useQuery` hooks instead of mutations.
+ * - The backend's reads are POSTs (`getAllSetting`, `getCoinList`, …: `readOnlyPosts`), so those
+ *   are generated as `useQuery` hooks; every other POST (login, register, …) is a `useMutation`
+ *   hook (`use<Operation>` taking `{ data }`), GETs are queries.
  */
 import { defineConfig } from 'orval';
 
@@ -33,7 +34,7 @@ export default defineConfig({
       clean: true,
       override: {
         mutator: { path: 'src/lib/api-client.ts', name: 'apiClient' },
-        query: { useQuery: true, signal: true, version: 5 },
+        query: { signal: true, version: 5 },
         operations: Object.fromEntries(
           readOnlyPosts.map((id) => [id, { query: { useQuery: true, useMutation: false } }]),
         ),

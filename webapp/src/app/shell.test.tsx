@@ -31,7 +31,7 @@ describe('routes', () => {
     const { router } = renderApp('/i&AB12CD');
     await waitFor(() => expect(path(router)).toBe('/user/register?invite_code=AB12CD'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Register' })).toBeTruthy();
-    expect(screen.getByText('Invitation code: AB12CD')).toBeTruthy();
+    expect((screen.getByLabelText('Invitation code (optional)') as HTMLInputElement).value).toBe('AB12CD');
     expect(screen.queryByRole('contentinfo')).toBeNull();
     // The full page's bar has the logo, the menu, the language select and the theme switch only.
     const banner = screen.getByRole('banner');

@@ -1,15 +1,17 @@
 //! The slide-out side menu (a dialog named "Main menu"): Resource, Features and Account groups.
 //! Overview, My Assets and Help are for logged-in users; Sign in / Sign up for visitors; Exit logs
-//! out and goes to /. Features also holds Markets, which the top bar shows only from `lg`.
+//! out (on the server and in the browser, `useSignOut`) and goes to /. Features also holds Markets,
+//! which the top bar shows only from `lg`.
 
 import { Box, CloseButton, Drawer, Heading, HStack, Portal, Stack, Text, chakra } from '@chakra-ui/react';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { ChatIcon, CloseIcon } from '../../components/icons';
 import { LogoMark } from '../../components/logo';
 import { useSiteName } from '../../hooks/use-settings';
-import { logout, useIsLoggedIn } from '../../lib/session';
+import { useSignOut } from '../../hooks/use-sign-out';
+import { useIsLoggedIn } from '../../lib/session';
 import { openChat } from './chat-store';
 import { FEATURE_LINKS } from './top-bar';
 
@@ -70,7 +72,7 @@ export function SideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: 
   const { t } = useTranslation();
   const siteName = useSiteName();
   const loggedIn = useIsLoggedIn();
-  const navigate = useNavigate();
+  const signOut = useSignOut();
   const close = () => onOpenChange(false);
 
   return (
@@ -157,8 +159,7 @@ export function SideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: 
                         color="down"
                         onClick={() => {
                           close();
-                          logout();
-                          void navigate('/');
+                          void signOut();
                         }}
                       >
                         {t('menu.exit')}

@@ -1,5 +1,5 @@
 //! The top bar (banner): menu button, logo, Markets and Features, BTC/USDT price, language, theme,
-//! and Login / Register for visitors.
+//! and Login / Register for visitors or the account menu for logged-in users.
 
 import { Box, Button, Flex, HStack, IconButton, Menu, Portal, Spacer } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { Logo } from '../../components/logo';
 import { useSiteName } from '../../hooks/use-settings';
 import { useIsLoggedIn } from '../../lib/session';
 import { HOME_PATH } from '../route-helpers';
+import { AccountMenu } from './account-menu';
 import { BtcTicker } from './btc-ticker';
 import { LanguageSwitcher } from './language-switcher';
 import { ThemeSwitch } from './theme-switch';
@@ -94,9 +95,7 @@ export function TopBar({ onOpenMenu, minimal = false }: { onOpenMenu: () => void
         <ThemeSwitch />
         {!minimal &&
           (loggedIn ? (
-            <Button asChild size="sm" variant="outline" flexShrink={0}>
-              <RouterLink to="/assets/index?key=overview">{t('menu.myAssets')}</RouterLink>
-            </Button>
+            <AccountMenu />
           ) : (
             <HStack gap="2" flexShrink={0}>
               <Button asChild size="sm" variant="ghost" fontWeight="medium">

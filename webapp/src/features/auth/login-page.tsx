@@ -1,7 +1,194 @@
-//! Placeholder until the screen is built (issue 4).
+//! /user/login: account and password, then — when the account has 2FA on (`totp_required`) — the
+//! 6-digit authenticator code, sent again with the same credentials. Success starts the session
+//! (cookie, getInfo stored with the login flag), says so, and goes to `?redirect=` when it is a
+//! path of this site, else to /home/index.
 
-import { ComingSoonPage } from '../../app/coming-soon';
+import { Button, HStack, Link, Stack } from '@chakra-ui/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { getGetInfoQueryOptions, useLogin } from '../../api/generated/user/user';
+import type { LoginResult } from '../../api/generated/model';
+import { useSiteName } from '../../hooks/use-settings';
+import { clearUserQueries } from '../../hooks/use-sign-out';
+import { safeRedirect, saveUserInfo, startSession } from '../../lib/session';
+import { toaster } from '../../lib/toaster';
+import { AuthCard } from './auth-card';
+import { FormError, PasswordField, TextField } from './fields';
+import { type FieldErrors, accountError, callErrors, errorReason, hasErrors, requiredError } from './form-errors';
+import type { LoginPrefill } from './register-page';
+import { useFocusFirstError } from './use-focus-first-error';
+
+type LoginField = 'account' | 'password' | 'totpCode';
+
+/** A 6-digit authenticator code. */
+const TOTP_CODE = /^\d{6}$/;
 
 export function LoginPage() {
-  return <ComingSoonPage screen="userLogin" />;
+  const { t } = useTranslation();
+  const siteName = useSiteName();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const queryClient = useQueryClient();
+  const prefill = (location.state as LoginPrefill | null)?.account ?? '';
+
+  const [step, setStep] = useState<'credentials' | 'totp'>('credentials');
+  const [values, setValues] = useState<Record<LoginField, string>>({ account: prefill, password: '', totpCode: '' });
+  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
+  const [formError, setFormError] = useState<string>();
+  const [finishing, setFinishing] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusFirstError = useFocusFirstError(formRef);
+  const login = useLogin({ request: { silent: true } });
+  const pending = login.isPending || finishing;
+
+  const set = (field: LoginField) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+    setFormError(undefined);
+  };
+
+  /** Session start after the login answered: cookie, user info and flag, toast, redirect. */
+  async function finish(result: LoginResult) {
+    setFinishing(true);
+    try {
+      clearUserQueries(queryClient);
+      startSession(result.satoken);
+      try {
+        saveUserInfo(await queryClient.fetchQuery(getGetInfoQueryOptions()));
+      } catch {
+        // The session stands without the stored record; the shell fetches it again (and a 401
+        // has already logged out through the API client).
+      }
+      toaster.create({ type: 'success', title: t('auth.login.success') });
+      await navigate(safeRedirect(search.get('redirect')), { replace: true });
+    } finally {
+      setFinishing(false);
+    }
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const found: FieldErrors<LoginField> =
+      step === 'credentials'
+        ? { account: accountError(t, values.account), password: requiredError(t, values.password) }
+        : { totpCode: TOTP_CODE.test(values.totpCode) ? undefined : t('auth.totp.format') };
+    setErrors(found);
+    setFormError(undefined);
+    if (hasErrors(found)) {
+      focusFirstError();
+      return;
+    }
+    let result: LoginResult;
+    try {
+      result = await login.mutateAsync({
+        data: {
+          account: values.account.trim(),
+          password: values.password,
+          ...(step === 'totp' ? { totpCode: values.totpCode } : {}),
+        },
+      });
+    } catch (failure) {
+      if (errorReason(failure) === 'totp_required') {
+        setStep('totp');
+        setValues((current) => ({ ...current, totpCode: '' }));
+        return;
+      }
+      const split = callErrors(t, failure, step === 'totp' ? (['totpCode'] as const) : (['account', 'password'] as const));
+      setErrors(split.fields);
+      setFormError(split.form);
+      focusFirstError();
+      return;
+    }
+    await finish(result);
+  }
+
+  function backToCredentials() {
+    setStep('credentials');
+    setErrors({});
+    setFormError(undefined);
+    setValues((current) => ({ ...current, password: '', totpCode: '' }));
+  }
+
+  const signUp = (
+    <>
+      {t('auth.login.noAccount', { siteName })}{' '}
+      <Link asChild color="brand.fg" fontWeight="semibold">
+        <RouterLink to="/user/register">{t('auth.login.signUp')}</RouterLink>
+      </Link>
+    </>
+  );
+
+  if (step === 'totp') {
+    return (
+      <AuthCard title={t('auth.totp.title')} subtitle={t('auth.totp.subtitle')} footer={signUp}>
+        <form ref={formRef} noValidate onSubmit={(event) => void submit(event)}>
+          <Stack gap="5">
+            <TextField
+              label={t('auth.totp.code')}
+              name="totpCode"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              maxLength={6}
+              autoFocus
+              placeholder="000000"
+              value={values.totpCode}
+              onChange={(value) => set('totpCode')(value.replace(/\D/g, ''))}
+              error={errors.totpCode}
+            />
+            <FormError message={formError} />
+            <Button type="submit" size="lg" colorPalette="brand" w="full" loading={pending}>
+              {t('auth.totp.submit')}
+            </Button>
+            <Button type="button" variant="ghost" size="sm" alignSelf="center" onClick={backToCredentials} disabled={pending}>
+              {t('auth.totp.back')}
+            </Button>
+          </Stack>
+        </form>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t('screens.userLogin')} subtitle={t('auth.login.subtitle', { siteName })} footer={signUp}>
+      <form ref={formRef} noValidate onSubmit={(event) => void submit(event)}>
+        <Stack gap="5">
+          <TextField
+            label={t('auth.field.account')}
+            name="account"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder={t('auth.field.accountPlaceholder')}
+            value={values.account}
+            onChange={set('account')}
+            error={errors.account}
+          />
+          <Stack gap="2">
+            <PasswordField
+              label={t('auth.field.password')}
+              name="password"
+              autoComplete="current-password"
+              autoFocus={prefill !== ''}
+              value={values.password}
+              onChange={set('password')}
+              error={errors.password}
+            />
+            <HStack justify="flex-end">
+              <Link asChild fontSize="sm" color="brand.fg" fontWeight="medium">
+                <RouterLink to="/user/reset">{t('auth.login.forgot')}</RouterLink>
+              </Link>
+            </HStack>
+          </Stack>
+          <FormError message={formError} />
+          <Button type="submit" size="lg" colorPalette="brand" w="full" loading={pending}>
+            {t('auth.login.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
 }
