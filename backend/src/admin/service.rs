@@ -2,10 +2,9 @@
 //! identity submissions. Plain functions over the database, no HTTP types.
 
 use poem::http::StatusCode;
-use rand::RngExt;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
-    EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr, TransactionTrait,
+    EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait,
     sea_query::Expr,
 };
 use wasm_core::validate::{PasswordRule, validate_password};
@@ -17,7 +16,7 @@ use crate::kyc::files::OPERATOR_ROLE;
 use crate::kyc::service::{Level, Status, lock_user};
 use crate::user::{
     now_ms, password,
-    service::{Account, DEFAULT_AVATAR, parse_account},
+    service::{Account, NewAccount, insert_account, parse_account},
 };
 
 /// Refuses (403) a user without the `operator` role.
@@ -77,56 +76,12 @@ pub async fn create_operator(
         return Ok(OperatorOutcome::Promoted(row.update(db).await?));
     }
     let password_hash = password::hash_blocking(new_password.to_owned()).await?;
-    let now = now_ms();
-    for _ in 0..5 {
-        let inserted = user::ActiveModel {
-            email: Set(Some(email.clone())),
-            phone: Set(None),
-            password_hash: Set(password_hash.clone()),
-            fund_password_hash: Set(None),
-            invite_code: Set(new_invite_code()),
-            invited_by: Set(None),
-            avatar: Set(DEFAULT_AVATAR.to_owned()),
-            is_merchant: Set(1),
-            user_type: Set("normal".to_owned()),
-            credit_score: Set(100),
-            role: Set(OPERATOR_ROLE.to_owned()),
-            anti_code: Set(None),
-            totp_secret: Set(None),
-            totp_enabled: Set(false),
-            totp_last_step: Set(None),
-            kyc_level: Set(0),
-            created_at: Set(now),
-            updated_at: Set(now),
-            ..Default::default()
-        }
-        .insert(db)
-        .await;
-        match inserted {
-            Ok(user) => return Ok(OperatorOutcome::Created(user)),
-            // The invitation code collided (or the address was registered meanwhile): retry, and
-            // the next round finds the account if it was the address.
-            Err(error) if matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
-                if let Some(existing) = account.find(db).await? {
-                    return Err(ApiError::internal(format!(
-                        "account {} was registered while the operator was being created",
-                        existing.id
-                    )));
-                }
-            }
-            Err(error) => return Err(error.into()),
-        }
+    match insert_account(db, &account, &password_hash, None, OPERATOR_ROLE).await? {
+        NewAccount::Created(user) => Ok(OperatorOutcome::Created(*user)),
+        NewAccount::Taken => Err(ApiError::internal(format!(
+            "{email} was registered while the operator was being created"
+        ))),
     }
-    Err(ApiError::internal("no free invitation code after 5 tries"))
-}
-
-/// Eight characters from the invitation-code alphabet (no look-alikes such as 0/O, 1/I).
-fn new_invite_code() -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let mut rng = rand::rng();
-    (0..8)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-        .collect()
 }
 
 /// A page of submissions for review, newest first, each with its user.
@@ -275,15 +230,6 @@ pub async fn review(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn invitation_codes_avoid_look_alikes() {
-        for _ in 0..100 {
-            let code = new_invite_code();
-            assert_eq!(code.len(), 8);
-            assert!(!code.contains(['0', 'O', '1', 'I']), "{code}");
-        }
-    }
 
     #[test]
     fn only_operators_pass() {

@@ -227,24 +227,59 @@ pub async fn register(
     };
     codes::consume(db, form.account.as_str(), Purpose::Register, &form.code).await?;
     let password_hash = password::hash_blocking(form.password).await?;
+    match insert_account(
+        db,
+        &form.account,
+        &password_hash,
+        inviter.map(|u| u.id),
+        "user",
+    )
+    .await?
+    {
+        NewAccount::Created(user) => Ok(*user),
+        // The account was registered meanwhile (its owner got no code, so this is a race of two
+        // sign-ups with one code): the code is spent.
+        NewAccount::Taken => {
+            Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCode).with_field("code"))
+        }
+    }
+}
+
+/// What [`insert_account`] did.
+pub enum NewAccount {
+    /// The account was created.
+    Created(Box<user::Model>),
+    /// Another account has this e-mail or phone.
+    Taken,
+}
+
+/// Inserts a new account for `account` with `password_hash` and `role`, with a fresh invitation
+/// code (redrawn if it collides).
+pub async fn insert_account(
+    db: &impl ConnectionTrait,
+    account: &Account,
+    password_hash: &str,
+    invited_by: Option<i64>,
+    role: &str,
+) -> Result<NewAccount, ApiError> {
     let now = now_ms();
+    let (email, phone) = match account {
+        Account::Email(email) => (Some(email.clone()), None),
+        Account::Phone(phone) => (None, Some(phone.clone())),
+    };
     for _ in 0..5 {
-        let (email, phone) = match &form.account {
-            Account::Email(email) => (Some(email.clone()), None),
-            Account::Phone(phone) => (None, Some(phone.clone())),
-        };
         let inserted = user::ActiveModel {
-            email: Set(email),
-            phone: Set(phone),
-            password_hash: Set(password_hash.clone()),
+            email: Set(email.clone()),
+            phone: Set(phone.clone()),
+            password_hash: Set(password_hash.to_owned()),
             fund_password_hash: Set(None),
             invite_code: Set(new_invite_code()),
-            invited_by: Set(inviter.as_ref().map(|u| u.id)),
+            invited_by: Set(invited_by),
             avatar: Set(DEFAULT_AVATAR.to_owned()),
             is_merchant: Set(1),
             user_type: Set("normal".to_owned()),
             credit_score: Set(100),
-            role: Set("user".to_owned()),
+            role: Set(role.to_owned()),
             anti_code: Set(None),
             totp_secret: Set(None),
             totp_enabled: Set(false),
@@ -257,14 +292,12 @@ pub async fn register(
         .insert(db)
         .await;
         match inserted {
-            Ok(user) => return Ok(user),
+            Ok(user) => return Ok(NewAccount::Created(Box::new(user))),
             Err(error) if matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
-                // Either the account was registered meanwhile (its owner got no code, so this is
-                // a race of two sign-ups) or the invitation code collided: try a new code.
-                if form.account.find(db).await?.is_some() {
-                    return Err(
-                        ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCode).with_field("code")
-                    );
+                // Either the account exists now or the invitation code collided: try a new code
+                // unless it is the account.
+                if account.find(db).await?.is_some() {
+                    return Ok(NewAccount::Taken);
                 }
             }
             Err(error) => return Err(error.into()),
@@ -274,7 +307,7 @@ pub async fn register(
 }
 
 /// Eight characters from an alphabet without look-alikes (no 0/O, 1/I).
-fn new_invite_code() -> String {
+pub fn new_invite_code() -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
     let mut rng = rand::rng();
     (0..8)
@@ -397,4 +430,16 @@ pub async fn reload(db: &impl ConnectionTrait, user_id: i64) -> Result<user::Mod
         .one(db)
         .await?
         .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, Msg::Unauthorized))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn invitation_codes_avoid_look_alikes() {
+        for _ in 0..100 {
+            let code = super::new_invite_code();
+            assert_eq!(code.len(), 8);
+            assert!(!code.contains(['0', 'O', '1', 'I']), "{code}");
+        }
+    }
 }
