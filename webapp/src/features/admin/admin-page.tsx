@@ -1,7 +1,61 @@
-//! Placeholder until the screen is built (issue 4).
+//! /admin: the operator's identity review screen. Only accounts whose getInfo `user.role` is
+//! `operator` see the queue; other users get an "operators only" notice and visitors are sent to
+//! the login, which returns here.
 
-import { ComingSoonPage } from '../../app/coming-soon';
+import { Box, Button, Container, Flex, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Link as RouterLink } from 'react-router';
+import { ShieldIcon } from '../../components/icons';
+import { useCurrentUser } from '../../hooks/use-current-user';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useIsLoggedIn } from '../../lib/session';
+import { ReviewQueue } from './review-queue';
+
+/** The role allowed in. */
+const OPERATOR_ROLE = 'operator';
+/** Where visitors go. */
+const LOGIN_REDIRECT = '/user/login?redirect=/admin';
 
 export function AdminPage() {
-  return <ComingSoonPage screen="admin" />;
+  const { t } = useTranslation();
+  const loggedIn = useIsLoggedIn();
+  const { user, isLoading } = useCurrentUser();
+  useDocumentTitle(t('kyc.admin.title'));
+
+  if (!loggedIn) return <Navigate to={LOGIN_REDIRECT} replace />;
+
+  return (
+    <Container maxW="1440px" px={{ base: '4', md: '6' }} py={{ base: '6', md: '10' }}>
+      {isLoading || !user ? (
+        <Stack gap="4" role="status" aria-label={t('common.loading')}>
+          <Skeleton h="10" w="64" />
+          <Skeleton h="80" rounded="xl" />
+        </Stack>
+      ) : user.user.role === OPERATOR_ROLE ? (
+        <ReviewQueue />
+      ) : (
+        <OperatorsOnly />
+      )}
+    </Container>
+  );
+}
+
+function OperatorsOnly() {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="5" align="center" textAlign="center" maxW="lg" mx="auto" py={{ base: '10', md: '16' }}>
+      <Flex boxSize="14" rounded="full" bg="red.subtle" color="red.fg" align="center" justify="center">
+        <ShieldIcon boxSize="7" />
+      </Flex>
+      <Heading as="h1" size="2xl" letterSpacing="-0.02em">
+        {t('kyc.admin.operatorsOnlyTitle')}
+      </Heading>
+      <Box role="alert">
+        <Text color="fg.muted">{t('kyc.admin.operatorsOnly')}</Text>
+      </Box>
+      <Button asChild colorPalette="brand">
+        <RouterLink to="/home/index">{t('kyc.admin.backHome')}</RouterLink>
+      </Button>
+    </Stack>
+  );
 }

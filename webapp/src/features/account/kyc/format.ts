@@ -1,0 +1,42 @@
+//! Display helpers of the identity tab: times through the wasm core, country names in the
+//! interface language.
+
+import { formatDateTime } from '../../../lib/wasm';
+
+/** `MM/DD/YYYY HH:mm:ss` of `epochMs` in the browser's time zone, or `--`. */
+export function formatTime(epochMs: number | null | undefined): string {
+  if (epochMs === null || epochMs === undefined || !Number.isFinite(epochMs)) return '--';
+  return formatDateTime(epochMs, -new Date(epochMs).getTimezoneOffset());
+}
+
+const displayNames = new Map<string, Intl.DisplayNames | null>();
+
+function regionNames(lang: string): Intl.DisplayNames | null {
+  let names = displayNames.get(lang);
+  if (names === undefined) {
+    try {
+      names = new Intl.DisplayNames([lang], { type: 'region' });
+    } catch {
+      names = null;
+    }
+    displayNames.set(lang, names);
+  }
+  return names;
+}
+
+/**
+ * The name of country `code` (ISO 3166 alpha-2) in `lang`, else `fallback`, else the value as it
+ * is (older submissions may carry a name instead of a code).
+ */
+export function countryName(code: string | null | undefined, lang: string, fallback?: string): string {
+  if (!code) return fallback ?? '--';
+  if (/^[A-Za-z]{2}$/.test(code)) {
+    try {
+      const name = regionNames(lang)?.of(code.toUpperCase());
+      if (name && name.toUpperCase() !== code.toUpperCase()) return name;
+    } catch {
+      // An unknown region code: fall through to the server's name.
+    }
+  }
+  return fallback ?? code;
+}
