@@ -6,6 +6,7 @@
 //! | passwords A, B, C | [`validate_password`] |
 //! | password forms: confirmation, new ≠ old | [`validate_password_change`] |
 //! | e-mail | [`validate_email`] |
+//! | phone numbers, anti-phishing code, one-time codes | [`normalize_phone`], [`validate_anti_code`], [`validate_otp_code`] |
 //! | emptiness, required fields | [`is_empty`], [`validate_required`] |
 //! | number inputs, keystroke filter | [`validate_number_input`], [`sanitize_number_input`] |
 //! | seconds contract quantity | [`validate_seconds_quantity`] |
@@ -31,6 +32,7 @@
 //! as given (surrounding spaces are not trimmed away, so what passes is what gets sent).
 
 pub mod address;
+pub mod contact;
 pub mod email;
 pub mod empty;
 pub mod funds;
@@ -42,6 +44,7 @@ mod proptests;
 mod violation;
 
 pub use address::{Network, validate_address};
+pub use contact::{normalize_phone, validate_anti_code, validate_otp_code};
 pub use email::validate_email;
 pub use empty::{ValueShape, is_empty, validate_required};
 pub use funds::{DepositForm, WithdrawalForm, validate_deposit_form, validate_withdrawal_form};

@@ -24,10 +24,6 @@ use crate::user::{CurrentUser, now_ms, session, totp};
 pub const MAX_PAGE_SIZE: u64 = 100;
 /// Longest device name, in characters.
 pub const MAX_DEVICE_NAME_CHARS: usize = 100;
-/// Shortest anti-phishing code.
-pub const MIN_ANTI_CODE_CHARS: usize = 4;
-/// Longest anti-phishing code.
-pub const MAX_ANTI_CODE_CHARS: usize = 20;
 
 /// An e-mail address typed into `field`, lower case; a phone number there is an e-mail format error.
 pub fn parse_email(raw: &str, field: &str) -> Result<Account, ApiError> {
@@ -414,17 +410,15 @@ fn invalid_totp() -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidTotp).with_field("x")
 }
 
-/// An anti-phishing code as typed: trimmed, 4 to 20 ASCII letters or digits; else
+/// An anti-phishing code as typed: trimmed, 4 to 20 ASCII letters or digits
+/// ([`wasm_core::validate::validate_anti_code`], the rule the webapp checks too); else
 /// [`Msg::AntiCodeFormat`].
 pub fn check_anti_code(raw: &str) -> Result<&str, ApiError> {
-    let code = raw.trim();
-    let length = code.chars().count();
-    if (MIN_ANTI_CODE_CHARS..=MAX_ANTI_CODE_CHARS).contains(&length)
-        && code.chars().all(|c| c.is_ascii_alphanumeric())
-    {
-        Ok(code)
-    } else {
-        Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::AntiCodeFormat).with_field("antiCode"))
+    match wasm_core::validate::validate_anti_code(raw) {
+        Ok(()) => Ok(raw.trim()),
+        Err(_) => {
+            Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::AntiCodeFormat).with_field("antiCode"))
+        }
     }
 }
 

@@ -79,24 +79,10 @@ pub fn parse_account(raw: &str, field: &str) -> Result<Account, ApiError> {
         .ok_or_else(|| ApiError::rule(field, &Violation::PhoneFormat))
 }
 
-/// `+` and 5 to 15 digits from a phone typed with spaces, dashes, dots or parentheses.
+/// `+` and 5 to 15 digits from a phone typed with spaces, dashes, dots or parentheses
+/// ([`wasm_core::validate::normalize_phone`], the rule the webapp checks too).
 pub fn parse_phone(raw: &str) -> Option<String> {
-    let raw = raw.trim();
-    let (plus, rest) = match raw.strip_prefix('+') {
-        Some(rest) => (true, rest),
-        None => (false, raw),
-    };
-    if !rest
-        .chars()
-        .all(|c| c.is_ascii_digit() || matches!(c, ' ' | '-' | '.' | '(' | ')'))
-    {
-        return None;
-    }
-    let digits: String = rest.chars().filter(char::is_ascii_digit).collect();
-    let _ = plus;
-    (5..=15)
-        .contains(&digits.len())
-        .then(|| format!("+{digits}"))
+    wasm_core::validate::normalize_phone(raw).ok()
 }
 
 /// Checks a new password and its confirmation against rule A (spec section 5).

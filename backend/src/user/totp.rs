@@ -51,10 +51,10 @@ pub fn matching_step(
     unix_secs: i64,
     last_step: Option<i64>,
 ) -> Option<i64> {
-    let code = code.trim();
-    if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
+    if wasm_core::validate::validate_otp_code(code).is_err() {
         return None;
     }
+    let code = code.trim();
     let now = step_of(unix_secs);
     (now - DRIFT_STEPS..=now + DRIFT_STEPS)
         .filter(|step| last_step.is_none_or(|last| *step > last))

@@ -30,6 +30,8 @@ export interface WithdrawalFormInput {
 export interface IdentityFormInput {
   name?: string | null; idCard?: string | null; country?: string | null; cardType?: "idCard" | "passport" | string | null;
 }
+/** A phone number as `+` and its digits, or why it is not one. */
+export type NormalizedPhone = { phone: string; error: null } | { phone: null; error: CoreErrorPayload };
 /** The bank card form; only cardNumber and bankName are required. */
 export interface BankCardFormInput {
   cardNumber?: string | null; bankName?: string | null; bankAddress?: string | null; bankPhone?: string | null;
@@ -67,6 +69,36 @@ pub fn validate_password_change(
 #[wasm_bindgen(js_name = validateEmail, unchecked_return_type = "CoreErrorPayload | null")]
 pub fn validate_email(email: &str) -> Result<JsValue, JsValue> {
     to_js(&validate::validate_email(email).err())
+}
+
+/// The phone number `text` as `+` and its digits, or its violation (`phone_format`,
+/// `field_required`): `{phone, error}` with exactly one of them not `null`.
+#[wasm_bindgen(js_name = normalizePhone, unchecked_return_type = "NormalizedPhone")]
+pub fn normalize_phone(text: &str) -> Result<JsValue, JsValue> {
+    let (phone, error) = match validate::normalize_phone(text) {
+        Ok(phone) => (Some(phone), None),
+        Err(violation) => (None, Some(violation)),
+    };
+    to_js(&NormalizedPhone { phone, error })
+}
+
+/// What [`normalize_phone`] returns.
+#[derive(serde::Serialize)]
+struct NormalizedPhone {
+    phone: Option<String>,
+    error: Option<validate::Violation>,
+}
+
+/// The violation of an anti-phishing code (4 to 20 ASCII letters or digits), or `null`.
+#[wasm_bindgen(js_name = validateAntiCode, unchecked_return_type = "CoreErrorPayload | null")]
+pub fn validate_anti_code(text: &str) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_anti_code(text).err())
+}
+
+/// The violation of a 6-digit one-time code, or `null`.
+#[wasm_bindgen(js_name = validateOtpCode, unchecked_return_type = "CoreErrorPayload | null")]
+pub fn validate_otp_code(text: &str) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_otp_code(text).err())
 }
 
 /// Whether `value` is `null`, `undefined`, `""`, `[]` or `{}`; numbers and booleans never are.

@@ -71,9 +71,26 @@ proptest! {
         }
         let _ = PasswordRule::from_name(&other);
         let _ = validate_email(&text);
+        let _ = validate_anti_code(&text);
+        let _ = validate_otp_code(&text);
+        if let Ok(phone) = normalize_phone(&text) {
+            prop_assert_eq!(normalize_phone(&phone), Ok(phone.clone()));
+        }
         let _ = validate_address(&other, &text);
         for network in ["BTC", "ETH", "TRC20"] {
             let _ = validate_address(network, &text);
+        }
+    }
+
+    #[test]
+    fn phones_normalize_to_their_digits(text in "\\+?[0-9 .()-]{0,24}") {
+        let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+        match normalize_phone(&text) {
+            Ok(phone) => prop_assert_eq!(phone, format!("+{digits}")),
+            Err(violation) => prop_assert!(
+                violation == Violation::Required || !(5..=15).contains(&digits.len()),
+                "{text:?}: {violation:?}"
+            ),
         }
     }
 

@@ -113,6 +113,12 @@ pub enum Violation {
     /// The phone number is malformed.
     #[error("not a valid phone number")]
     PhoneFormat,
+    /// The anti-phishing code is not 4 to 20 ASCII letters or digits.
+    #[error("the anti-phishing code must be 4 to 20 letters or digits")]
+    AntiCodeFormat,
+    /// The one-time code is not 6 digits.
+    #[error("the code must be 6 digits")]
+    OtpFormat,
     /// The text is longer than allowed.
     #[error("at most {max} characters are allowed")]
     TooLong {
@@ -147,6 +153,8 @@ impl Violation {
             Self::CardNumberFormat => "card_number_format",
             Self::SwiftFormat => "swift_format",
             Self::PhoneFormat => "phone_format",
+            Self::AntiCodeFormat => "anti_code_format",
+            Self::OtpFormat => "otp_format",
             Self::TooLong { .. } => "too_long",
         }
     }
@@ -176,6 +184,8 @@ impl Violation {
             Self::CardNumberFormat => "errors.cardNumberFormat",
             Self::SwiftFormat => "errors.swiftFormat",
             Self::PhoneFormat => "errors.phoneFormat",
+            Self::AntiCodeFormat => "errors.antiCodeFormat",
+            Self::OtpFormat => "errors.otpFormat",
             Self::TooLong { .. } => "errors.tooLong",
         }
     }
@@ -213,7 +223,9 @@ impl Violation {
             | Self::IdNumberFormat
             | Self::CardNumberFormat
             | Self::SwiftFormat
-            | Self::PhoneFormat => BTreeMap::new(),
+            | Self::PhoneFormat
+            | Self::AntiCodeFormat
+            | Self::OtpFormat => BTreeMap::new(),
         }
     }
 

@@ -17,6 +17,9 @@ pub const FUNCTIONS: &[&str] = &[
     "validatePassword",
     "validatePasswordChange",
     "validateEmail",
+    "normalizePhone",
+    "validateAntiCode",
+    "validateOtpCode",
     "isEmpty",
     "validateRequired",
     "validateNumberInput",
@@ -66,6 +69,23 @@ fn call_export(function: &str, args: &Args) -> Result<Value, CoreError> {
         "validateEmail" => {
             args.arity(1);
             to_json(&validate::validate_email(args.string(0)).err())
+        }
+        "normalizePhone" => {
+            args.arity(1);
+            match validate::normalize_phone(args.string(0)) {
+                Ok(phone) => serde_json::json!({ "phone": phone, "error": null }),
+                Err(violation) => {
+                    serde_json::json!({ "phone": null, "error": to_json(&violation) })
+                }
+            }
+        }
+        "validateAntiCode" => {
+            args.arity(1);
+            to_json(&validate::validate_anti_code(args.string(0)).err())
+        }
+        "validateOtpCode" => {
+            args.arity(1);
+            to_json(&validate::validate_otp_code(args.string(0)).err())
         }
         "isEmpty" => {
             args.arity(1);

@@ -78,8 +78,3 @@ export function FormError({ message }: { message?: string }) {
 export function digitsOnly(value: string, max = 6): string {
   return value.replace(/\D/g, '').slice(0, max);
 }
-
-/** Whether `code` is a 6-digit authenticator code. */
-export function isTotpCode(code: string): boolean {
-  return /^\d{6}$/.test(code);
-}

@@ -11,7 +11,8 @@ import { createContext, type ReactNode, useCallback, useContext, useRef, useStat
 import { useTranslation } from 'react-i18next';
 import { reauth } from '../../../api/generated/security/security';
 import { useCurrentUser } from '../../../hooks/use-current-user';
-import { digitsOnly, type FormErrors, FormError, isTotpCode, PasswordField, TextField } from '../components/form';
+import { coreErrorText, validateOtpCode } from '../../../lib/wasm';
+import { digitsOnly, type FormErrors, FormError, PasswordField, TextField } from '../components/form';
 import { SILENT, errorInfo, isReauthRequired, serverFieldErrors, useApiHead } from '../lib/api';
 
 /** The user closed the dialog instead of confirming. */
@@ -131,8 +132,9 @@ function ReauthForm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCanc
   const [busy, setBusy] = useState(false);
 
   const submit = async () => {
-    if (totp ? !isTotpCode(value) : value === '') {
-      setErrors({ [field]: totp ? t('account.errors.totpFormat') : t('account.errors.passwordRequired') });
+    const problem = totp ? validateOtpCode(value) : null;
+    if (problem || (!totp && value === '')) {
+      setErrors({ [field]: problem ? coreErrorText(t, problem) : t('account.errors.passwordRequired') });
       return;
     }
     setBusy(true);

@@ -7,15 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { useSetAntiCode } from '../../../api/generated/security/security';
 import { useCurrentUser } from '../../../hooks/use-current-user';
 import { useSiteName } from '../../../hooks/use-settings';
+import { coreErrorText, validateAntiCode } from '../../../lib/wasm';
 import { type FormErrors, FormError, TextField } from '../components/form';
 import { SILENT, errorInfo, serverFieldErrors, useApiHead } from '../lib/api';
 import { isReauthCancelled, useReauth } from '../reauth/reauth';
 import { SettingScreen, useSettingDone } from './setting-screen';
-
-/** Whether `code` is 4 to 20 ASCII letters or digits. */
-export function isAntiCode(code: string): boolean {
-  return /^[A-Za-z0-9]{4,20}$/.test(code);
-}
 
 export function AntiCodeSetting() {
   const { t } = useTranslation();
@@ -31,8 +27,9 @@ export function AntiCodeSetting() {
 
   const submit = async () => {
     const antiCode = code.trim();
-    if (!isAntiCode(antiCode)) {
-      setErrors({ antiCode: antiCode === '' ? t('account.errors.required') : t('account.antiCode.format') });
+    const problem = validateAntiCode(antiCode);
+    if (problem) {
+      setErrors({ antiCode: coreErrorText(t, problem) });
       return;
     }
     setErrors({});

@@ -7,17 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { sendMemberEmailCode, sendMemberSmsCode, useBindAccount } from '../../../api/generated/security/security';
 import { useCurrentUser } from '../../../hooks/use-current-user';
 import { toaster } from '../../../lib/toaster';
-import { coreErrorText, validateEmail } from '../../../lib/wasm';
+import { coreErrorText, normalizePhone, validateEmail } from '../../../lib/wasm';
 import { digitsOnly, type FormErrors, FormError, TextField } from '../components/form';
 import { SendCodeButton } from '../components/send-code-button';
 import { SILENT, errorInfo, serverFieldErrors, useApiHead } from '../lib/api';
 import { isReauthCancelled, useReauth } from '../reauth/reauth';
 import { SettingScreen, useSettingDone } from './setting-screen';
-
-/** Whether `phone` is `+` and 6 to 15 digits (spaces and dashes allowed between them). */
-export function isPhoneNumber(phone: string): boolean {
-  return /^\+\d{6,15}$/.test(phone.replace(/[\s-]/g, ''));
-}
 
 /** Which contact a screen binds. */
 export type ContactKind = 'email' | 'phone';
@@ -36,21 +31,20 @@ export function ContactSetting({ kind }: { kind: ContactKind }) {
   const [errors, setErrors] = useState<FormErrors>({});
   const current = kind === 'email' ? user?.user.email : user?.user.phone;
 
-  /** The local check of the address or number, or `undefined` when it is fine. */
-  const accountError = (value: string): string | undefined => {
-    if (value === '') return t('account.errors.required');
+  /** The address or number as it is sent (a phone as `+` and its digits), or the message of its local check. */
+  const checked = (): { value: string; problem?: string } => {
+    const value = account.trim();
+    if (value === '') return { value, problem: t('account.errors.required') };
     if (kind === 'email') {
       const error = validateEmail(value);
-      return error ? coreErrorText(t, error) : undefined;
+      return { value, problem: error ? coreErrorText(t, error) : undefined };
     }
-    return isPhoneNumber(value) ? undefined : t('account.contact.phoneFormat');
+    const phone = normalizePhone(value);
+    return phone.error === null ? { value: phone.phone } : { value, problem: coreErrorText(t, phone.error) };
   };
 
-  const normalized = () => (kind === 'phone' ? account.replace(/[\s-]/g, '') : account.trim());
-
   const sendCode = async (): Promise<number | undefined> => {
-    const value = normalized();
-    const problem = accountError(value);
+    const { value, problem } = checked();
     if (problem) {
       setErrors({ account: problem });
       return undefined;
@@ -73,9 +67,8 @@ export function ContactSetting({ kind }: { kind: ContactKind }) {
   };
 
   const submit = async () => {
-    const value = normalized();
+    const { value, problem } = checked();
     const found: FormErrors = {};
-    const problem = accountError(value);
     if (problem) found.account = problem;
     if (code.trim() === '') found.code = t('account.errors.required');
     setErrors(found);

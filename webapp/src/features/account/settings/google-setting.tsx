@@ -9,7 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { getGetGoogleVerificationQueryKey, getGoogleVerification, googleVerificationBindingOrReset } from '../../../api/generated/security/security';
 import { useCurrentUser } from '../../../hooks/use-current-user';
 import { CopyButton } from '../components/copy-button';
-import { digitsOnly, type FormErrors, FormError, isTotpCode, TextField } from '../components/form';
+import { coreErrorText, validateOtpCode } from '../../../lib/wasm';
+import { digitsOnly, type FormErrors, FormError, TextField } from '../components/form';
 import { SILENT, errorInfo, serverFieldErrors, useApiHead } from '../lib/api';
 import { isReauthCancelled, useReauth } from '../reauth/reauth';
 import { SettingScreen, useSettingDone } from './setting-screen';
@@ -46,8 +47,9 @@ function CodeForm({ y, submitLabel, onDone }: { y: number; submitLabel: string; 
   const confirm = useMutation({ mutationFn: (value: string) => withReauth(() => googleVerificationBindingOrReset(head, value, y, SILENT)) });
 
   const submit = async () => {
-    if (!isTotpCode(code)) {
-      setErrors({ code: t('account.errors.totpFormat') });
+    const problem = validateOtpCode(code);
+    if (problem) {
+      setErrors({ code: coreErrorText(t, problem) });
       return;
     }
     setErrors({});
