@@ -117,3 +117,80 @@ export function fieldErrors(t: TFunction, errors: readonly ValidationError[]): R
   for (const error of errors) out[error.field] ??= coreErrorText(t, error);
   return out;
 }
+
+// --- Market data: klines, order book and trades (issue 5) ---
+
+/** A kline interval (`1month` is `1M`). */
+export type KlineInterval = core.KlineInterval;
+/** One candle: `openTime` in epoch ms, decimals as strings. */
+export type Candle = core.Candle;
+/** One trade as the kline functions read it (`qty`, `time`). */
+export type KlineTrade = core.KlineTrade;
+/** What one trade did to the live candle. */
+export type LiveCandleUpdate = core.LiveCandleUpdate;
+/** The first and last millisecond of an interval. */
+export type KlineBucket = core.KlineBucket;
+/** An order book to group and format. */
+export type OrderBookInput = core.OrderBookInput;
+/** A formatted order book, each side best first (`depth` a percent "0.00" to "100.00"). */
+export type OrderBookView = core.OrderBookView;
+/** One formatted order book row. */
+export type OrderBookRow = core.OrderBookRow;
+/** One trade to format. */
+export type TradeInput = core.TradeInput;
+/** One formatted trade. */
+export type TradeView = core.TradeView;
+
+/** Applies one trade to the live candle (`null` when there is none yet): `{closed, live}`. */
+export function applyTrade(live: Candle | null, trade: KlineTrade, interval: KlineInterval, offsetMinutes: number): LiveCandleUpdate {
+  return core.applyTrade(live, trade, interval, offsetMinutes);
+}
+
+/** The interval containing `timeMs` at the UTC offset `offsetMinutes`. */
+export function intervalBucket(timeMs: number, interval: KlineInterval, offsetMinutes: number): KlineBucket {
+  return core.intervalBucket(timeMs, interval, offsetMinutes);
+}
+
+/** Rolls 1m candles (oldest first) up into `interval` candles. */
+export function rollupCandles(candles: readonly Candle[], interval: KlineInterval, offsetMinutes: number): Candle[] {
+  return core.rollupCandles([...candles], interval, offsetMinutes);
+}
+
+/** Groups (to `tick`, optionally) and formats a whole order book in one call. */
+export function formatOrderBook(input: OrderBookInput): OrderBookView {
+  return core.formatOrderBook(input);
+}
+
+/** A quantity with `precision` decimals, or its own decimals when it is absent. */
+export function formatQuantity(value: string, precision?: number | null): string {
+  return core.formatQuantity(value, precision ?? undefined);
+}
+
+/** Formats a list of trades: price, quantity, `HH:mm:ss` at `offsetMinutes`, direction. */
+export function formatTrades(
+  trades: readonly TradeInput[],
+  precisions: { pricePrecision?: number | null; quantityPrecision?: number | null },
+  offsetMinutes: number,
+): TradeView[] {
+  return core.formatTrades([...trades], precisions, offsetMinutes);
+}
+
+// --- Account settings: phone numbers, anti-phishing code, one-time codes ---
+
+/** A phone number as `+` and its digits, or why it is not one (exactly one of the two is set). */
+export type NormalizedPhone = core.NormalizedPhone;
+
+/** `"+49 (170) 123-45.67"` → `{phone: "+491701234567", error: null}`; 5 to 15 digits, or the violation. */
+export function normalizePhone(text: string): NormalizedPhone {
+  return core.normalizePhone(text);
+}
+
+/** The violation of an anti-phishing code (4 to 20 ASCII letters or digits), or `null`. */
+export function validateAntiCode(code: string): CoreError | null {
+  return core.validateAntiCode(code);
+}
+
+/** The violation of a 6-digit one-time (authenticator) code, or `null`. */
+export function validateOtpCode(code: string): CoreError | null {
+  return core.validateOtpCode(code);
+}
