@@ -106,9 +106,6 @@ test('reset the password through the UI: every session ends, the new password lo
   memberToken,
   request,
 }) => {
-  // The account received its registration code moments ago, and the server sends one address at
-  // most one code a minute: this test waits out that minute.
-  test.slow();
   const newPassword = 'Renewed2026y';
   await page.goto('/user/login');
   await auth.main.getByRole('link', { name: t('en', 'auth.login.forgot'), exact: true }).click();
@@ -123,14 +120,10 @@ test('reset the password through the UI: every session ends, the new password lo
   await expect(auth.code).toHaveAccessibleDescription(t('en', 'errors.fieldRequired'));
   await expect(auth.confirmPassword).toHaveAccessibleDescription(t('en', 'errors.passwordMismatch'));
 
-  // Too early: the refusal shows under the code field; ask again until the minute is over.
+  // Ask for a reset code (the e2e server lets an address have a new code every second; the
+  // production limit of one a minute is covered by the backend's tests).
   const after = await lastOutboxId(request, memberAccount.account);
   await auth.sendCodeButton.click();
-  await expect(auth.code).toHaveAccessibleDescription(/\S/);
-  await expect(async () => {
-    await auth.sendCodeButton.click();
-    await expect(auth.resendCountdown).toBeDisabled({ timeout: 2_000 });
-  }).toPass({ intervals: [5_000], timeout: 90_000 });
   await auth.code.fill(await outboxCode(request, memberAccount.account, { after }));
   await auth.confirmPassword.fill(newPassword);
   await auth.confirmPassword.press('Enter');

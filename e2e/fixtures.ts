@@ -407,11 +407,6 @@ export class AuthPages {
     return this.main.getByRole('button', { name: this.t('auth.code.send'), exact: true });
   }
 
-  /** The send button while the resend countdown runs ("Resend in 59 s"). */
-  get resendCountdown(): Locator {
-    return this.main.getByRole('button', { name: tPattern(this.lang, 'auth.code.resendIn') });
-  }
-
   get loginButton(): Locator {
     return this.main.getByRole('button', { name: this.t('auth.login.submit'), exact: true });
   }
@@ -434,11 +429,11 @@ export class AuthPages {
     return this.page.getByRole('status').filter({ hasText: new RegExp(`^${escapeRegExp(text)}$`) });
   }
 
-  /** Clicks Send code and reads the code from the dev outbox once the countdown shows it went out. */
+  /** Clicks Send code and reads the new code from the dev outbox. (The e2e server's resend window
+   * is one second, too short to assert the countdown; vitest covers it.) */
   async sendCode(request: APIRequestContext, account: string): Promise<string> {
     const after = await lastOutboxId(request, account);
     await this.sendCodeButton.click();
-    await expect(this.resendCountdown).toBeDisabled();
     return outboxCode(request, account, { after });
   }
 

@@ -8,6 +8,7 @@ mod m20261121_000002_create_market_tick;
 mod m20261121_000003_seed_coins;
 mod m20261121_000004_create_market_candle;
 mod m20261121_000005_create_accounts;
+mod m20261121_000006_create_favourite;
 mod m20261121_000007_create_ledger;
 mod m20261121_000008_create_transfers;
 
@@ -23,6 +24,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000003_seed_coins::Migration),
             Box::new(m20261121_000004_create_market_candle::Migration),
             Box::new(m20261121_000005_create_accounts::Migration),
+            Box::new(m20261121_000006_create_favourite::Migration),
             Box::new(m20261121_000007_create_ledger::Migration),
             Box::new(m20261121_000008_create_transfers::Migration),
         ]

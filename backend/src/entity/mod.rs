@@ -4,6 +4,7 @@
 pub mod api_key;
 pub mod bank_card;
 pub mod coin;
+pub mod favourite;
 pub mod fund_transfer;
 pub mod idempotency_record;
 pub mod journal_entry;

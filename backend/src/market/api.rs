@@ -1,20 +1,25 @@
 //! HTTP of the market data calls: kline history (`POST /api/market/kline`), the price info of a
 //! pair (`GET /api/contract/coin/currencyPrice`, `POST /api/texchange/getCurrencyPrice`), its 24h
-//! statistics (`POST /api/market/ticker24h`), its order book (`POST /api/market/depth`) and its
-//! recent trades (`POST /api/market/trades`).
+//! statistics (`POST /api/market/ticker24h`), its order book (`POST /api/market/depth`), its
+//! recent trades (`POST /api/market/trades`), and a member's favourite markets
+//! (`GET`/`POST /api/market/favourites`, `POST /api/market/favourites/merge`).
 
 use poem::{http::StatusCode, web::Data};
 use poem_openapi::param::Query;
-use poem_openapi::{ApiResponse, Object, OpenApi, Tags, payload::Json};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use wasm_core::kline::{Candle, Interval};
 
 use crate::app::AppState;
-use crate::http::{ApiError, Envelope, ErrorEnvelope, JsonBody, api_error_response};
+use crate::http::{
+    ApiError, Envelope, ErrorEnvelope, JsonBody, MemberResponse, api_error_response,
+};
 use crate::i18n::Msg;
 use crate::market::candles::{self, MAX_PAGE};
+use crate::market::favourites::{self, MAX_FAVOURITES, MarketKind};
 use crate::market::service::{self, PairQuote};
+use crate::user::Satoken;
 
 #[derive(Tags)]
 enum ApiTags {
@@ -193,6 +198,81 @@ pub struct RecentTrades {
     pub symbol: String,
     /// The trades, newest first.
     pub trades: Vec<TradeView>,
+}
+
+/// The market list a favourite belongs to: the markets page's tabs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Deserialize)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum FavouriteMarket {
+    /// A spot pair.
+    Spot,
+    /// A USDT-M perpetual.
+    Contract,
+    /// A seconds (flash) contract on a spot pair.
+    Flash,
+}
+
+impl From<FavouriteMarket> for MarketKind {
+    fn from(market: FavouriteMarket) -> Self {
+        match market {
+            FavouriteMarket::Spot => MarketKind::Spot,
+            FavouriteMarket::Contract => MarketKind::Contract,
+            FavouriteMarket::Flash => MarketKind::Flash,
+        }
+    }
+}
+
+impl From<MarketKind> for FavouriteMarket {
+    fn from(kind: MarketKind) -> Self {
+        match kind {
+            MarketKind::Spot => FavouriteMarket::Spot,
+            MarketKind::Contract => FavouriteMarket::Contract,
+            MarketKind::Flash => FavouriteMarket::Flash,
+        }
+    }
+}
+
+/// One favourite market.
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FavouriteEntry {
+    /// The market list (`spot`, `contract`, `flash`).
+    pub market: FavouriteMarket,
+    /// Pair id (`btcusdt`), any case; answers use lower case.
+    #[oai(validator(min_length = 1, max_length = 64))]
+    pub symbol: String,
+}
+
+/// Adds a market to the favourites or removes it.
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetFavouriteRequest {
+    /// Pair id (`btcusdt`), any case.
+    #[oai(validator(min_length = 1, max_length = 64))]
+    pub symbol: String,
+    /// The market list; `spot` when absent.
+    pub market: Option<FavouriteMarket>,
+    /// `true` adds the market, `false` removes it.
+    pub favourite: bool,
+}
+
+/// Favourites kept elsewhere (the browser, before logging in) to add to the member's list.
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MergeFavouritesRequest {
+    /// The favourites to add (at most 200); pairs no longer listed are skipped.
+    #[oai(validator(max_items = 200))]
+    pub favourites: Vec<FavouriteEntry>,
+}
+
+fn favourite_entries(list: Vec<favourites::Favourite>) -> Vec<FavouriteEntry> {
+    list.into_iter()
+        .map(|f| FavouriteEntry {
+            market: f.market.into(),
+            symbol: f.symbol,
+        })
+        .collect()
 }
 
 /// Outcomes of `getDepth`.
@@ -459,6 +539,74 @@ impl MarketApi {
                 .with_param("symbol", quote.coin.symbol)
                 .into(),
         }
+    }
+
+    /// The member's favourite markets, in the order they were added.
+    #[oai(
+        path = "/api/market/favourites",
+        method = "get",
+        operation_id = "getFavourites"
+    )]
+    async fn get_favourites(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+    ) -> MemberResponse<Vec<FavouriteEntry>> {
+        let result = favourites::list(&state.db, auth.0.id())
+            .await
+            .map(favourite_entries);
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// Adds a listed market to the member's favourites (`favourite: true`) or removes it
+    /// (`false`); answers the whole list. Adding one twice or removing an absent one changes
+    /// nothing. At most 200 favourites.
+    #[oai(
+        path = "/api/market/favourites",
+        method = "post",
+        operation_id = "setFavourite"
+    )]
+    async fn set_favourite(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+        body: JsonBody<SetFavouriteRequest>,
+    ) -> MemberResponse<Vec<FavouriteEntry>> {
+        let body = body.0;
+        let market = body.market.unwrap_or(FavouriteMarket::Spot).into();
+        let result = favourites::set(&state.db, auth.0.id(), market, &body.symbol, body.favourite)
+            .await
+            .map(favourite_entries);
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// Adds favourites kept before logging in to the member's list (the webapp sends its local
+    /// list once, on the first login); answers the whole list.
+    #[oai(
+        path = "/api/market/favourites/merge",
+        method = "post",
+        operation_id = "mergeFavourites"
+    )]
+    async fn merge_favourites(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+        body: JsonBody<MergeFavouritesRequest>,
+    ) -> MemberResponse<Vec<FavouriteEntry>> {
+        let entries: Vec<(MarketKind, String)> = body
+            .0
+            .favourites
+            .into_iter()
+            .map(|f| (f.market.into(), f.symbol))
+            .collect();
+        let result = if entries.len() > MAX_FAVOURITES {
+            Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("favourites"))
+        } else {
+            favourites::merge(&state.db, auth.0.id(), &entries)
+                .await
+                .map(favourite_entries)
+        };
+        MemberResponse::of(result, Msg::Success)
     }
 }
 

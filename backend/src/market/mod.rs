@@ -1,9 +1,11 @@
 //! Market data: the hub that holds every pair's latest ticker and fans live messages out, the
-//! built-in simulator that produces prices, and the market WebSocket channel.
+//! built-in simulator that produces prices, the market WebSocket channel, and members' favourite
+//! markets.
 
 pub mod api;
 pub mod book;
 pub mod candles;
+pub mod favourites;
 pub mod hub;
 pub mod live_kline;
 pub mod service;

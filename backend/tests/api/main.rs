@@ -7,6 +7,7 @@ mod channels;
 mod common;
 mod depth;
 mod errors;
+mod favourites;
 mod funds;
 mod helpers;
 mod kline;

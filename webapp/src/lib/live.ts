@@ -1,8 +1,22 @@
-//! The market WebSocket (`/ws/market/{clientId}`): subscriptions, a ping every 15 s, reconnect 3 s
-//! after an error or close (re-sending every subscription), and a staleness flag when nothing has
-//! been heard for 30 s. React reads it through `useTickers()` / `useFeedStatus()`.
+//! The market WebSocket (`/ws/market/{clientId}`): ref-counted subscriptions, a ping every 15 s,
+//! reconnect 3 s after an error or close (re-sending every subscription), and a staleness flag when
+//! nothing has been heard for 30 s.
+//!
+//! Channels (docs/api.md, "Market channel"):
+//! - `ticker` (every pair): `useTickers()`, handed to React every 250 ms;
+//! - `depth`: a snapshot, then diffs numbered by `seq`; a diff whose `prevSeq` is not the last `seq`
+//!   applied means one was missed, so the feed subscribes again for a fresh snapshot and drops diffs
+//!   until it arrives (a reconnect does the same for every book): `useOrderBook(symbol)`;
+//! - `trade`: the last 50 trades on subscription, then every trade: `useTrades(symbol)`, and
+//!   `onTrades(symbol, listener)` for consumers that want each message as it arrives (the chart);
+//! - `kline` per interval (the server's UTC candle): `useLiveKline(symbol, interval)`;
+//! - `detail` (mark, index, top of book): `useMarketDetail(symbol)`.
+//!
+//! Messages are applied to the feed's state as they arrive, but React hears about depth, trades,
+//! kline and detail changes at most once per animation frame (one notification per changed key), so
+//! a burst of messages costs one render. Prices and quantities stay decimal strings throughout.
 
-import { useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { currentLanguage } from '../i18n';
 import { wsOrigin } from './platform-config';
 
@@ -14,6 +28,10 @@ export const RECONNECT_DELAY_MS = 3_000;
 export const STALE_AFTER_MS = 30_000;
 /** How often ticker updates are handed to React (the server may push many per second). */
 export const FLUSH_INTERVAL_MS = 250;
+/** How many recent trades a pair keeps (the server's snapshot size). */
+export const MAX_TRADES = 50;
+/** A book resync that brought no snapshot within this time is asked for again. */
+export const RESYNC_RETRY_MS = 5_000;
 
 /** The latest 24h ticker of one symbol (decimals are strings). */
 export interface Ticker {
@@ -27,6 +45,65 @@ export interface Ticker {
   volume: string;
   quoteVolume: string;
   ts: number;
+}
+
+/** One price level, `[price, quantity]` as decimal strings. */
+export type BookLevel = [string, string];
+
+/** A pair's order book as the feed holds it. */
+export interface OrderBook {
+  symbol: string;
+  /** `seq` of the last diff applied. */
+  seq: number;
+  ts: number;
+  /** Highest price first. */
+  bids: BookLevel[];
+  /** Lowest price first. */
+  asks: BookLevel[];
+  /** A diff was missed or the connection dropped: a fresh snapshot has been asked for. */
+  resyncing: boolean;
+}
+
+/** One trade; `side` is the taker's. */
+export interface Trade {
+  id: number;
+  price: string;
+  quantity: string;
+  side: 'buy' | 'sell';
+  ts: number;
+}
+
+/** Mark and index price and top of book (`DETAIL`). */
+export interface MarketDetail {
+  symbol: string;
+  lastPrice: string;
+  indexPrice: string;
+  markPrice: string;
+  bestBid?: string | null;
+  bestAsk?: string | null;
+  ts: number;
+}
+
+/** A candle of the `kline` channel (UTC calendar); `closed` for a `KLINE` message. */
+export interface LiveKline {
+  symbol: string;
+  interval: string;
+  openTime: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  baseVolume: string;
+  quoteVolume: string;
+  tradeCount: number;
+  closed: boolean;
+}
+
+/** What `onTrades` listeners get per `TRADE` message: trades oldest first. */
+export interface TradeBatch {
+  trades: Trade[];
+  /** The recent trades sent on (re)subscription rather than new ones. */
+  snapshot: boolean;
 }
 
 /**
@@ -61,17 +138,97 @@ export interface FeedOptions {
   url: () => string;
   createSocket?: (url: string) => SocketLike;
   now?: () => number;
+  /** Runs `callback` before the next paint (`requestAnimationFrame`; tests pass a timer). */
+  frame?: (callback: () => void) => void;
 }
 
 const OPEN = 1;
 
-type Key = `${string}|${string}`;
+function defaultFrame(callback: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => callback());
+  else setTimeout(callback, 16);
+}
+
+/** A subscription: channel, symbol and (kline only) interval. */
+interface Subscription {
+  channel: string;
+  symbol: string;
+  interval?: string;
+}
+
+function subscriptionKey({ channel, symbol, interval }: Subscription): string {
+  return interval ? `${channel}|${symbol}|${interval}` : `${channel}|${symbol}`;
+}
+
+/** One side of a book: normalised price → quantity. */
+type Side = Map<string, string>;
+
+interface BookState {
+  seq: number;
+  ts: number;
+  bids: Side;
+  asks: Side;
+  /** Waiting for a snapshot (none yet, a missed diff, or a reconnect). */
+  awaiting: boolean;
+  /** When the last resync was asked for. */
+  resyncAt: number;
+  /** Whether a snapshot was ever applied. */
+  loaded: boolean;
+}
+
+/** `"66990.10"` → `"66990.1"`, `"5.000"` → `"5"`: one key per price, whatever its scale. */
+export function normalizeDecimal(value: string): string {
+  const text = value.trim();
+  if (!text.includes('.')) return text;
+  const trimmed = text.replace(/0+$/, '');
+  return trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
+}
+
+/** Whether a decimal string is zero (a removed level). */
+function isZero(value: string): boolean {
+  return /^[+-]?0*(\.0*)?$/.test(value.trim());
+}
+
+/** Compares decimal strings by value without floating point (both non-negative, normalised). */
+function comparePrices(a: string, b: string): number {
+  const [ai = '', af = ''] = a.split('.');
+  const [bi = '', bf = ''] = b.split('.');
+  const aInt = ai.replace(/^0+/, '');
+  const bInt = bi.replace(/^0+/, '');
+  if (aInt.length !== bInt.length) return aInt.length - bInt.length;
+  if (aInt !== bInt) return aInt < bInt ? -1 : 1;
+  const width = Math.max(af.length, bf.length);
+  const x = af.padEnd(width, '0');
+  const y = bf.padEnd(width, '0');
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+
+function readLevels(value: unknown): BookLevel[] {
+  if (!Array.isArray(value)) return [];
+  const out: BookLevel[] = [];
+  for (const level of value) {
+    if (Array.isArray(level) && level.length >= 2) {
+      const [price, quantity] = level as unknown[];
+      if ((typeof price === 'string' || typeof price === 'number') && (typeof quantity === 'string' || typeof quantity === 'number')) {
+        out.push([String(price), String(quantity)]);
+      }
+    }
+  }
+  return out;
+}
+
+function readTrade(value: unknown): Trade | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const t = value as Record<string, unknown>;
+  if (typeof t.id !== 'number' || typeof t.price !== 'string' || typeof t.quantity !== 'string' || typeof t.ts !== 'number') return null;
+  return { id: t.id, price: t.price, quantity: t.quantity, side: t.side === 'sell' ? 'sell' : 'buy', ts: t.ts };
+}
 
 /** A market feed connection with ref-counted subscriptions. */
 export class MarketFeed {
   private readonly options: Required<FeedOptions>;
   private socket: SocketLike | null = null;
-  private readonly subscriptions = new Map<Key, number>();
+  private readonly subscriptions = new Map<string, { sub: Subscription; count: number }>();
   private readonly listeners = new Set<() => void>();
   private pending: Record<string, Ticker> = {};
   private snapshot: FeedSnapshot = { status: 'connecting', tickers: {} };
@@ -86,10 +243,24 @@ export class MarketFeed {
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 
+  // Per-pair state of the depth, trade, detail and kline channels, and their views for React.
+  private readonly books = new Map<string, BookState>();
+  private readonly bookViews = new Map<string, OrderBook>();
+  private readonly trades = new Map<string, Trade[]>();
+  private readonly details = new Map<string, MarketDetail>();
+  private readonly klines = new Map<string, LiveKline>();
+  private readonly keyListeners = new Map<string, Set<() => void>>();
+  private readonly tradeListeners = new Map<string, Set<(batch: TradeBatch) => void>>();
+  private readonly dirty = new Set<string>();
+  private frameScheduled = false;
+  /** How many times a book was resynchronised after a missed diff (for tests and diagnostics). */
+  resyncCount = 0;
+
   constructor(options: FeedOptions) {
     this.options = {
       createSocket: (url) => new WebSocket(url),
       now: () => Date.now(),
+      frame: defaultFrame,
       ...options,
     };
   }
@@ -113,23 +284,32 @@ export class MarketFeed {
     this.dropSocket();
   }
 
-  /** Subscribes to `channel` for `symbol` (`*` for all); returns the unsubscribe function. */
-  subscribe(channel: string, symbol: string): () => void {
-    const key: Key = `${channel}|${symbol}`;
-    const count = this.subscriptions.get(key) ?? 0;
-    this.subscriptions.set(key, count + 1);
-    if (count === 0) this.send({ op: 'subscribe', channel, symbol });
+  /**
+   * Subscribes to `channel` for `symbol` (`*` for every pair; `interval` for `kline`); returns the
+   * unsubscribe function. Subscriptions are counted: the server hears the first and the last.
+   */
+  subscribe(channel: string, symbol: string, interval?: string): () => void {
+    const sub: Subscription = { channel, symbol: symbol.toLowerCase(), ...(interval ? { interval } : {}) };
+    const key = subscriptionKey(sub);
+    const entry = this.subscriptions.get(key);
+    if (entry) {
+      entry.count += 1;
+    } else {
+      this.subscriptions.set(key, { sub, count: 1 });
+      if (channel === 'depth') this.books.set(sub.symbol, this.emptyBook());
+      this.send({ op: 'subscribe', ...sub });
+    }
     let active = true;
     return () => {
       if (!active) return;
       active = false;
-      const left = (this.subscriptions.get(key) ?? 1) - 1;
-      if (left > 0) {
-        this.subscriptions.set(key, left);
-      } else {
-        this.subscriptions.delete(key);
-        this.send({ op: 'unsubscribe', channel, symbol });
-      }
+      const current = this.subscriptions.get(key);
+      if (!current) return;
+      current.count -= 1;
+      if (current.count > 0) return;
+      this.subscriptions.delete(key);
+      this.send({ op: 'unsubscribe', ...sub });
+      this.forget(sub);
     };
   }
 
@@ -141,6 +321,79 @@ export class MarketFeed {
 
   /** The current snapshot (a new object after every change). */
   getSnapshot = (): FeedSnapshot => this.snapshot;
+
+  /** Calls `listener` (at most once per frame) when the data under `key` changes. */
+  watch(key: string, listener: () => void): () => void {
+    let set = this.keyListeners.get(key);
+    if (!set) this.keyListeners.set(key, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.keyListeners.delete(key);
+    };
+  }
+
+  /** The book of `symbol` once a snapshot arrived (the last one held while resyncing), else `null`. */
+  getOrderBook(symbol: string): OrderBook | null {
+    return this.bookViews.get(symbol.toLowerCase()) ?? null;
+  }
+
+  /** The recent trades of `symbol`, newest first (at most 50). */
+  getTrades(symbol: string): readonly Trade[] {
+    return this.trades.get(symbol.toLowerCase()) ?? NO_TRADES;
+  }
+
+  /** The latest `DETAIL` of `symbol`. */
+  getDetail(symbol: string): MarketDetail | null {
+    return this.details.get(symbol.toLowerCase()) ?? null;
+  }
+
+  /** The server's latest candle of `symbol` at `interval`. */
+  getKline(symbol: string, interval: string): LiveKline | null {
+    return this.klines.get(`${symbol.toLowerCase()}|${interval}`) ?? null;
+  }
+
+  /**
+   * Calls `listener` synchronously with every `TRADE` message of `symbol` (subscribe to `trade`
+   * separately); for consumers that batch on their own, like the chart's live candle.
+   */
+  onTrades(symbol: string, listener: (batch: TradeBatch) => void): () => void {
+    const key = symbol.toLowerCase();
+    let set = this.tradeListeners.get(key);
+    if (!set) this.tradeListeners.set(key, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.tradeListeners.delete(key);
+    };
+  }
+
+  private emptyBook(): BookState {
+    return { seq: 0, ts: 0, bids: new Map(), asks: new Map(), awaiting: true, resyncAt: this.options.now(), loaded: false };
+  }
+
+  /** Drops what an ended subscription kept. */
+  private forget(sub: Subscription): void {
+    switch (sub.channel) {
+      case 'depth':
+        this.books.delete(sub.symbol);
+        this.bookViews.delete(sub.symbol);
+        this.markDirty(`depth|${sub.symbol}`);
+        break;
+      case 'trade':
+        this.trades.delete(sub.symbol);
+        this.markDirty(`trade|${sub.symbol}`);
+        break;
+      case 'detail':
+        this.details.delete(sub.symbol);
+        this.markDirty(`detail|${sub.symbol}`);
+        break;
+      case 'kline':
+        this.klines.delete(`${sub.symbol}|${sub.interval ?? ''}`);
+        this.markDirty(`kline|${sub.symbol}|${sub.interval ?? ''}`);
+        break;
+    }
+  }
 
   private connect(): void {
     if (!this.started) return;
@@ -158,10 +411,7 @@ export class MarketFeed {
       if (socket !== this.socket) return;
       this.everOpened = true;
       this.heard();
-      for (const key of this.subscriptions.keys()) {
-        const [channel, symbol] = key.split('|');
-        this.send({ op: 'subscribe', channel, symbol });
-      }
+      for (const { sub } of this.subscriptions.values()) this.send({ op: 'subscribe', ...sub });
       this.pingTimer = setInterval(() => this.send({ op: 'ping', ts: this.options.now() }), PING_INTERVAL_MS);
     };
     socket.onmessage = (event) => {
@@ -181,6 +431,8 @@ export class MarketFeed {
 
   private lost(): void {
     this.dropSocket();
+    // Diffs sent while away are gone: every book waits for the snapshot the resubscription brings.
+    for (const [symbol, book] of this.books) this.markResyncing(symbol, book);
     if (this.snapshot.status !== 'stale') this.setStatus(this.everOpened ? 'reconnecting' : 'connecting');
     this.scheduleReconnect();
   }
@@ -230,15 +482,157 @@ export class MarketFeed {
     }
     if (typeof message !== 'object' || message === null) return;
     const { type, symbol, data } = message as { type?: unknown; symbol?: unknown; data?: unknown };
-    if (type === 'ticker' && typeof symbol === 'string' && typeof data === 'object' && data !== null) {
-      const ticker = data as Partial<Ticker>;
-      if (typeof ticker.close !== 'string' || typeof ticker.open !== 'string') return;
-      const key = symbol.toLowerCase();
-      this.pending[key] = { ...(ticker as Ticker), symbol: key };
-      this.scheduleFlush();
-    } else if (type === 'error') {
-      console.warn('Market feed error', message);
+    const pair = typeof symbol === 'string' ? symbol.toLowerCase() : null;
+    switch (type) {
+      case 'ticker': {
+        if (!pair || typeof data !== 'object' || data === null) return;
+        const ticker = data as Partial<Ticker>;
+        if (typeof ticker.close !== 'string' || typeof ticker.open !== 'string') return;
+        this.pending[pair] = { ...(ticker as Ticker), symbol: pair };
+        this.scheduleFlush();
+        return;
+      }
+      case 'depth':
+        if (pair && typeof data === 'object' && data !== null) this.handleDepth(pair, data as Record<string, unknown>);
+        return;
+      case 'TRADE':
+        if (pair && Array.isArray(data)) this.handleTrades(pair, data, (message as { snapshot?: unknown }).snapshot === true);
+        return;
+      case 'DETAIL': {
+        if (!pair || typeof data !== 'object' || data === null || !this.subscriptions.has(`detail|${pair}`)) return;
+        const detail = data as Partial<MarketDetail>;
+        if (typeof detail.lastPrice !== 'string') return;
+        this.details.set(pair, { ...(detail as MarketDetail), symbol: pair });
+        this.markDirty(`detail|${pair}`);
+        return;
+      }
+      case 'kline':
+      case 'KLINE': {
+        const interval = (message as { interval?: unknown }).interval;
+        if (!pair || typeof interval !== 'string' || typeof data !== 'object' || data === null) return;
+        if (!this.subscriptions.has(`kline|${pair}|${interval}`)) return;
+        const candle = data as Partial<LiveKline>;
+        if (typeof candle.openTime !== 'number' || typeof candle.close !== 'string') return;
+        this.klines.set(`${pair}|${interval}`, { ...(candle as LiveKline), symbol: pair, interval, closed: type === 'KLINE' });
+        this.markDirty(`kline|${pair}|${interval}`);
+        return;
+      }
+      case 'error':
+        console.warn('Market feed error', message);
+        return;
     }
+  }
+
+  private handleDepth(symbol: string, data: Record<string, unknown>): void {
+    const book = this.books.get(symbol);
+    if (!book) return; // Not (or no longer) subscribed.
+    const seq = typeof data.seq === 'number' ? data.seq : null;
+    if (seq === null) return;
+    if (data.kind === 'snapshot') {
+      book.bids = new Map();
+      book.asks = new Map();
+      for (const [price, quantity] of readLevels(data.bids)) if (!isZero(quantity)) book.bids.set(normalizeDecimal(price), quantity);
+      for (const [price, quantity] of readLevels(data.asks)) if (!isZero(quantity)) book.asks.set(normalizeDecimal(price), quantity);
+      book.seq = seq;
+      book.ts = typeof data.ts === 'number' ? data.ts : book.ts;
+      book.awaiting = false;
+      book.loaded = true;
+      this.markDirty(`depth|${symbol}`);
+      return;
+    }
+    if (data.kind !== 'diff') return;
+    if (book.awaiting) {
+      // Diffs before the snapshot cannot be applied; ask again if the snapshot is overdue.
+      if (this.options.now() - book.resyncAt > RESYNC_RETRY_MS) this.requestSnapshot(symbol, book);
+      return;
+    }
+    if (seq <= book.seq) return; // Already inside the book.
+    if (data.prevSeq !== book.seq) {
+      // A diff was missed: the book is wrong from here on until a fresh snapshot replaces it.
+      this.resyncCount += 1;
+      this.markResyncing(symbol, book);
+      this.requestSnapshot(symbol, book);
+      return;
+    }
+    for (const [side, levels] of [
+      [book.bids, readLevels(data.bids)],
+      [book.asks, readLevels(data.asks)],
+    ] as const) {
+      for (const [price, quantity] of levels) {
+        const key = normalizeDecimal(price);
+        if (isZero(quantity)) side.delete(key);
+        else side.set(key, quantity);
+      }
+    }
+    book.seq = seq;
+    book.ts = typeof data.ts === 'number' ? data.ts : book.ts;
+    this.markDirty(`depth|${symbol}`);
+  }
+
+  /** Flags a book as waiting for a snapshot (its last view stays, marked `resyncing`). */
+  private markResyncing(symbol: string, book: BookState): void {
+    if (book.awaiting) return;
+    book.awaiting = true;
+    book.resyncAt = this.options.now();
+    if (book.loaded) this.markDirty(`depth|${symbol}`);
+  }
+
+  /** Subscribes to `depth` again: the server answers with a fresh snapshot. */
+  private requestSnapshot(symbol: string, book: BookState): void {
+    book.resyncAt = this.options.now();
+    this.send({ op: 'subscribe', channel: 'depth', symbol });
+  }
+
+  private handleTrades(symbol: string, data: unknown[], snapshot: boolean): void {
+    if (!this.subscriptions.has(`trade|${symbol}`)) return;
+    const incoming = data.map(readTrade).filter((t): t is Trade => t !== null);
+    // The snapshot lists the newest first, live messages the newest last: oldest first from here.
+    incoming.sort((a, b) => a.id - b.id);
+    const known = this.trades.get(symbol) ?? [];
+    const seen = new Set(known.map((t) => t.id));
+    const fresh = incoming.filter((t) => !seen.has(t.id));
+    if (fresh.length > 0 || snapshot) {
+      const merged = [...fresh.reverse(), ...known].sort((a, b) => b.id - a.id).slice(0, MAX_TRADES);
+      this.trades.set(symbol, merged);
+      this.markDirty(`trade|${symbol}`);
+    }
+    const listeners = this.tradeListeners.get(symbol);
+    if (listeners && incoming.length > 0) {
+      const batch: TradeBatch = { trades: incoming, snapshot };
+      for (const listener of listeners) listener(batch);
+    }
+  }
+
+  private markDirty(key: string): void {
+    this.dirty.add(key);
+    if (this.frameScheduled) return;
+    this.frameScheduled = true;
+    this.options.frame(() => this.flushFrame());
+  }
+
+  /** Builds the views of what changed since the last frame and tells their listeners. */
+  private flushFrame(): void {
+    this.frameScheduled = false;
+    const keys = [...this.dirty];
+    this.dirty.clear();
+    for (const key of keys) {
+      if (key.startsWith('depth|')) this.refreshBookView(key.slice(6));
+    }
+    for (const key of keys) {
+      const listeners = this.keyListeners.get(key);
+      if (listeners) for (const listener of [...listeners]) listener();
+    }
+  }
+
+  private refreshBookView(symbol: string): void {
+    const book = this.books.get(symbol);
+    if (!book || !book.loaded) {
+      this.bookViews.delete(symbol);
+      return;
+    }
+    const bids = [...book.bids].sort((a, b) => comparePrices(b[0], a[0]));
+    const asks = [...book.asks].sort((a, b) => comparePrices(a[0], b[0]));
+    this.bookViews.set(symbol, { symbol, seq: book.seq, ts: book.ts, bids, asks, resyncing: book.awaiting });
   }
 
   private scheduleFlush(): void {
@@ -265,6 +659,8 @@ export class MarketFeed {
     if (this.socket?.readyState === OPEN) this.socket.send(JSON.stringify(message));
   }
 }
+
+const NO_TRADES: readonly Trade[] = Object.freeze([]);
 
 function randomClientId(): string {
   if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') {
@@ -302,4 +698,54 @@ export function useTickers(): FeedSnapshot & { isStale: boolean } {
   }, [feed]);
   const snapshot = useSyncExternalStore(feed.listen, feed.getSnapshot, feed.getSnapshot);
   return { ...snapshot, isStale: snapshot.status === 'stale' };
+}
+
+/** React hook: the feed's connection status only. */
+export function useFeedStatus(): FeedStatus {
+  const feed = marketFeed();
+  useEffect(() => feed.start(), [feed]);
+  const get = useCallback(() => feed.getSnapshot().status, [feed]);
+  return useSyncExternalStore(feed.listen, get, get);
+}
+
+/**
+ * Subscribes to `channel` of `symbol` while mounted and reads `read()` whenever the data under
+ * `key` changes (at most once per animation frame).
+ */
+function useChannel<T>(channel: string, symbol: string | null, interval: string | undefined, key: string, read: (feed: MarketFeed) => T): T {
+  const feed = marketFeed();
+  useEffect(() => {
+    if (!symbol) return;
+    feed.start();
+    return feed.subscribe(channel, symbol, interval);
+  }, [feed, channel, symbol, interval]);
+  const subscribe = useCallback((listener: () => void) => feed.watch(key, listener), [feed, key]);
+  // `read` may be a new closure on every render; what it reads depends only on the feed and key.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const get = useCallback(() => read(feed), [feed, key]);
+  return useSyncExternalStore(subscribe, get, get);
+}
+
+/** React hook: the live order book of `symbol` (`null` until its snapshot arrived). */
+export function useOrderBook(symbol: string | null): OrderBook | null {
+  const pair = symbol?.toLowerCase() ?? null;
+  return useChannel('depth', pair, undefined, `depth|${pair}`, (feed) => (pair ? feed.getOrderBook(pair) : null));
+}
+
+/** React hook: the recent trades of `symbol`, newest first. */
+export function useTrades(symbol: string | null): readonly Trade[] {
+  const pair = symbol?.toLowerCase() ?? null;
+  return useChannel('trade', pair, undefined, `trade|${pair}`, (feed) => (pair ? feed.getTrades(pair) : NO_TRADES));
+}
+
+/** React hook: mark, index and top of book of `symbol`. */
+export function useMarketDetail(symbol: string | null): MarketDetail | null {
+  const pair = symbol?.toLowerCase() ?? null;
+  return useChannel('detail', pair, undefined, `detail|${pair}`, (feed) => (pair ? feed.getDetail(pair) : null));
+}
+
+/** React hook: the server's live candle of `symbol` at `interval` (UTC calendar). */
+export function useLiveKline(symbol: string | null, interval: string): LiveKline | null {
+  const pair = symbol?.toLowerCase() ?? null;
+  return useChannel('kline', pair, interval, `kline|${pair}|${interval}`, (feed) => (pair ? feed.getKline(pair, interval) : null));
 }

@@ -11,7 +11,7 @@ import { filterRows, type MarketRow, useMarketRows } from '../../hooks/use-marke
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { compareDecimal } from '../../lib/decimal';
 import { coreErrorText } from '../../lib/wasm';
-import { toggleFavourite, useFavourites } from './favourites';
+import { useFavourites, useToggleFavourite } from './favourites';
 
 /** The market tabs. */
 export const MARKET_TABS = ['all', 'favourites', 'flash', 'spot', 'futures'] as const;
@@ -83,6 +83,7 @@ function SortHeader({
 function MarketsTable({ rows, sort, onSort, tab }: { rows: TableRow[]; sort: SortState; onSort: (key: SortKey) => void; tab: MarketTab }) {
   const { t } = useTranslation();
   const favourites = useFavourites();
+  const toggleFavourite = useToggleFavourite();
   return (
     <Table.ScrollArea borderWidth="1px" rounded="xl" bg="bg.panel">
       <Table.Root size="md" interactive aria-label={t(`markets.tab.${tab}`)}>

@@ -1,0 +1,5 @@
+//! The candlestick chart shared by the market and trade screens.
+
+export { KlineChart, type KlineChartProps } from './kline-chart';
+export { CHART_INTERVALS, type ChartInterval } from './intervals';
+export { useMarketTimeZone } from './use-time-zone';

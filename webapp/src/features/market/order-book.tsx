@@ -1,0 +1,155 @@
+//! The live order book: asks above (best at the bottom), the last and mark price between, bids below
+//! (best at the top), each row with a depth bar of its cumulative size. The book comes from the
+//! market channel (`useOrderBook`: snapshot + diffs, resynced on a gap) and is grouped to the
+//! chosen tick and formatted by wasm-core in one `formatOrderBook` call per frame.
+
+import { Box, Flex, HStack, NativeSelect, Table, Text, chakra } from '@chakra-ui/react';
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CoinListEntry } from '../../api/generated/model';
+import { useMarketDetail, useOrderBook } from '../../lib/live';
+import { coreErrorText, formatOrderBook, formatPrice, isCoreError, type OrderBookRow } from '../../lib/wasm';
+import { decimalsOf, tickChoices } from './ticks';
+
+/** Rows shown per side. */
+export const BOOK_ROWS = 12;
+
+type Direction = 'up' | 'down' | 'flat';
+
+export function OrderBookPanel({ coin, lastPrice, direction }: { coin: CoinListEntry; lastPrice: string | null; direction: Direction }) {
+  const { t } = useTranslation();
+  const book = useOrderBook(coin.symbol);
+  const detail = useMarketDetail(coin.symbol);
+  const choices = useMemo(() => tickChoices(coin.tickSize), [coin.tickSize]);
+  const [tick, setTick] = useState(choices[0] ?? '');
+  const headingId = useId();
+  const selectId = useId();
+
+  const formatted = useMemo(() => {
+    if (!book) return null;
+    try {
+      const view = formatOrderBook({
+        bids: book.bids,
+        asks: book.asks,
+        tick: tick || null,
+        pricePrecision: tick ? Math.min(coin.pricePrecision, decimalsOf(tick)) : coin.pricePrecision,
+        quantityPrecision: coin.quantityPrecision,
+        limit: BOOK_ROWS,
+      });
+      return { view, error: null };
+    } catch (error) {
+      console.error('formatOrderBook failed', error);
+      return { view: null, error };
+    }
+  }, [book, tick, coin.pricePrecision, coin.quantityPrecision]);
+
+  const base = coin.coin.toUpperCase();
+  const quote = coin.baseCoin.toUpperCase();
+  const asks = formatted?.view ? [...formatted.view.asks].reverse() : [];
+  const bids = formatted?.view?.bids ?? [];
+
+  return (
+    <Box as="section" aria-labelledby={headingId} borderWidth="1px" rounded="xl" bg="bg.panel" overflow="hidden" minW="0">
+      <Flex px="3" py="2" align="center" justify="space-between" gap="2" borderBottomWidth="1px">
+        <Text as="h2" id={headingId} fontSize="sm" fontWeight="semibold">
+          {t('market.book.title')}
+        </Text>
+        <HStack gap="1.5">
+          <chakra.label htmlFor={selectId} fontSize="xs" color="fg.muted" whiteSpace="nowrap">
+            {t('market.book.grouping')}
+          </chakra.label>
+          <NativeSelect.Root size="xs" width="auto">
+            <NativeSelect.Field id={selectId} value={tick} onChange={(event) => setTick(event.currentTarget.value)} fontVariantNumeric="tabular-nums">
+              {choices.map((choice) => (
+                <option key={choice} value={choice}>
+                  {choice}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </HStack>
+      </Flex>
+      {formatted?.error != null ? (
+        <Box role="alert" p="6" textAlign="center" color="fg.error" fontSize="sm">
+          {isCoreError(formatted.error) ? coreErrorText(t, formatted.error) : t('errors.unknown')}
+        </Box>
+      ) : !book ? (
+        <Box role="status" p="6" textAlign="center" color="fg.muted" fontSize="sm">
+          {t('market.book.loading')}
+        </Box>
+      ) : (
+        <Box opacity={book.resyncing ? 0.6 : 1} transition="opacity 0.2s" aria-busy={book.resyncing}>
+          <BookSide label={t('market.book.asks')} rows={asks} side="ask" base={base} quote={quote} />
+          <Flex px="3" py="2" align="baseline" justify="space-between" gap="2" borderYWidth="1px" bg="bg.subtle">
+            <Text
+              as="span"
+              fontSize="lg"
+              fontWeight="bold"
+              fontVariantNumeric="tabular-nums"
+              color={direction === 'flat' ? 'fg' : direction}
+            >
+              {lastPrice ? formatPrice(lastPrice, coin.pricePrecision) : '--'}
+              <Box as="span" aria-hidden="true" fontSize="sm" ms="1">
+                {direction === 'up' ? '↑' : direction === 'down' ? '↓' : ''}
+              </Box>
+            </Text>
+            <Text as="span" fontSize="xs" color="fg.muted" fontVariantNumeric="tabular-nums">
+              {t('market.book.mark', { price: detail ? formatPrice(detail.markPrice, coin.pricePrecision) : '--' })}
+            </Text>
+          </Flex>
+          <BookSide label={t('market.book.bids')} rows={bids} side="bid" base={base} quote={quote} />
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function BookSide({ label, rows, side, base, quote }: { label: string; rows: OrderBookRow[]; side: 'bid' | 'ask'; base: string; quote: string }) {
+  const { t } = useTranslation();
+  const color = side === 'bid' ? 'up' : 'down';
+  const bar = side === 'bid' ? 'var(--chakra-colors-up-subtle, rgba(3, 135, 90, 0.12))' : 'var(--chakra-colors-down-subtle, rgba(217, 48, 79, 0.12))';
+  return (
+    <Table.Root size="sm" aria-label={label} variant="line" css={{ '& td, & th': { borderBottomWidth: 0 } }}>
+      <Table.Header srOnly={side === 'bid' ? true : undefined}>
+        <Table.Row>
+          <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3">
+            {t('market.book.price', { quote })}
+          </Table.ColumnHeader>
+          <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
+            {t('market.book.amount', { base })}
+          </Table.ColumnHeader>
+          <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
+            {t('market.book.total', { quote })}
+          </Table.ColumnHeader>
+        </Table.Row>
+      </Table.Header>
+      <Table.Body>
+        {rows.map((row) => (
+          <Table.Row
+            key={row.price}
+            bg="transparent"
+            style={{ backgroundImage: `linear-gradient(to left, ${bar} ${row.depth}%, transparent ${row.depth}%)` }}
+          >
+            <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" color={color} fontWeight="medium">
+              {row.price}
+            </Table.Cell>
+            <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" textAlign="end">
+              {row.quantity}
+            </Table.Cell>
+            <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" textAlign="end" color="fg.muted">
+              {row.total}
+            </Table.Cell>
+          </Table.Row>
+        ))}
+        {rows.length === 0 && (
+          <Table.Row>
+            <Table.Cell colSpan={3} textAlign="center" py="3" fontSize="xs" color="fg.muted">
+              {t('market.book.empty')}
+            </Table.Cell>
+          </Table.Row>
+        )}
+      </Table.Body>
+    </Table.Root>
+  );
+}
