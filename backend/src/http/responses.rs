@@ -1,7 +1,8 @@
-//! The two response shapes of the account calls: [`PublicResponse`] for calls a visitor makes
-//! (login, registration, codes) and [`MemberResponse`] for calls with the `satoken` header. Each
-//! operation instantiates one with its own `data` type, so the OpenAPI document (and orval's hooks)
-//! list every outcome of every operation.
+//! The generic response shapes: [`PublicResponse`] for account calls a visitor makes (login,
+//! registration, codes), [`MemberResponse`] for calls with the `satoken` header, and
+//! [`LookupResponse`] for the public market-data reads of one pair. Each operation instantiates one
+//! with its own `data` type, so the OpenAPI document (and orval's hooks) list every outcome of
+//! every operation.
 
 use poem_openapi::{
     ApiResponse,
@@ -137,6 +138,60 @@ impl<T: ParseFromJSON + ToJSON + Send + Sync> MemberResponse<T> {
     pub fn of(result: Result<T, ApiError>, msg: Msg) -> Self {
         match result {
             Ok(data) => Self::Ok(Json(Envelope::ok_with(data, msg))),
+            Err(error) => error.into(),
+        }
+    }
+}
+
+/// Outcomes of a public read of one listed pair (kline history, prices, statistics, book, trades).
+#[derive(ApiResponse)]
+#[oai(bad_request_handler = "lookup_bad_request")]
+pub enum LookupResponse<T: ParseFromJSON + ToJSON + Send + Sync> {
+    /// The data.
+    #[oai(status = 200)]
+    Ok(Json<Envelope<T>>),
+    /// The request could not be read, or names an unknown interval: `msg` says which field.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorEnvelope>),
+    /// No listed pair has this symbol (or it has no market data yet).
+    #[oai(status = 404)]
+    NotFound(Json<ErrorEnvelope>),
+    /// The body is larger than 1 MiB.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorEnvelope>),
+    /// The body is not declared as JSON.
+    #[oai(status = 415)]
+    UnsupportedMediaType(Json<ErrorEnvelope>),
+    /// The data could not be read.
+    #[oai(status = 500)]
+    InternalError(Json<ErrorEnvelope>),
+}
+
+fn lookup_bad_request<T: ParseFromJSON + ToJSON + Send + Sync>(
+    error: poem::Error,
+) -> LookupResponse<T> {
+    ApiError::from_poem(&error).into()
+}
+
+impl<T: ParseFromJSON + ToJSON + Send + Sync> From<ApiError> for LookupResponse<T> {
+    fn from(error: ApiError) -> Self {
+        use poem::http::StatusCode as S;
+        let envelope = Json(error.envelope());
+        match error.status {
+            S::NOT_FOUND => Self::NotFound(envelope),
+            S::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge(envelope),
+            S::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType(envelope),
+            status if status.is_server_error() => Self::InternalError(envelope),
+            _ => Self::BadRequest(envelope),
+        }
+    }
+}
+
+impl<T: ParseFromJSON + ToJSON + Send + Sync> LookupResponse<T> {
+    /// The data with the plain success message, or the failure.
+    pub fn of(result: Result<T, ApiError>) -> Self {
+        match result {
+            Ok(data) => Self::Ok(Json(Envelope::ok(data))),
             Err(error) => error.into(),
         }
     }

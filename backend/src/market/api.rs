@@ -6,15 +6,13 @@
 
 use poem::{http::StatusCode, web::Data};
 use poem_openapi::param::Query;
-use poem_openapi::{ApiResponse, Enum, Object, OpenApi, Tags, payload::Json};
+use poem_openapi::{Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use wasm_core::kline::{Candle, Interval};
 
 use crate::app::AppState;
-use crate::http::{
-    ApiError, Envelope, ErrorEnvelope, JsonBody, MemberResponse, api_error_response,
-};
+use crate::http::{ApiError, Envelope, JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
 use crate::market::candles::{self, MAX_PAGE};
 use crate::market::favourites::{self, MAX_FAVOURITES, MarketKind};
@@ -275,153 +273,6 @@ fn favourite_entries(list: Vec<favourites::Favourite>) -> Vec<FavouriteEntry> {
         .collect()
 }
 
-/// Outcomes of `getDepth`.
-#[derive(ApiResponse)]
-#[oai(bad_request_handler = "depth_bad_request")]
-pub enum DepthResponse {
-    /// The book.
-    #[oai(status = 200)]
-    Ok(Json<Envelope<Depth>>),
-    /// The request could not be read: `msg` names the field.
-    #[oai(status = 400)]
-    BadRequest(Json<ErrorEnvelope>),
-    /// No listed pair has this symbol, or it has no book yet.
-    #[oai(status = 404)]
-    NotFound(Json<ErrorEnvelope>),
-    /// The body is larger than 1 MiB.
-    #[oai(status = 413)]
-    PayloadTooLarge(Json<ErrorEnvelope>),
-    /// The body is not declared as JSON.
-    #[oai(status = 415)]
-    UnsupportedMediaType(Json<ErrorEnvelope>),
-    /// The pair could not be read.
-    #[oai(status = 500)]
-    InternalError(Json<ErrorEnvelope>),
-}
-
-/// Outcomes of `getRecentTrades`.
-#[derive(ApiResponse)]
-#[oai(bad_request_handler = "trades_bad_request")]
-pub enum TradesResponse {
-    /// The trades.
-    #[oai(status = 200)]
-    Ok(Json<Envelope<RecentTrades>>),
-    /// The request could not be read: `msg` names the field.
-    #[oai(status = 400)]
-    BadRequest(Json<ErrorEnvelope>),
-    /// No listed pair has this symbol.
-    #[oai(status = 404)]
-    NotFound(Json<ErrorEnvelope>),
-    /// The body is larger than 1 MiB.
-    #[oai(status = 413)]
-    PayloadTooLarge(Json<ErrorEnvelope>),
-    /// The body is not declared as JSON.
-    #[oai(status = 415)]
-    UnsupportedMediaType(Json<ErrorEnvelope>),
-    /// The pair could not be read.
-    #[oai(status = 500)]
-    InternalError(Json<ErrorEnvelope>),
-}
-
-api_error_response!(DepthResponse, depth_bad_request {
-    NOT_FOUND => NotFound,
-    PAYLOAD_TOO_LARGE => PayloadTooLarge,
-    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
-});
-api_error_response!(TradesResponse, trades_bad_request {
-    NOT_FOUND => NotFound,
-    PAYLOAD_TOO_LARGE => PayloadTooLarge,
-    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
-});
-
-/// Outcomes of the price-info calls.
-#[derive(ApiResponse)]
-#[oai(bad_request_handler = "price_bad_request")]
-pub enum PriceInfoResponse {
-    /// The price info.
-    #[oai(status = 200)]
-    Ok(Json<Envelope<PriceInfo>>),
-    /// The request could not be read: `msg` names the field.
-    #[oai(status = 400)]
-    BadRequest(Json<ErrorEnvelope>),
-    /// No listed pair has this symbol.
-    #[oai(status = 404)]
-    NotFound(Json<ErrorEnvelope>),
-    /// The body is larger than 1 MiB.
-    #[oai(status = 413)]
-    PayloadTooLarge(Json<ErrorEnvelope>),
-    /// The body is not declared as JSON.
-    #[oai(status = 415)]
-    UnsupportedMediaType(Json<ErrorEnvelope>),
-    /// The pair could not be read.
-    #[oai(status = 500)]
-    InternalError(Json<ErrorEnvelope>),
-}
-
-/// Outcomes of `getTicker24h`.
-#[derive(ApiResponse)]
-#[oai(bad_request_handler = "stats_bad_request")]
-pub enum Stats24hResponse {
-    /// The statistics.
-    #[oai(status = 200)]
-    Ok(Json<Envelope<Stats24h>>),
-    /// The request could not be read: `msg` names the field.
-    #[oai(status = 400)]
-    BadRequest(Json<ErrorEnvelope>),
-    /// No listed pair has this symbol, or it has no prices yet.
-    #[oai(status = 404)]
-    NotFound(Json<ErrorEnvelope>),
-    /// The body is larger than 1 MiB.
-    #[oai(status = 413)]
-    PayloadTooLarge(Json<ErrorEnvelope>),
-    /// The body is not declared as JSON.
-    #[oai(status = 415)]
-    UnsupportedMediaType(Json<ErrorEnvelope>),
-    /// The pair could not be read.
-    #[oai(status = 500)]
-    InternalError(Json<ErrorEnvelope>),
-}
-
-api_error_response!(KlineResponse, kline_bad_request {
-    NOT_FOUND => NotFound,
-    PAYLOAD_TOO_LARGE => PayloadTooLarge,
-    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
-});
-api_error_response!(PriceInfoResponse, price_bad_request {
-    NOT_FOUND => NotFound,
-    PAYLOAD_TOO_LARGE => PayloadTooLarge,
-    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
-});
-api_error_response!(Stats24hResponse, stats_bad_request {
-    NOT_FOUND => NotFound,
-    PAYLOAD_TOO_LARGE => PayloadTooLarge,
-    UNSUPPORTED_MEDIA_TYPE => UnsupportedMediaType,
-});
-
-/// Outcomes of `getKline`.
-#[derive(ApiResponse)]
-#[oai(bad_request_handler = "kline_bad_request")]
-pub enum KlineResponse {
-    /// The candles.
-    #[oai(status = 200)]
-    Ok(Json<Envelope<KlinePage>>),
-    /// The request could not be read, or names an unknown interval: `msg` says which.
-    #[oai(status = 400)]
-    BadRequest(Json<ErrorEnvelope>),
-    /// No listed pair has this symbol.
-    #[oai(status = 404)]
-    NotFound(Json<ErrorEnvelope>),
-    /// The body is larger than 1 MiB.
-    #[oai(status = 413)]
-    PayloadTooLarge(Json<ErrorEnvelope>),
-    /// The body is not declared as JSON.
-    #[oai(status = 415)]
-    UnsupportedMediaType(Json<ErrorEnvelope>),
-    /// The history could not be read.
-    #[oai(status = 500)]
-    InternalError(Json<ErrorEnvelope>),
-}
-
 #[OpenApi(tag = "ApiTags::Market")]
 impl MarketApi {
     /// Kline history of a pair at any interval, rolled up from the stored 1-minute candles, newest
@@ -431,11 +282,8 @@ impl MarketApi {
         &self,
         state: Data<&AppState>,
         query: JsonBody<KlineQuery>,
-    ) -> KlineResponse {
-        match kline(&state, query.0).await {
-            Ok(page) => KlineResponse::Ok(Json(Envelope::ok(page))),
-            Err(error) => error.into(),
-        }
+    ) -> LookupResponse<KlinePage> {
+        LookupResponse::of(kline(&state, query.0).await)
     }
 
     /// The price info of a pair: last price, price 24 hours ago, change and change percent.
@@ -450,11 +298,12 @@ impl MarketApi {
         /// Pair id (`btcusdt`), any case.
         #[oai(validator(min_length = 1, max_length = 64))]
         symbol: Query<String>,
-    ) -> PriceInfoResponse {
-        match service::quote(&state.db, &state.hub, &symbol.0).await {
-            Ok(quote) => PriceInfoResponse::Ok(Json(Envelope::ok(price_info(quote)))),
-            Err(error) => error.into(),
-        }
+    ) -> LookupResponse<PriceInfo> {
+        LookupResponse::of(
+            service::quote(&state.db, &state.hub, &symbol.0)
+                .await
+                .map(price_info),
+        )
     }
 
     /// The price info of a pair, as the conversion (swap) screen asks for it.
@@ -467,11 +316,12 @@ impl MarketApi {
         &self,
         state: Data<&AppState>,
         query: JsonBody<SymbolQuery>,
-    ) -> PriceInfoResponse {
-        match service::quote(&state.db, &state.hub, &query.0.symbol).await {
-            Ok(quote) => PriceInfoResponse::Ok(Json(Envelope::ok(price_info(quote)))),
-            Err(error) => error.into(),
-        }
+    ) -> LookupResponse<PriceInfo> {
+        LookupResponse::of(
+            service::quote(&state.db, &state.hub, &query.0.symbol)
+                .await
+                .map(price_info),
+        )
     }
 
     /// The order book of a pair (up to 50 levels per side), with the sequence number the market
@@ -481,11 +331,8 @@ impl MarketApi {
         &self,
         state: Data<&AppState>,
         query: JsonBody<SymbolLimitQuery>,
-    ) -> DepthResponse {
-        match depth(&state, query.0).await {
-            Ok(depth) => DepthResponse::Ok(Json(Envelope::ok(depth))),
-            Err(error) => error.into(),
-        }
+    ) -> LookupResponse<Depth> {
+        LookupResponse::of(depth(&state, query.0).await)
     }
 
     /// The recent trades of a pair (up to 100), newest first.
@@ -498,11 +345,8 @@ impl MarketApi {
         &self,
         state: Data<&AppState>,
         query: JsonBody<SymbolLimitQuery>,
-    ) -> TradesResponse {
-        match recent_trades(&state, query.0).await {
-            Ok(trades) => TradesResponse::Ok(Json(Envelope::ok(trades))),
-            Err(error) => error.into(),
-        }
+    ) -> LookupResponse<RecentTrades> {
+        LookupResponse::of(recent_trades(&state, query.0).await)
     }
 
     /// The rolling 24-hour statistics of a pair.
@@ -515,13 +359,13 @@ impl MarketApi {
         &self,
         state: Data<&AppState>,
         query: JsonBody<SymbolQuery>,
-    ) -> Stats24hResponse {
+    ) -> LookupResponse<Stats24h> {
         let quote = match service::quote(&state.db, &state.hub, &query.0.symbol).await {
             Ok(quote) => quote,
             Err(error) => return error.into(),
         };
         match quote.ticker {
-            Some(ticker) => Stats24hResponse::Ok(Json(Envelope::ok(Stats24h {
+            Some(ticker) => LookupResponse::Ok(Json(Envelope::ok(Stats24h {
                 symbol: quote.coin.symbol,
                 last_price: ticker.close,
                 open_price: ticker.open,
