@@ -10,7 +10,7 @@ CARGO ?= cargo
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
-        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-postgres screenshots clean bench
+        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-postgres screenshots clean bench bench-market
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -27,8 +27,11 @@ bootstrap: ## install the toolchain pieces this machine lacks (idempotent)
 wasm: ## build wasm-core for the browser (wasm-core/pkg) and node (wasm-core/pkg-node)
 	bash scripts/build-wasm.sh
 
-bench: wasm ## kline native vs wasm vs JavaScript, order book, liquidation price, wasm size (docs/benchmarks.md)
+bench: wasm ## every benchmark: wasm-core (kline, order book, liquidation price, size), market channel and kline history under load (docs/benchmarks.md)
 	bash scripts/bench.sh
+
+bench-market: ## the market channel (MARKET_LOAD_CLIENTS, default 10000) and kline history under load only
+	bash scripts/bench.sh market
 
 # npm ci only when package-lock.json changed since the last install.
 webapp-deps: webapp/node_modules/.installed

@@ -6,11 +6,23 @@
 #      the wasm order book formatting and liquidation price per call (wasm-core/bench-js/bench.mjs);
 #   3. the wasm file's size, gzipped, and each dependency's share of its code
 #      (wasm-core/bench-js/wasm-size.mjs on a copy optimised like the shipped one but keeping names);
-#   4. the ratios against the issue's goals (wasm-core/bench-js/report.mjs).
+#   4. the ratios against the issue's goals (wasm-core/bench-js/report.mjs);
+#   5. the market channel under load (backend/examples/market_load.rs): the release server as its own
+#      process on a fresh database, MARKET_LOAD_CLIENTS WebSocket clients (default 10000) on
+#      ticker, depth and trade of 8 pairs, measured for MARKET_LOAD_SECS (default 60);
+#   6. kline history over keep-alive HTTP (backend/examples/rest_load.rs): REST_LOAD_CLIENTS clients
+#      (default 32) for REST_LOAD_SECS (default 30), then one client alone, on 30 days of candles.
+# `scripts/bench.sh wasm` runs 1-4 only, `scripts/bench.sh market` 5-6 only (`make bench-market`).
 # Timings on this 2-core machine are noisy: read the ratios of one run, not absolute times. Raw
 # outputs stay in target/bench/. Benchmarks are not tests: a goal not met does not fail the run; a
-# difference between the native, wasm and JavaScript candles does.
+# difference between the native, wasm and JavaScript candles does, and so does a failed request.
 set -euo pipefail
+
+parts=${1:-all}
+case "$parts" in
+  all | wasm | market) ;;
+  *) printf '[bench] usage: %s [all|wasm|market]\n' "$0" >&2; exit 2 ;;
+esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -21,6 +33,26 @@ die() { printf '[bench] error: %s\n' "$*" >&2; exit 1; }
 
 out="$root/target/bench"
 mkdir -p "$out"
+
+market() {
+  # 5 and 6: the server under test is target/release/backend, started by each tool.
+  log "backend: cargo build --release -p backend --bins --examples"
+  cargo build -q --release -p backend --bins --examples
+  local bin="${CARGO_TARGET_DIR:-$root/target}/release/examples"
+  local clients=${MARKET_LOAD_CLIENTS:-10000} secs=${MARKET_LOAD_SECS:-60}
+  log "market channel: $clients WebSocket clients, $secs s (backend/examples/market_load.rs)"
+  "$bin/market_load" --clients "$clients" --secs "$secs" | tee "$out/market_load.txt"
+  local rest_clients=${REST_LOAD_CLIENTS:-32} rest_secs=${REST_LOAD_SECS:-30}
+  log "kline history: $rest_clients keep-alive clients, $rest_secs s (backend/examples/rest_load.rs)"
+  "$bin/rest_load" --clients "$rest_clients" --secs "$rest_secs" | tee "$out/rest_load.txt"
+  log "kline history: one client alone, 15 s"
+  "$bin/rest_load" --clients 1 --secs 15 | tee "$out/rest_load_one.txt"
+}
+
+if [ "$parts" = market ]; then
+  market
+  exit 0
+fi
 
 [ -f wasm-core/pkg-node/wasm_core.js ] || bash scripts/build-wasm.sh
 
@@ -64,3 +96,6 @@ log "size: $shipped $raw_bytes bytes, gzip -9 $gzip_bytes bytes"
 log "ratios of this run against the goals"
 node wasm-core/bench-js/report.mjs "$out/native.txt" "$out/node.txt" "$out/size.txt" | tee "$out/report.txt" ||
   die "native, wasm and JavaScript candles differ"
+
+[ "$parts" = all ] && market
+exit 0

@@ -3,6 +3,11 @@
 //! Each message is serialised once, by its producer, and shared by every client as an `Arc<str>`.
 //! The broadcast never waits for a receiver: a client that falls behind loses old messages (see
 //! `ws.rs`, which then resends the latest tickers, so ticker data is conflated, latest wins).
+//!
+//! Every receiver looks at every message of its broadcast, so the candles (`kline`, `KLINE`: ten
+//! intervals a pair, most of the messages of a tick) have a broadcast of their own, which only
+//! clients subscribed to a kline channel read; and a message travels as one `Arc`, cloned once
+//! per receiver (with thousands of clients on few cores, those reference counts are contended).
 
 use std::{
     collections::HashMap,
@@ -222,6 +227,8 @@ pub struct Listing {
 /// A live message ready to send: its channel and pair for subscription matching, and its text.
 #[derive(Debug, Clone)]
 pub struct MarketEvent {
+    /// The channel and pair as one number (see [`Topic`]).
+    pub topic: Topic,
     /// The channel (`ticker`).
     pub channel: &'static str,
     /// The pair (`btcusdt`).
@@ -232,14 +239,67 @@ pub struct MarketEvent {
     pub seq: u64,
 }
 
+/// A message's channel and pair as one number, so that each of thousands of clients tells
+/// whether it wants a message without comparing strings: the channel's index among
+/// [`channel_index`]'s keys times 2¹⁶ plus the pair's id ([`MarketHub::pair_id`], `0xFFFF` for `*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Topic(u32);
+
+impl Topic {
+    /// The pair id that stands for every pair (`*`).
+    pub const EVERY_PAIR: u16 = 0xFFFF;
+
+    /// The topic of `channel` (a channel key: `ticker`, `kline:1m`) and pair `pair_id`.
+    pub fn new(channel: &str, pair_id: u16) -> Option<Topic> {
+        channel_index(channel).map(|index| Topic(u32::from(index) << 16 | u32::from(pair_id)))
+    }
+
+    /// The same channel for every pair (what a `*` subscription holds).
+    pub fn every_pair(self) -> Topic {
+        Topic(self.0 | u32::from(Self::EVERY_PAIR))
+    }
+
+    /// Whether this is a `depth` message.
+    pub fn is_depth(self) -> bool {
+        self.0 >> 16 == DEPTH_INDEX
+    }
+
+    /// The pair's id.
+    pub fn pair_id(self) -> u16 {
+        (self.0 & 0xFFFF) as u16
+    }
+}
+
+const DEPTH_INDEX: u32 = 1;
+
+/// The index of a channel key in the topic numbering (`ticker` 0, `depth` 1, `trade` 2, `detail` 3,
+/// `simpleData` 4, then `kline:1m` … `kline:1M`).
+pub fn channel_index(channel: &str) -> Option<u16> {
+    match channel {
+        "ticker" => Some(0),
+        "depth" => Some(DEPTH_INDEX as u16),
+        "trade" => Some(2),
+        "detail" => Some(3),
+        "simpleData" => Some(4),
+        _ => Interval::ALL
+            .iter()
+            .position(|interval| kline_channel(*interval) == channel)
+            .map(|position| 5 + position as u16),
+    }
+}
+
 /// The latest market state and the live broadcast; shared by the simulator, the API and the channels.
 pub struct MarketHub {
+    /// Small ids of the pairs, in the order they were first seen (see [`Topic`]).
+    pair_ids: RwLock<HashMap<String, u16>>,
     tickers: RwLock<HashMap<String, Ticker>>,
     klines: RwLock<HashMap<String, Vec<(Interval, Candle)>>>,
     details: RwLock<HashMap<String, Detail>>,
     books: RwLock<HashMap<String, Arc<BookSnapshot>>>,
     trades: RwLock<HashMap<String, VecDeque<Trade>>>,
-    events: broadcast::Sender<MarketEvent>,
+    events: broadcast::Sender<Arc<MarketEvent>>,
+    /// The candles' broadcast (see the module's notes).
+    candle_events: broadcast::Sender<Arc<MarketEvent>>,
     notices: broadcast::Sender<Arc<str>>,
 }
 
@@ -253,12 +313,14 @@ impl MarketHub {
     /// An empty hub.
     pub fn new() -> Self {
         Self {
+            pair_ids: RwLock::new(HashMap::new()),
             tickers: RwLock::new(HashMap::new()),
             klines: RwLock::new(HashMap::new()),
             details: RwLock::new(HashMap::new()),
             books: RwLock::new(HashMap::new()),
             trades: RwLock::new(HashMap::new()),
             events: broadcast::channel(EVENT_BUFFER).0,
+            candle_events: broadcast::channel(EVENT_BUFFER).0,
             notices: broadcast::channel(64).0,
         }
     }
@@ -278,12 +340,7 @@ impl MarketHub {
         let text = ticker_message(symbol, &ticker);
         self.write().insert(symbol.to_owned(), ticker);
         // No receiver is not an error: nobody is watching.
-        let _ = self.events.send(MarketEvent {
-            channel: "ticker",
-            symbol: Arc::from(symbol),
-            text,
-            seq: 0,
-        });
+        let _ = self.events.send(self.event("ticker", symbol, text, 0));
     }
 
     /// The latest book of `symbol`.
@@ -303,12 +360,12 @@ impl MarketHub {
             .unwrap_or_else(|e| e.into_inner())
             .insert(symbol.to_owned(), Arc::new(snapshot));
         // No receiver is not an error: nobody is watching.
-        let _ = self.events.send(MarketEvent {
-            channel: "depth",
-            symbol: Arc::from(symbol),
-            text: depth_diff_message(symbol, diff),
-            seq: diff.seq,
-        });
+        let _ = self.events.send(self.event(
+            "depth",
+            symbol,
+            depth_diff_message(symbol, diff),
+            diff.seq,
+        ));
     }
 
     /// The live candle of `symbol` at `interval`.
@@ -330,12 +387,12 @@ impl MarketHub {
     ) {
         let send = |kind: &str, interval: Interval, candle: &Candle| {
             // No receiver is not an error: nobody is watching.
-            let _ = self.events.send(MarketEvent {
-                channel: kline_channel(interval),
-                symbol: Arc::from(symbol),
-                text: Arc::from(kline_message(kind, symbol, interval, candle)),
-                seq: 0,
-            });
+            let _ = self.candle_events.send(self.event(
+                kline_channel(interval),
+                symbol,
+                Arc::from(kline_message(kind, symbol, interval, candle)),
+                0,
+            ));
         };
         for (interval, candle) in completed {
             send("KLINE", *interval, candle);
@@ -366,24 +423,18 @@ impl MarketHub {
             .unwrap_or_else(|e| e.into_inner())
             .insert(symbol.to_owned(), detail);
         // No receiver is not an error: nobody is watching.
-        let _ = self.events.send(MarketEvent {
-            channel: "detail",
-            symbol: Arc::from(symbol),
-            text: Arc::from(text),
-            seq: 0,
-        });
+        let _ = self
+            .events
+            .send(self.event("detail", symbol, Arc::from(text), 0));
     }
 
     /// Broadcasts one `simpleData` message: last price and 24h change of every pair.
     pub fn publish_simple_data(&self, ts: i64) {
         let text = self.simple_data_message(ts);
         // No receiver is not an error: nobody is watching.
-        let _ = self.events.send(MarketEvent {
-            channel: "simpleData",
-            symbol: Arc::from("*"),
-            text: Arc::from(text),
-            seq: 0,
-        });
+        let _ = self
+            .events
+            .send(self.event("simpleData", "*", Arc::from(text), 0));
     }
 
     /// The `simpleData` message of every pair now.
@@ -428,12 +479,12 @@ impl MarketHub {
             }
         }
         // No receiver is not an error: nobody is watching.
-        let _ = self.events.send(MarketEvent {
-            channel: "trade",
-            symbol: Arc::from(symbol),
-            text: Arc::from(trades_message(symbol, trades, false)),
-            seq: 0,
-        });
+        let _ = self.events.send(self.event(
+            "trade",
+            symbol,
+            Arc::from(trades_message(symbol, trades, false)),
+            0,
+        ));
     }
 
     /// Announces a newly listed pair on `/ws/business/notice` (an `OWNCOIN` message).
@@ -448,9 +499,57 @@ impl MarketHub {
         self.notices.subscribe()
     }
 
-    /// A receiver of every live message from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<MarketEvent> {
+    /// The small id of `symbol` (given on first use; [`Topic::EVERY_PAIR`] for `*`).
+    pub fn pair_id(&self, symbol: &str) -> u16 {
+        if symbol == "*" {
+            return Topic::EVERY_PAIR;
+        }
+        if let Some(id) = self
+            .pair_ids
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(symbol)
+        {
+            return *id;
+        }
+        let mut ids = self.pair_ids.write().unwrap_or_else(|e| e.into_inner());
+        // Ids stay below EVERY_PAIR; 65,535 pairs are far beyond any listing.
+        let next = u16::try_from(ids.len())
+            .unwrap_or(Topic::EVERY_PAIR - 1)
+            .min(Topic::EVERY_PAIR - 1);
+        *ids.entry(symbol.to_owned()).or_insert(next)
+    }
+
+    /// The topic of `channel` (a channel key) and `symbol`.
+    pub fn topic(&self, channel: &str, symbol: &str) -> Option<Topic> {
+        Topic::new(channel, self.pair_id(symbol))
+    }
+
+    fn event(
+        &self,
+        channel: &'static str,
+        symbol: &str,
+        text: Arc<str>,
+        seq: u64,
+    ) -> Arc<MarketEvent> {
+        Arc::new(MarketEvent {
+            // Every channel a hub publishes on has an index.
+            topic: self.topic(channel, symbol).unwrap_or(Topic(u32::MAX)),
+            channel,
+            symbol: Arc::from(symbol),
+            text,
+            seq,
+        })
+    }
+
+    /// A receiver of every live message but the candles from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<MarketEvent>> {
         self.events.subscribe()
+    }
+
+    /// A receiver of every live candle message (`kline`, `KLINE`) from now on.
+    pub fn subscribe_klines(&self) -> broadcast::Receiver<Arc<MarketEvent>> {
+        self.candle_events.subscribe()
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Ticker>> {
@@ -505,5 +604,60 @@ mod tests {
         let event = receiver.recv().await.unwrap();
         assert_eq!(&*event.symbol, "btcusdt");
         assert!(event.text.contains("\"close\":\"101.5\""));
+    }
+
+    #[test]
+    fn topics_number_every_channel_and_pair() {
+        let hub = MarketHub::new();
+        let btc = hub.pair_id("btcusdt");
+        let eth = hub.pair_id("ethusdt");
+        assert_ne!(btc, eth);
+        assert_eq!(hub.pair_id("btcusdt"), btc);
+        assert_eq!(hub.pair_id("*"), Topic::EVERY_PAIR);
+        let mut seen = std::collections::HashSet::new();
+        for channel in ["ticker", "depth", "trade", "detail", "simpleData"]
+            .into_iter()
+            .chain(Interval::ALL.iter().map(|i| kline_channel(*i)))
+        {
+            let topic = hub.topic(channel, "btcusdt").unwrap();
+            assert_eq!(topic.pair_id(), btc);
+            assert_eq!(topic.is_depth(), channel == "depth");
+            assert!(seen.insert(topic), "{channel}");
+            assert_eq!(topic.every_pair(), hub.topic(channel, "*").unwrap());
+        }
+        assert_eq!(hub.topic("nope", "btcusdt"), None);
+        assert_eq!(hub.topic("kline", "btcusdt"), None);
+    }
+
+    #[tokio::test]
+    async fn candles_have_a_broadcast_of_their_own() {
+        let hub = MarketHub::new();
+        let mut events = hub.subscribe();
+        let mut klines = hub.subscribe_klines();
+        let candle = Candle {
+            open_time: 0,
+            open: dec!(1),
+            high: dec!(1),
+            low: dec!(1),
+            close: dec!(1),
+            base_volume: dec!(1),
+            quote_volume: dec!(1),
+            trade_count: 1,
+        };
+        hub.publish_klines(
+            "btcusdt",
+            vec![(Interval::OneHour, candle)],
+            &[(Interval::OneMinute, candle)],
+        );
+        hub.publish_ticker("btcusdt", ticker());
+        let closed = klines.recv().await.unwrap();
+        assert_eq!(
+            (closed.channel, closed.text.contains("\"KLINE\"")),
+            ("kline:1m", true)
+        );
+        assert_eq!(klines.recv().await.unwrap().channel, "kline:1h");
+        assert!(klines.try_recv().is_err());
+        assert_eq!(events.recv().await.unwrap().channel, "ticker");
+        assert!(events.try_recv().is_err());
     }
 }

@@ -1,0 +1,1075 @@
+//! Load tool for the market channel `GET /ws/market/{clientId}` (a benchmark, not a test).
+//!
+//! Opens N WebSocket clients on loopback (default 10,000), each subscribed to `ticker`, `depth` and
+//! `trade` of eight pairs, keeps them for `--secs` after every client is subscribed, and reports:
+//! connect time, messages per second, delivery latency (the server's `ts` in a message against this
+//! machine's clock on receipt — one machine, one clock), clients starved (nothing for more than 5 s,
+//! or closed by the server), the server's memory per connection and the CPU it used.
+//!
+//! By default the server is `target/release/backend serve` started by the tool as its own process
+//! (fresh SQLite database in a temporary folder, free port, simulator at its normal rate), so its
+//! memory and CPU are read from `/proc/<pid>` apart from the clients'. `--in-process` runs it in
+//! this process instead (on its own runtime; memory is then the sum of both), `--url` uses a
+//! running server (`--server-pid` to read its memory and CPU).
+//!
+//! ```text
+//! cargo build --release -p backend --bins --examples
+//! cargo run --release -p backend --example market_load -- --clients 10000 --secs 60
+//! ```
+//!
+//! The clients are light: a two-worker runtime, a 16 KiB read buffer each, and of every message
+//! only `type`, `ts`, and for depth `kind`, `seq` and `prevSeq` are read (string search, no JSON
+//! parse). The tool competes with the server for the same cores: on a 2-core machine its own CPU
+//! is reported beside the server's and the latency includes its scheduling.
+
+mod support;
+
+use std::{
+    collections::HashMap,
+    path::PathBuf,
+    process::ExitCode,
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicI64, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed},
+    },
+    time::{Duration, Instant},
+};
+
+use clap::Parser;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{Semaphore, watch};
+use tokio_tungstenite::{
+    connect_async_with_config,
+    tungstenite::{Message, protocol::WebSocketConfig},
+};
+
+use support::{CpuMark, ServerProcess};
+
+/// The pairs every client subscribes to.
+const SYMBOLS: [&str; 8] = [
+    "btcusdt", "ethusdt", "bnbusdt", "solusdt", "xrpusdt", "dogeusdt", "adausdt", "ltcusdt",
+];
+/// The channels every client subscribes to, per pair.
+const CHANNELS: [&str; 3] = ["ticker", "depth", "trade"];
+/// Silence longer than this makes a client starved.
+const STARVED_AFTER: Duration = Duration::from_secs(5);
+/// How often a client pings (as the webapp does; the server closes clients silent for 60 s).
+const PING_EVERY: Duration = Duration::from_secs(15);
+/// Latencies above this land in the last bucket (the maximum is kept exactly).
+const HISTOGRAM_MS: usize = 60_000;
+
+/// Market channel load: N WebSocket clients, each on ticker, depth and trade of 8 pairs.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Number of WebSocket clients.
+    #[arg(long, default_value_t = 10_000, env = "MARKET_LOAD_CLIENTS")]
+    clients: usize,
+    /// Seconds measured after every client is subscribed.
+    #[arg(long, default_value_t = 60, env = "MARKET_LOAD_SECS")]
+    secs: u64,
+    /// A running server (`http://127.0.0.1:8080`) instead of starting one.
+    #[arg(long, conflicts_with = "in_process")]
+    url: Option<String>,
+    /// With `--url`: the server's process id, to read its memory and CPU.
+    #[arg(long, requires = "url")]
+    server_pid: Option<u32>,
+    /// Run the server in this process (its memory is then mixed with the clients').
+    #[arg(long)]
+    in_process: bool,
+    /// The backend binary started as the server.
+    #[arg(long)]
+    server_bin: Option<PathBuf>,
+    /// Milliseconds between two simulator ticks (the default is the simulator's normal rate).
+    #[arg(long, default_value_t = 1000)]
+    tick_ms: u64,
+    /// Clients connecting at the same time.
+    #[arg(long, default_value_t = 128)]
+    connect_concurrency: usize,
+    /// Give up on connecting after this many seconds.
+    #[arg(long, default_value_t = 600)]
+    connect_timeout: u64,
+}
+
+/// Latency counts per millisecond, shared by every client.
+struct Histogram {
+    buckets: Box<[AtomicU64]>,
+    max: AtomicI64,
+    /// Messages stamped after they were received (clock granularity), counted as 0 ms.
+    early: AtomicU64,
+}
+
+impl Histogram {
+    fn new() -> Self {
+        Self {
+            buckets: (0..=HISTOGRAM_MS).map(|_| AtomicU64::new(0)).collect(),
+            max: AtomicI64::new(i64::MIN),
+            early: AtomicU64::new(0),
+        }
+    }
+
+    fn record(&self, ms: i64) {
+        if ms < 0 {
+            self.early.fetch_add(1, Relaxed);
+        }
+        let index = (ms.max(0) as usize).min(HISTOGRAM_MS);
+        self.buckets[index].fetch_add(1, Relaxed);
+        // Read first: a shared maximum written by every message would be contended.
+        if ms > self.max.load(Relaxed) {
+            self.max.fetch_max(ms, Relaxed);
+        }
+    }
+
+    fn counts(&self) -> Vec<u64> {
+        self.buckets.iter().map(|b| b.load(Relaxed)).collect()
+    }
+}
+
+/// Percentiles of one or more histograms' counts.
+struct Summary {
+    count: u64,
+    p50: usize,
+    p90: usize,
+    p99: usize,
+    p999: usize,
+    max: i64,
+    min: usize,
+}
+
+fn summarise(histograms: &[&Histogram]) -> Option<Summary> {
+    let mut counts = vec![0u64; HISTOGRAM_MS + 1];
+    for histogram in histograms {
+        for (total, count) in counts.iter_mut().zip(histogram.counts()) {
+            *total += count;
+        }
+    }
+    let count: u64 = counts.iter().sum();
+    if count == 0 {
+        return None;
+    }
+    let at = |q: f64| {
+        let rank = ((q * count as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (ms, n) in counts.iter().enumerate() {
+            seen += n;
+            if seen >= rank {
+                return ms;
+            }
+        }
+        HISTOGRAM_MS
+    };
+    Some(Summary {
+        count,
+        p50: at(0.50),
+        p90: at(0.90),
+        p99: at(0.99),
+        p999: at(0.999),
+        max: histograms.iter().map(|h| h.max.load(Relaxed)).max()?,
+        min: counts.iter().position(|n| *n > 0).unwrap_or(0),
+    })
+}
+
+const CONNECTING: u8 = 0;
+const MEASURING: u8 = 1;
+const DONE: u8 = 2;
+
+/// What every client shares.
+struct Shared {
+    phase: AtomicU8,
+    window_start: OnceLock<Instant>,
+    window_end: OnceLock<Instant>,
+    connected: AtomicUsize,
+    ready: AtomicUsize,
+    failed: AtomicUsize,
+    ticker: Histogram,
+    depth: Histogram,
+    trade: Histogram,
+    heartbeat: Histogram,
+    /// Per tick (`ts`): the earliest and latest delivery latency of any client, in ms.
+    ticks: Mutex<HashMap<i64, (i64, i64)>>,
+}
+
+impl Shared {
+    fn merge_tick(&self, ts: i64, first: i64, last: i64) {
+        let mut ticks = self.ticks.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = ticks.entry(ts).or_insert((first, last));
+        entry.0 = entry.0.min(first);
+        entry.1 = entry.1.max(last);
+    }
+}
+
+/// What one client saw.
+#[derive(Default)]
+struct ClientReport {
+    connect: Option<Duration>,
+    ready: Option<Duration>,
+    error: Option<String>,
+    /// The close frame's reason, when the server closed the connection.
+    closed_by_server: Option<String>,
+    /// The connection ended (closed, reset) while measuring.
+    ended_in_window: bool,
+    /// In the window: ticker, depth and TRADE messages.
+    data_messages: u64,
+    heartbeats: u64,
+    others: u64,
+    bytes: u64,
+    /// In the window: depth snapshots (sent after the client fell behind).
+    depth_snapshots: u64,
+    /// In the window: diffs whose `prevSeq` was not the last `seq` held.
+    depth_gaps: u64,
+    /// The longest silence in the window.
+    max_gap: Duration,
+}
+
+/// Where `needle` (two bytes or more) first starts in `hay`, looking from the front, or from the
+/// back when `from_end`. The keys read sit near one end of a message: `serde_json::json!` sorts
+/// the keys (`data` … `type` last), a ticker starts with `type`, and a depth diff's `kind`, `seq`
+/// and `prevSeq` open its `data`.
+fn locate(hay: &[u8], needle: &[u8], from_end: bool) -> Option<usize> {
+    let last_start = hay.len().checked_sub(needle.len())?;
+    let (a, b) = (needle[0], needle[1]);
+    let at = |i: &usize| hay[*i] == a && hay[*i + 1] == b && &hay[*i..*i + needle.len()] == needle;
+    if from_end {
+        (0..=last_start).rev().find(at)
+    } else {
+        (0..=last_start).find(at)
+    }
+}
+
+/// The string value after `key` (which ends with the opening quote).
+fn str_after<'a>(text: &'a str, key: &str, from_end: bool) -> Option<&'a str> {
+    let start = locate(text.as_bytes(), key.as_bytes(), from_end)? + key.len();
+    let end = text.as_bytes()[start..].iter().position(|b| *b == b'"')?;
+    text.get(start..start + end)
+}
+
+/// The integer after `key` (which ends with the colon).
+fn int_after(text: &str, key: &str, from_end: bool) -> Option<i64> {
+    let at = locate(text.as_bytes(), key.as_bytes(), from_end)? + key.len();
+    let digits = &text.as_bytes()[at..];
+    let end = digits
+        .iter()
+        .position(|b| !b.is_ascii_digit() && *b != b'-')
+        .unwrap_or(digits.len());
+    std::str::from_utf8(&digits[..end]).ok()?.parse().ok()
+}
+
+/// The message's `type`.
+fn message_type(text: &str) -> &str {
+    match text.strip_prefix("{\"type\":\"") {
+        Some(rest) => rest.split('"').next().unwrap_or(""),
+        None => str_after(text, "\"type\":\"", true).unwrap_or(""),
+    }
+}
+
+fn symbol_index(text: &str) -> Option<usize> {
+    let symbol = str_after(text, "\"symbol\":\"", true)?;
+    SYMBOLS.iter().position(|s| *s == symbol)
+}
+
+/// Per-client reading state.
+struct Reader {
+    depth_seq: [Option<i64>; SYMBOLS.len()],
+    /// The tick (`ts`) of the data messages being received, with their lowest and highest latency
+    /// (merged into [`Shared::ticks`] once per tick).
+    tick: Option<(i64, i64, i64)>,
+    last_message: Instant,
+    subscribed: usize,
+    report: ClientReport,
+}
+
+impl Reader {
+    fn on_text(&mut self, text: &str, shared: &Shared) {
+        let now = Instant::now();
+        let measuring = shared.phase.load(Relaxed) == MEASURING;
+        let kind = message_type(text);
+        // Latest `ts` in the message: data.ts of ticker and depth, the newest trade's of TRADE.
+        let stamp = || int_after(text, "\"ts\":", true);
+        let mut histogram = None;
+        match kind {
+            "ticker" => histogram = Some(&shared.ticker),
+            "depth" => {
+                let index = symbol_index(text);
+                let seq = int_after(text, "\"seq\":", false);
+                if str_after(text, "\"kind\":\"", false) == Some("snapshot") {
+                    if measuring {
+                        self.report.depth_snapshots += 1;
+                    }
+                } else if let Some(i) = index
+                    && self.depth_seq[i].is_some()
+                    && int_after(text, "\"prevSeq\":", false) != self.depth_seq[i]
+                    && measuring
+                {
+                    self.report.depth_gaps += 1;
+                }
+                if let Some(i) = index {
+                    self.depth_seq[i] = seq;
+                }
+                histogram = Some(&shared.depth);
+            }
+            "TRADE" if locate(text.as_bytes(), b"\"snapshot\":true", true).is_none() => {
+                histogram = Some(&shared.trade)
+            }
+            "HEARTBEAT" => {
+                if measuring {
+                    self.report.heartbeats += 1;
+                    if let Some(ts) = stamp() {
+                        shared.heartbeat.record(support::now_ms() - ts);
+                    }
+                }
+            }
+            "subscribed" => self.subscribed += 1,
+            _ => {
+                if measuring {
+                    self.report.others += 1;
+                }
+            }
+        }
+        if measuring {
+            if let Some(histogram) = histogram {
+                self.report.data_messages += 1;
+                if let Some(ts) = stamp() {
+                    let ms = support::now_ms() - ts;
+                    histogram.record(ms);
+                    match &mut self.tick {
+                        Some((current, low, high)) if *current == ts => {
+                            *low = (*low).min(ms);
+                            *high = (*high).max(ms);
+                        }
+                        _ => {
+                            self.flush_tick(shared);
+                            self.tick = Some((ts, ms, ms));
+                        }
+                    }
+                }
+            }
+            self.report.bytes += text.len() as u64;
+            if let Some(start) = shared.window_start.get() {
+                let gap = now.saturating_duration_since(self.last_message.max(*start));
+                self.report.max_gap = self.report.max_gap.max(gap);
+            }
+        }
+        self.last_message = now;
+    }
+
+    fn flush_tick(&mut self, shared: &Shared) {
+        if let Some((ts, low, high)) = self.tick.take() {
+            shared.merge_tick(ts, low, high);
+        }
+    }
+}
+
+async fn run_client(
+    id: usize,
+    url: String,
+    shared: Arc<Shared>,
+    permits: Arc<Semaphore>,
+    mut stop: watch::Receiver<bool>,
+) -> ClientReport {
+    let mut reader = Reader {
+        depth_seq: [None; SYMBOLS.len()],
+        tick: None,
+        last_message: Instant::now(),
+        subscribed: 0,
+        report: ClientReport::default(),
+    };
+    let permit = permits.acquire_owned().await;
+    let started = Instant::now();
+    // A tick's messages to one client (about 10 KB) in one read.
+    let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
+    let request = format!("{url}/ws/market/load-{id}");
+    let connected = tokio::time::timeout(
+        Duration::from_secs(30),
+        connect_async_with_config(request, Some(config), true),
+    )
+    .await;
+    let mut ws = match connected {
+        Ok(Ok((ws, _))) => ws,
+        Ok(Err(error)) => {
+            shared.failed.fetch_add(1, Relaxed);
+            reader.report.error = Some(format!("connect: {error}"));
+            return reader.report;
+        }
+        Err(_) => {
+            shared.failed.fetch_add(1, Relaxed);
+            reader.report.error = Some("connect: timed out".into());
+            return reader.report;
+        }
+    };
+    reader.report.connect = Some(started.elapsed());
+    shared.connected.fetch_add(1, Relaxed);
+
+    // Subscribe, then wait for every acknowledgement (the snapshots come with them).
+    let subscribe = async {
+        for symbol in SYMBOLS {
+            for channel in CHANNELS {
+                let text =
+                    format!(r#"{{"op":"subscribe","channel":"{channel}","symbol":"{symbol}"}}"#);
+                ws.feed(Message::text(text)).await?;
+            }
+        }
+        ws.flush().await?;
+        while reader.subscribed < SYMBOLS.len() * CHANNELS.len() {
+            match ws.next().await {
+                Some(Ok(Message::Text(text))) => reader.on_text(&text, &shared),
+                Some(Ok(Message::Close(frame))) => {
+                    reader.report.closed_by_server =
+                        Some(frame.map_or_else(String::new, |f| f.reason.to_string()));
+                    return Err(tokio_tungstenite::tungstenite::Error::ConnectionClosed);
+                }
+                Some(Ok(_)) => {}
+                Some(Err(error)) => return Err(error),
+                None => return Err(tokio_tungstenite::tungstenite::Error::ConnectionClosed),
+            }
+        }
+        Ok(())
+    };
+    match tokio::time::timeout(Duration::from_secs(60), subscribe).await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            shared.failed.fetch_add(1, Relaxed);
+            reader.report.error = Some(format!("subscribe: {error}"));
+            return reader.report;
+        }
+        Err(_) => {
+            shared.failed.fetch_add(1, Relaxed);
+            reader.report.error = Some("subscribe: no acknowledgement within 60 s".into());
+            return reader.report;
+        }
+    }
+    reader.report.ready = Some(started.elapsed());
+    shared.ready.fetch_add(1, Relaxed);
+    drop(permit);
+
+    // Spread the pings over the period, as independent browsers would.
+    let offset = Duration::from_millis((id as u64 * 7919) % PING_EVERY.as_millis() as u64);
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + offset, PING_EVERY);
+    // One future for the whole loop (making one per message costs more than reading it).
+    let mut stopped = std::pin::pin!(stop.changed());
+    loop {
+        tokio::select! {
+            biased;
+            _ = &mut stopped => break,
+            message = ws.next() => match message {
+                Some(Ok(Message::Text(text))) => reader.on_text(&text, &shared),
+                Some(Ok(Message::Close(frame))) => {
+                    reader.report.closed_by_server =
+                        Some(frame.map_or_else(|| "(no reason)".to_owned(), |f| f.reason.to_string()));
+                    reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
+                    break;
+                }
+                Some(Ok(_)) => {}
+                Some(Err(error)) => {
+                    reader.report.error = Some(format!("read: {error}"));
+                    reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
+                    break;
+                }
+                None => {
+                    reader.report.error = Some("read: connection ended".into());
+                    reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
+                    break;
+                }
+            },
+            _ = ping.tick() => {
+                let text = format!(r#"{{"op":"ping","ts":{}}}"#, support::now_ms());
+                if let Err(error) = ws.send(Message::text(text)).await {
+                    reader.report.error = Some(format!("ping: {error}"));
+                    reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
+                    break;
+                }
+            }
+        }
+    }
+    reader.flush_tick(&shared);
+    // The silence from the last message to the end of the window counts too.
+    if let (Some(start), Some(end)) = (shared.window_start.get(), shared.window_end.get()) {
+        let gap = end.saturating_duration_since(reader.last_message.max(*start));
+        reader.report.max_gap = reader.report.max_gap.max(gap);
+    }
+    reader.report
+}
+
+/// The server under test.
+enum Target {
+    Process(ServerProcess),
+    InProcess {
+        stop: Option<std::sync::mpsc::Sender<()>>,
+        thread: Option<std::thread::JoinHandle<()>>,
+        _data_dir: tempfile::TempDir,
+    },
+    External,
+}
+
+impl Target {
+    fn stop(&mut self) {
+        match self {
+            Target::Process(server) => server.stop(),
+            Target::InProcess { stop, thread, .. } => {
+                drop(stop.take());
+                if let Some(thread) = thread.take() {
+                    let _ = thread.join();
+                }
+            }
+            Target::External => {}
+        }
+    }
+}
+
+/// Starts the server in this process on a runtime of its own (like `backend serve`'s); returns its
+/// base URL.
+fn start_in_process(tick_ms: u64) -> Result<(Target, String), String> {
+    let data_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let config = backend::config::Config {
+        host: "127.0.0.1".into(),
+        port: 0,
+        data_dir: data_dir.path().to_path_buf(),
+        webapp_dir: data_dir.path().join("webapp"),
+        simulator: backend::config::SimulatorConfig {
+            tick_ms,
+            ..Default::default()
+        },
+        ..backend::config::Config::default()
+    };
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let runtime = match tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(error) => {
+                let _ = addr_tx.send(Err(error.to_string()));
+                return;
+            }
+        };
+        runtime.block_on(async move {
+            match backend::app::start(config).await {
+                Ok(app) => {
+                    let _ = addr_tx.send(Ok(app.addr));
+                    // Until the sender is dropped.
+                    let _ = tokio::task::spawn_blocking(move || stop_rx.recv()).await;
+                    drop(app);
+                }
+                Err(error) => {
+                    let _ = addr_tx.send(Err(error.to_string()));
+                }
+            }
+        });
+    });
+    let addr = addr_rx
+        .recv()
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("the server did not start: {e}"))?;
+    Ok((
+        Target::InProcess {
+            stop: Some(stop_tx),
+            thread: Some(thread),
+            _data_dir: data_dir,
+        },
+        format!("http://{addr}"),
+    ))
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn kib_per(delta_kib: Option<i64>, n: usize) -> String {
+    match delta_kib {
+        Some(delta) if n > 0 => format!("{:.1} KB", delta as f64 * 1.024 / n as f64),
+        _ => "n/a".into(),
+    }
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(args).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("market_load: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let want = (args.clients as u64 * 2 + 4096).max(65_536);
+    let limit = support::raise_nofile(want);
+    let needed = args.clients as u64 + 256;
+    let needed_here = if args.in_process { needed * 2 } else { needed };
+    if limit < needed_here {
+        return Err(format!(
+            "the open-file limit is {limit}, {needed_here} are needed for {} clients (ulimit -n)",
+            args.clients
+        ));
+    }
+
+    println!(
+        "market_load: {} clients x {} channels x {} pairs, {} s measured, simulator tick {} ms",
+        args.clients,
+        CHANNELS.len(),
+        SYMBOLS.len(),
+        args.secs,
+        args.tick_ms
+    );
+    println!(
+        "  date {} | {} CPUs | {} MiB RAM | load average {} | open-file limit {limit}",
+        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
+        support::cpus(),
+        meminfo_mib(),
+        support::load_average(),
+    );
+
+    let (mut target, base, server_pid) = if let Some(url) = &args.url {
+        (
+            Target::External,
+            url.trim_end_matches('/').to_owned(),
+            args.server_pid,
+        )
+    } else if args.in_process {
+        let (target, base) = start_in_process(args.tick_ms)?;
+        (target, base, None)
+    } else {
+        let bin = args
+            .server_bin
+            .clone()
+            .unwrap_or_else(support::default_server_bin);
+        let data_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let mut server = ServerProcess::spawn(&bin, data_dir, args.tick_ms)?;
+        server.wait_ready(Duration::from_secs(120)).await?;
+        println!(
+            "  server: {} serve, pid {}, {} (log {})",
+            bin.display(),
+            server.pid,
+            server.base,
+            server.log.display()
+        );
+        let (pid, base) = (server.pid, server.base.clone());
+        (Target::Process(server), base, Some(pid))
+    };
+    let result = measure(&args, &base, server_pid).await;
+    target.stop();
+    result
+}
+
+fn meminfo_mib() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kib| kib / 1024)
+}
+
+async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(), String> {
+    let ws_base = base
+        .replacen("http://", "ws://", 1)
+        .replacen("https://", "wss://", 1);
+    let in_process = args.in_process;
+    // The server settles (first ticks, allocator warm) before the baseline.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let server_rss0 = server_pid.and_then(|pid| support::rss_kib(Some(pid)));
+    let own_rss0 = support::rss_kib(None);
+    let tcp0 = support::tcp_buffers_kib();
+
+    let shared = Arc::new(Shared {
+        phase: AtomicU8::new(CONNECTING),
+        window_start: OnceLock::new(),
+        window_end: OnceLock::new(),
+        connected: AtomicUsize::new(0),
+        ready: AtomicUsize::new(0),
+        failed: AtomicUsize::new(0),
+        ticker: Histogram::new(),
+        depth: Histogram::new(),
+        trade: Histogram::new(),
+        heartbeat: Histogram::new(),
+        ticks: Mutex::new(HashMap::new()),
+    });
+    let permits = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let connect_mark = CpuMark::now(server_pid);
+    let connect_started = Instant::now();
+    let handles: Vec<_> = (0..args.clients)
+        .map(|id| {
+            tokio::spawn(run_client(
+                id,
+                ws_base.clone(),
+                shared.clone(),
+                permits.clone(),
+                stop_rx.clone(),
+            ))
+        })
+        .collect();
+
+    let deadline = connect_started + Duration::from_secs(args.connect_timeout);
+    let mut last_print = Instant::now();
+    loop {
+        let ready = shared.ready.load(Relaxed);
+        let failed = shared.failed.load(Relaxed);
+        if ready + failed >= args.clients || Instant::now() > deadline {
+            break;
+        }
+        if last_print.elapsed() >= Duration::from_secs(5) {
+            println!(
+                "  connecting: {} connected, {ready} subscribed, {failed} failed ({:.0} s)",
+                shared.connected.load(Relaxed),
+                connect_started.elapsed().as_secs_f64()
+            );
+            last_print = Instant::now();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let connect_wall = connect_started.elapsed();
+    let connect_cpu = connect_mark.process_percent(&CpuMark::now(server_pid));
+    let ready = shared.ready.load(Relaxed);
+    println!(
+        "  {ready} of {} clients subscribed in {:.1} s ({} failed)",
+        args.clients,
+        connect_wall.as_secs_f64(),
+        shared.failed.load(Relaxed)
+    );
+    // Let the subscription snapshots drain before measuring.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let server_rss1 = server_pid.and_then(|pid| support::rss_kib(Some(pid)));
+    let own_rss1 = support::rss_kib(None);
+
+    let server_mark = CpuMark::now(server_pid);
+    let own_mark = CpuMark::now(None);
+    let server_wait0 = server_pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
+    let load_before = support::load_average();
+    let _ = shared.window_start.set(Instant::now());
+    shared.phase.store(MEASURING, Relaxed);
+    let window_started = Instant::now();
+    let window = Duration::from_secs(args.secs);
+    while window_started.elapsed() < window {
+        let left = window.saturating_sub(window_started.elapsed());
+        tokio::time::sleep(left.min(Duration::from_secs(10))).await;
+        let delivered: u64 = [&shared.ticker, &shared.depth, &shared.trade]
+            .iter()
+            .map(|h| h.counts().iter().sum::<u64>())
+            .sum();
+        println!(
+            "  measuring: {:.0} s, {:.0} data messages/s so far",
+            window_started.elapsed().as_secs_f64(),
+            delivered as f64 / window_started.elapsed().as_secs_f64()
+        );
+    }
+    shared.phase.store(DONE, Relaxed);
+    let _ = shared.window_end.set(Instant::now());
+    let measured = window_started.elapsed();
+    let server_end = CpuMark::now(server_pid);
+    let own_end = CpuMark::now(None);
+    let server_wait2 = server_pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
+    let server_rss2 = server_pid.and_then(|pid| support::rss_kib(Some(pid)));
+    let server_hwm = server_pid.and_then(|pid| support::status_kib(Some(pid), "VmHWM"));
+    let own_rss2 = support::rss_kib(None);
+    let tcp2 = support::tcp_buffers_kib();
+    let load_after = support::load_average();
+
+    let _ = stop_tx.send(true);
+    let mut reports = Vec::with_capacity(handles.len());
+    for handle in handles {
+        match handle.await {
+            Ok(report) => reports.push(report),
+            Err(error) => reports.push(ClientReport {
+                error: Some(format!("task: {error}")),
+                ..Default::default()
+            }),
+        }
+    }
+
+    // Report.
+    let secs = measured.as_secs_f64();
+    let subscribed: Vec<&ClientReport> = reports.iter().filter(|r| r.ready.is_some()).collect();
+    let mut connects: Vec<Duration> = reports.iter().filter_map(|r| r.connect).collect();
+    let mut readies: Vec<Duration> = reports.iter().filter_map(|r| r.ready).collect();
+    connects.sort();
+    readies.sort();
+    let q = |v: &[Duration], p: f64| support::quantile(v, p).map_or(f64::NAN, ms);
+    println!();
+    println!("connect");
+    println!(
+        "  {} of {} subscribed; all in {:.1} s ({:.0} clients/s, {} at a time); server CPU while connecting {}",
+        subscribed.len(),
+        args.clients,
+        connect_wall.as_secs_f64(),
+        subscribed.len() as f64 / connect_wall.as_secs_f64(),
+        args.connect_concurrency,
+        connect_cpu.map_or("n/a".into(), |p| format!("{p:.0}% of a core")),
+    );
+    println!(
+        "  handshake p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; handshake + 24 subscriptions acknowledged p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        q(&connects, 0.5),
+        q(&connects, 0.99),
+        q(&connects, 1.0),
+        q(&readies, 0.5),
+        q(&readies, 0.99),
+        q(&readies, 1.0)
+    );
+    let mut failures: std::collections::BTreeMap<String, usize> = Default::default();
+    for report in reports.iter().filter(|r| r.ready.is_none()) {
+        *failures
+            .entry(report.error.clone().unwrap_or_default())
+            .or_default() += 1;
+    }
+    for (error, count) in &failures {
+        println!("  failed: {count} x {error}");
+    }
+
+    let data: u64 = subscribed.iter().map(|r| r.data_messages).sum();
+    let heartbeats: u64 = subscribed.iter().map(|r| r.heartbeats).sum();
+    let bytes: u64 = subscribed.iter().map(|r| r.bytes).sum();
+    let snapshots: u64 = subscribed.iter().map(|r| r.depth_snapshots).sum();
+    let gaps: u64 = subscribed.iter().map(|r| r.depth_gaps).sum();
+    let expected_per_client =
+        (SYMBOLS.len() * CHANNELS.len()) as f64 * secs * 1000.0 / args.tick_ms as f64;
+    let mut rates: Vec<f64> = subscribed
+        .iter()
+        .map(|r| r.data_messages as f64 / expected_per_client)
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    println!();
+    println!("throughput over {secs:.1} s");
+    println!(
+        "  {:.0} data messages/s (ticker, depth, TRADE; {:.0} per client/s), {:.1} MB/s of JSON, {:.0} heartbeats/s",
+        data as f64 / secs,
+        data as f64 / secs / subscribed.len().max(1) as f64,
+        bytes as f64 / secs / 1e6,
+        heartbeats as f64 / secs
+    );
+    println!(
+        "  delivered of the expected {} a client/s: min {:.3}, p1 {:.3}, median {:.3}; depth snapshots after lag {snapshots}, depth diff gaps {gaps}",
+        (SYMBOLS.len() * CHANNELS.len()) as f64 * 1000.0 / args.tick_ms as f64,
+        rates.first().copied().unwrap_or(f64::NAN),
+        support::quantile(&rates, 0.01).unwrap_or(f64::NAN),
+        support::quantile(&rates, 0.5).unwrap_or(f64::NAN),
+    );
+
+    println!();
+    println!("delivery latency (receive clock - message ts), ms");
+    let line = |name: &str, summary: Option<Summary>| match summary {
+        Some(s) => println!(
+            "  {name:<22} n={:<10} min {:>4}  p50 {:>4}  p90 {:>4}  p99 {:>5}  p99.9 {:>5}  max {:>5}",
+            s.count, s.min, s.p50, s.p90, s.p99, s.p999, s.max
+        ),
+        None => println!("  {name:<22} none"),
+    };
+    let all = summarise(&[&shared.ticker, &shared.depth, &shared.trade]);
+    let (p50, p90, p99, max) = all
+        .as_ref()
+        .map_or((0, 0, 0, 0), |s| (s.p50, s.p90, s.p99, s.max));
+    line("ticker+depth+TRADE", all);
+    line("  ticker", summarise(&[&shared.ticker]));
+    line("  depth", summarise(&[&shared.depth]));
+    line("  TRADE", summarise(&[&shared.trade]));
+    line("HEARTBEAT (send time)", summarise(&[&shared.heartbeat]));
+    // Per tick: the first delivery (the tick's time to publish: storing it, then the broadcast)
+    // and the last (every client served), and their difference (the fan-out).
+    let ticks = std::mem::take(&mut *shared.ticks.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut firsts: Vec<i64> = ticks.values().map(|(first, _)| *first).collect();
+    let mut lasts: Vec<i64> = ticks.values().map(|(_, last)| *last).collect();
+    let mut spreads: Vec<i64> = ticks.values().map(|(first, last)| last - first).collect();
+    firsts.sort_unstable();
+    lasts.sort_unstable();
+    spreads.sort_unstable();
+    let tq = |v: &[i64], p: f64| support::quantile(v, p).map_or("n/a".into(), |x| x.to_string());
+    for (name, values) in [
+        ("first client, per tick", &firsts),
+        ("last client, per tick", &lasts),
+        ("fan-out (last - first)", &spreads),
+    ] {
+        println!(
+            "  {name:<22} n={:<10} min {:>4}  p50 {:>4}  p90 {:>4}  p99 {:>5}  max {:>5}",
+            values.len(),
+            tq(values, 0.0),
+            tq(values, 0.5),
+            tq(values, 0.9),
+            tq(values, 0.99),
+            tq(values, 1.0)
+        );
+    }
+    let early: u64 = [&shared.ticker, &shared.depth, &shared.trade]
+        .iter()
+        .map(|h| h.early.load(Relaxed))
+        .sum();
+    if early > 0 {
+        println!("  ({early} messages arrived in the millisecond before their ts: counted as 0)");
+    }
+
+    let starved_silent = subscribed
+        .iter()
+        .filter(|r| r.max_gap > STARVED_AFTER)
+        .count();
+    let closed = subscribed
+        .iter()
+        .filter(|r| r.closed_by_server.is_some())
+        .count();
+    let ended = subscribed.iter().filter(|r| r.ended_in_window).count();
+    let starved = subscribed
+        .iter()
+        .filter(|r| r.max_gap > STARVED_AFTER || r.closed_by_server.is_some() || r.ended_in_window)
+        .count();
+    let mut gaps_ms: Vec<Duration> = subscribed.iter().map(|r| r.max_gap).collect();
+    gaps_ms.sort();
+    println!();
+    println!("starvation");
+    println!(
+        "  starved clients: {starved} (silent > 5 s: {starved_silent}; closed by the server: {closed}; connection ended in the window: {ended})"
+    );
+    println!(
+        "  longest silence per client: p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms",
+        q(&gaps_ms, 0.5),
+        q(&gaps_ms, 0.99),
+        q(&gaps_ms, 1.0)
+    );
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+    for report in subscribed
+        .iter()
+        .filter(|r| r.closed_by_server.is_some() || r.ended_in_window)
+    {
+        let reason = report
+            .closed_by_server
+            .clone()
+            .or_else(|| report.error.clone())
+            .unwrap_or_default();
+        *reasons.entry(reason).or_default() += 1;
+    }
+    for (reason, count) in &reasons {
+        println!("  ended: {count} x {reason}");
+    }
+
+    println!();
+    println!("server");
+    let n = subscribed.len();
+    let delta = |a: Option<u64>, b: Option<u64>| Some(b? as i64 - a? as i64);
+    let server_cpu = server_mark.process_percent(&server_end);
+    if server_pid.is_some() {
+        println!(
+            "  RSS before connecting {} MiB, after connecting {} MiB, at the end {} MiB (peak {} MiB)",
+            server_rss0.map_or(0, |k| k / 1024),
+            server_rss1.map_or(0, |k| k / 1024),
+            server_rss2.map_or(0, |k| k / 1024),
+            server_hwm.map_or(0, |k| k / 1024),
+        );
+        println!(
+            "  memory per connection: {} after connecting, {} at the end (RSS delta / {n})",
+            kib_per(delta(server_rss0, server_rss1), n),
+            kib_per(delta(server_rss0, server_rss2), n),
+        );
+        println!(
+            "  CPU while measuring: {} of one core, {} per delivered message; its threads waited {} for a CPU (run queue, summed over threads)",
+            server_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
+            server_cpu
+                .filter(|_| data > 0)
+                .map_or("n/a".into(), |p| format!(
+                    "{:.2} us",
+                    p / 100.0 * secs * 1e6 / data as f64
+                )),
+            match (server_wait0, server_wait2) {
+                (Some(a), Some(b)) => format!("{:.1} s in {secs:.0} s", (b - a) / 1000.0),
+                _ => "n/a".into(),
+            }
+        );
+    } else if in_process {
+        println!(
+            "  in-process: server and clients share this process; RSS delta per connection (both sides) {} after connecting, {} at the end",
+            kib_per(delta(own_rss0, own_rss1), n),
+            kib_per(delta(own_rss0, own_rss2), n)
+        );
+    } else {
+        println!("  memory and CPU not read (an external server without --server-pid)");
+    }
+    if let (Some(before), Some(after)) = (tcp0, tcp2) {
+        println!(
+            "  kernel TCP buffers (machine-wide, not in any RSS; both ends on loopback): {} MiB before, {} MiB at the end ({} per connection)",
+            before / 1024,
+            after / 1024,
+            kib_per(Some(after as i64 - before as i64), n)
+        );
+    }
+    let own_cpu = own_mark.process_percent(&own_end);
+    let machine = server_mark.machine_percent(&server_end);
+    println!(
+        "  this tool: CPU {} of one core, RSS {} MiB ({} per client); machine busy {} of {} cores; load average {load_before} before, {load_after} after",
+        own_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
+        own_rss2.map_or(0, |k| k / 1024),
+        if in_process {
+            "n/a".into()
+        } else {
+            kib_per(delta(own_rss0, own_rss1), n)
+        },
+        machine.map_or("n/a".into(), |p| format!("{p:.0}%")),
+        support::cpus()
+    );
+
+    let per_connection_kb =
+        delta(server_rss0, server_rss2).map(|d| d as f64 * 1.024 / n.max(1) as f64);
+    println!();
+    println!("goals");
+    let verdict = |met: bool| if met { "met" } else { "NOT MET" };
+    println!(
+        "  p99 delivery latency < 100 ms: {p99} ms ({})",
+        verdict(p99 < 100 && n > 0)
+    );
+    match per_connection_kb {
+        Some(kb) => println!(
+            "  server memory < 100 KB per connection: {kb:.1} KB ({})",
+            verdict(kb < 100.0)
+        ),
+        None => println!("  server memory < 100 KB per connection: not measured"),
+    }
+    println!(
+        "  no client starved: {starved} starved, {} not subscribed ({})",
+        args.clients - n,
+        verdict(starved == 0 && n == args.clients)
+    );
+    println!(
+        "  CPU reported: server {} of one core",
+        server_cpu.map_or("n/a".into(), |p| format!("{p:.0}%"))
+    );
+    println!(
+        "RESULT {{\"clients\":{},\"subscribed\":{n},\"secs\":{secs:.1},\"connectSecs\":{:.2},\"messagesPerSec\":{:.0},\"p50Ms\":{p50},\"p90Ms\":{p90},\"p99Ms\":{p99},\"maxMs\":{max},\"starved\":{starved},\"serverKbPerConnection\":{},\"serverCpuPercent\":{},\"toolCpuPercent\":{},\"machineBusyPercent\":{}}}",
+        args.clients,
+        connect_wall.as_secs_f64(),
+        data as f64 / secs,
+        per_connection_kb.map_or("null".into(), |v| format!("{v:.1}")),
+        server_cpu.map_or("null".into(), |v| format!("{v:.0}")),
+        own_cpu.map_or("null".into(), |v| format!("{v:.0}")),
+        machine.map_or("null".into(), |v| format!("{v:.0}")),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fields_read_are_found_in_every_message_kind() {
+        let ticker =
+            r#"{"type":"ticker","symbol":"btcusdt","data":{"close":"1","ts":1700000000123}}"#;
+        assert_eq!(message_type(ticker), "ticker");
+        assert_eq!(int_after(ticker, "\"ts\":", true), Some(1_700_000_000_123));
+        let depth = r#"{"data":{"kind":"diff","seq":813,"prevSeq":812,"bids":[["1","0"]],"asks":[],"ts":1700000001000},"symbol":"ethusdt","type":"depth"}"#;
+        assert_eq!(message_type(depth), "depth");
+        assert_eq!(str_after(depth, "\"kind\":\"", false), Some("diff"));
+        assert_eq!(int_after(depth, "\"seq\":", false), Some(813));
+        assert_eq!(int_after(depth, "\"prevSeq\":", false), Some(812));
+        assert_eq!(symbol_index(depth), Some(1));
+        let trades = r#"{"data":[{"id":1,"ts":1700000000999},{"id":2,"ts":1700000001000}],"snapshot":false,"symbol":"ltcusdt","type":"TRADE"}"#;
+        assert_eq!(message_type(trades), "TRADE");
+        assert_eq!(int_after(trades, "\"ts\":", true), Some(1_700_000_001_000));
+        assert!(locate(trades.as_bytes(), b"\"snapshot\":true", true).is_none());
+        let heartbeat = r#"{"ts":1700000000000,"type":"HEARTBEAT"}"#;
+        assert_eq!(message_type(heartbeat), "HEARTBEAT");
+        assert_eq!(
+            int_after(heartbeat, "\"ts\":", true),
+            Some(1_700_000_000_000)
+        );
+        assert_eq!(int_after("{}", "\"ts\":", true), None);
+    }
+}
