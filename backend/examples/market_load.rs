@@ -691,7 +691,10 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     });
     let permits = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
     let (stop_tx, stop_rx) = watch::channel(false);
-    let connect_mark = CpuMark::now(server_pid);
+    // Without a server process id (in-process, or --url alone) these readings are not taken:
+    // `/proc/self` would be the tool's.
+    let server_reading = || server_pid.map(|pid| CpuMark::now(Some(pid)));
+    let connect_mark = server_reading();
     let connect_started = Instant::now();
     let handles: Vec<_> = (0..args.clients)
         .map(|id| {
@@ -724,8 +727,22 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let connect_wall = connect_started.elapsed();
-    let connect_cpu = connect_mark.process_percent(&CpuMark::now(server_pid));
+    let connect_cpu = connect_mark
+        .zip(server_reading())
+        .and_then(|(a, b)| a.process_percent(&b));
     let ready = shared.ready.load(Relaxed);
+    if ready == 0 {
+        let _ = stop_tx.send(true);
+        let mut failures: std::collections::BTreeMap<String, usize> = Default::default();
+        for handle in handles {
+            let report = handle.await.unwrap_or_default();
+            *failures
+                .entry(report.error.unwrap_or_default())
+                .or_default() += 1;
+        }
+        let list: Vec<String> = failures.iter().map(|(e, n)| format!("{n} x {e}")).collect();
+        return Err(format!("no client could subscribe: {}", list.join("; ")));
+    }
     println!(
         "  {ready} of {} clients subscribed in {:.1} s ({} failed)",
         args.clients,
@@ -737,7 +754,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     let server_rss1 = server_pid.and_then(|pid| support::rss_kib(Some(pid)));
     let own_rss1 = support::rss_kib(None);
 
-    let server_mark = CpuMark::now(server_pid);
+    let server_mark = server_reading();
     let own_mark = CpuMark::now(None);
     let server_wait0 = server_pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
     let load_before = support::load_average();
@@ -761,7 +778,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     shared.phase.store(DONE, Relaxed);
     let _ = shared.window_end.set(Instant::now());
     let measured = window_started.elapsed();
-    let server_end = CpuMark::now(server_pid);
+    let server_end = server_reading();
     let own_end = CpuMark::now(None);
     let server_wait2 = server_pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
     let server_rss2 = server_pid.and_then(|pid| support::rss_kib(Some(pid)));
@@ -946,7 +963,9 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     println!("server");
     let n = subscribed.len();
     let delta = |a: Option<u64>, b: Option<u64>| Some(b? as i64 - a? as i64);
-    let server_cpu = server_mark.process_percent(&server_end);
+    let server_cpu = server_mark
+        .zip(server_end)
+        .and_then(|(a, b)| a.process_percent(&b));
     if server_pid.is_some() {
         println!(
             "  RSS before connecting {} MiB, after connecting {} MiB, at the end {} MiB (peak {} MiB)",
@@ -976,9 +995,12 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
         );
     } else if in_process {
         println!(
-            "  in-process: server and clients share this process; RSS delta per connection (both sides) {} after connecting, {} at the end",
+            "  in-process: server and clients share this process; RSS delta per connection (both sides) {} after connecting, {} at the end; CPU of both {}",
             kib_per(delta(own_rss0, own_rss1), n),
-            kib_per(delta(own_rss0, own_rss2), n)
+            kib_per(delta(own_rss0, own_rss2), n),
+            own_mark
+                .process_percent(&own_end)
+                .map_or("n/a".into(), |p| format!("{p:.0}% of one core"))
         );
     } else {
         println!("  memory and CPU not read (an external server without --server-pid)");
@@ -992,7 +1014,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
         );
     }
     let own_cpu = own_mark.process_percent(&own_end);
-    let machine = server_mark.machine_percent(&server_end);
+    let machine = own_mark.machine_percent(&own_end);
     println!(
         "  this tool: CPU {} of one core, RSS {} MiB ({} per client); machine busy {} of {} cores; load average {load_before} before, {load_after} after",
         own_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
@@ -1028,8 +1050,10 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
         verdict(starved == 0 && n == args.clients)
     );
     println!(
-        "  CPU reported: server {} of one core",
-        server_cpu.map_or("n/a".into(), |p| format!("{p:.0}%"))
+        "  CPU reported: server {}",
+        server_cpu.map_or("not measured (no server process id)".into(), |p| format!(
+            "{p:.0}% of one core"
+        ))
     );
     println!(
         "RESULT {{\"clients\":{},\"subscribed\":{n},\"secs\":{secs:.1},\"connectSecs\":{:.2},\"messagesPerSec\":{:.0},\"p50Ms\":{p50},\"p90Ms\":{p90},\"p99Ms\":{p99},\"maxMs\":{max},\"starved\":{starved},\"serverKbPerConnection\":{},\"serverCpuPercent\":{},\"toolCpuPercent\":{},\"machineBusyPercent\":{}}}",
