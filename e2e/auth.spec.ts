@@ -61,6 +61,8 @@ test('register through the UI, log in, see the account menu, and log out with Ex
     '/assets/index?key=overview',
   );
   await expect(page.getByRole('menuitem', { name: t('en', 'auth.menu.logout'), exact: true })).toBeVisible();
+  // The menu answers Escape once focus is inside it.
+  await expect.poll(() => page.getByRole('menu').evaluate((menu) => menu.contains(document.activeElement))).toBe(true);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toBeHidden();
 

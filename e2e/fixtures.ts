@@ -138,6 +138,8 @@ export class Shell {
   async openMenu(): Promise<Locator> {
     await this.menuButton.click();
     await expect(this.sideMenu).toBeVisible();
+    // The drawer answers Escape once it has trapped focus; before that a key press goes to the page.
+    await expect.poll(() => this.sideMenuDialog.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
     return this.sideMenu;
   }
 

@@ -42,8 +42,7 @@ for (const lang of ['de', 'ja'] as const) {
     await expectHomeIn(switched, lang);
 
     // The language also follows the user across screens.
-    await switched.menuButton.click();
-    await expect(switched.sideMenu).toBeVisible();
+    await switched.openMenu();
     await expect(switched.sideMenuGroup('menu.account').getByRole('link', { name: t(lang, 'menu.signUp'), exact: true })).toBeVisible();
     await visitor.keyboard.press('Escape');
     await expect(switched.sideMenu).toBeHidden();
