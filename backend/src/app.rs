@@ -19,6 +19,8 @@ use crate::admin::api::AdminApi;
 use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
 use crate::funds::api::FundsApi;
+use crate::funds::exchange_api::ExchangeApi;
+use crate::funds::reports_api::ReportsApi;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
 use crate::kyc::api::KycApi;
 use crate::market::{
@@ -60,6 +62,8 @@ pub type DomainApis = (
     KycApi,
     AdminApi,
     FundsApi,
+    ExchangeApi,
+    ReportsApi,
 );
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
@@ -73,6 +77,8 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             KycApi,
             AdminApi,
             FundsApi,
+            ExchangeApi,
+            ReportsApi,
         ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),

@@ -241,6 +241,18 @@ messages! {
     LedgerBusy => "ledger_busy",
     /// A transfer went through.
     Transferred => "transferred",
+    /// A conversion between one asset and itself.
+    SameCoin => "same_coin",
+    /// An asset has no recent price (`{coin}`).
+    PriceUnavailable => "price_unavailable",
+    /// The amount is too small to convert.
+    AmountTooSmall => "amount_too_small",
+    /// A quote that is forged, altered or someone else's.
+    InvalidQuote => "invalid_quote",
+    /// A quote past its expiry.
+    QuoteExpired => "quote_expired",
+    /// A conversion went through.
+    Exchanged => "exchanged",
 
     // Uploads, identity review, operators (new texts in locales/files/).
     /// A file was uploaded.

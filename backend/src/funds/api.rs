@@ -179,12 +179,12 @@ pub struct TransferPage {
 }
 
 /// The stored answer of a first request.
-fn stored<T: ToJSON>(data: &T) -> String {
+pub(crate) fn stored<T: ToJSON>(data: &T) -> String {
     data.to_json().map(|v| v.to_string()).unwrap_or_default()
 }
 
 /// The first answer again, from its stored JSON.
-fn replayed<T: ParseFromJSON>(response: &str) -> Result<T, ApiError> {
+pub(crate) fn replayed<T: ParseFromJSON>(response: &str) -> Result<T, ApiError> {
     let value = serde_json::from_str(response).map_err(ApiError::internal)?;
     T::parse_from_json(Some(value)).map_err(|e| ApiError::internal(e.into_message()))
 }

@@ -1,8 +1,13 @@
 //! Funds: the double-entry ledger every balance change goes through, its audit, and the funds
-//! calls built on it (balances, transfers between a user's buckets and to other users). Deposits,
-//! withdrawals and conversion come next (issue 6).
+//! calls built on it: balances, transfers between a user's buckets and to other users, deposits,
+//! withdrawals, conversion at the live price, and the reports (bills, valued balances, income).
 
 pub mod api;
 pub mod audit;
+pub mod conversion;
+pub mod exchange_api;
 pub mod ledger;
+pub mod prices;
+pub mod reports;
+pub mod reports_api;
 pub mod service;

@@ -92,6 +92,10 @@ pub enum MemberResponse<T: ParseFromJSON + ToJSON + Send + Sync> {
     /// No such object of this user (another user's objects are indistinguishable from missing ones).
     #[oai(status = 404)]
     NotFound(Json<ErrorEnvelope>),
+    /// The object changed meanwhile (already reviewed, a quote expired): nothing was done; read it
+    /// again and retry.
+    #[oai(status = 409)]
+    Conflict(Json<ErrorEnvelope>),
     /// The body is larger than allowed.
     #[oai(status = 413)]
     PayloadTooLarge(Json<ErrorEnvelope>),
@@ -123,6 +127,7 @@ impl<T: ParseFromJSON + ToJSON + Send + Sync> From<ApiError> for MemberResponse<
             S::UNAUTHORIZED => Self::Unauthorized(envelope),
             S::FORBIDDEN => Self::Forbidden(envelope),
             S::NOT_FOUND => Self::NotFound(envelope),
+            S::CONFLICT => Self::Conflict(envelope),
             S::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge(envelope),
             S::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType(envelope),
             S::TOO_MANY_REQUESTS => Self::TooManyRequests(envelope),

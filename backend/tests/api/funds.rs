@@ -2,8 +2,6 @@
 //! users, idempotency keys, and concurrent spends of a whole balance (exactly one succeeds).
 
 use backend::entity::journal_entry;
-use backend::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
-use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use sea_orm::{EntityTrait, PaginatorTrait};
 use serde_json::{Value, json};
@@ -11,25 +9,6 @@ use serde_json::{Value, json};
 use crate::helpers::{Member, PASSWORD, TestApp, spawn_app};
 
 const FUND_PASSWORD: &str = "Fund#2026";
-
-/// Credits `amount` of `coin` to the user's funding bucket (what an approved deposit will do).
-async fn credit(app: &TestApp, user_id: i64, coin: &str, amount: Decimal) {
-    let entry = NewEntry {
-        kind: "deposit".into(),
-        reference: "test".into(),
-        user_id: Some(user_id),
-        actor_id: None,
-        memo: String::new(),
-        postings: Posting::transfer(
-            AccountRef::House(House::DepositsInTransit),
-            AccountRef::funding(user_id),
-            coin,
-            amount,
-        )
-        .to_vec(),
-    };
-    ledger::post(app.db(), &entry).await.expect("credited");
-}
 
 /// Sets the member's fund password (after confirming the login password).
 async fn set_fund_password(app: &TestApp, member: &Member) {
@@ -89,7 +68,7 @@ async fn balances_list_every_asset_and_move_between_buckets() {
     );
     assert_eq!(coin(&coins, "usdt")["total"], "0");
 
-    credit(&app, member.user_id, "usdt", dec!(1000)).await;
+    app.credit(member.user_id, "usdt", dec!(1000)).await;
     let (status, body) = post_keyed(
         &app,
         &member.token,
@@ -120,7 +99,7 @@ async fn balances_list_every_asset_and_move_between_buckets() {
 async fn bad_moves_are_refused_in_the_users_language_and_post_nothing() {
     let app = spawn_app().await;
     let member = app.member("badfunds@example.com").await;
-    credit(&app, member.user_id, "btc", dec!(0.5)).await;
+    app.credit(member.user_id, "btc", dec!(0.5)).await;
     let entries = || async { journal_entry::Entity::find().count(app.db()).await.unwrap() };
     let before = entries().await;
     let cases = [
@@ -197,7 +176,7 @@ async fn bad_moves_are_refused_in_the_users_language_and_post_nothing() {
 async fn an_idempotency_key_replays_the_first_answer_and_refuses_another_body() {
     let app = spawn_app().await;
     let member = app.member("idem@example.com").await;
-    credit(&app, member.user_id, "usdt", dec!(100)).await;
+    app.credit(member.user_id, "usdt", dec!(100)).await;
     let body = json!({"coin": "usdt", "amount": "10", "from": "funding", "to": "trading"});
     let (s1, first) = post_keyed(
         &app,
@@ -251,7 +230,7 @@ async fn an_idempotency_key_replays_the_first_answer_and_refuses_another_body() 
     );
     // Keys belong to their user: another user may use the same key.
     let second = app.member("idem2@example.com").await;
-    credit(&app, second.user_id, "usdt", dec!(10)).await;
+    app.credit(second.user_id, "usdt", dec!(10)).await;
     let (status, answer) = post_keyed(
         &app,
         &second.token,
@@ -268,7 +247,7 @@ async fn an_idempotency_key_replays_the_first_answer_and_refuses_another_body() 
 async fn of_100_concurrent_moves_of_the_whole_balance_exactly_one_succeeds() {
     let app = spawn_app().await;
     let member = app.member("race@example.com").await;
-    credit(&app, member.user_id, "eth", dec!(3.25)).await;
+    app.credit(member.user_id, "eth", dec!(3.25)).await;
     let body =
         json!({"coin": "eth", "amount": "3.25", "from": "funding", "to": "trading"}).to_string();
     let headers = [("satoken", member.token.as_str())];
@@ -299,7 +278,7 @@ async fn transfers_to_other_users_need_the_fund_password_and_show_on_both_sides(
     let app = spawn_app().await;
     let alice = app.member("alice.funds@example.com").await;
     let bob = app.member("bob.funds@example.com").await;
-    credit(&app, alice.user_id, "usdt", dec!(50)).await;
+    app.credit(alice.user_id, "usdt", dec!(50)).await;
     let send = |to: &str, amount: &str, password: &str| json!({"coin": "usdt", "amount": amount, "toAccount": to, "fundPassword": password});
     // No fund password yet.
     let (status, answer) = post_keyed(
@@ -381,7 +360,7 @@ async fn of_25_concurrent_transfers_of_the_whole_balance_exactly_one_succeeds() 
     let sender = app.member("sender.race@example.com").await;
     let receiver = app.member("receiver.race@example.com").await;
     set_fund_password(&app, &sender).await;
-    credit(&app, sender.user_id, "usdt", dec!(77.7)).await;
+    app.credit(sender.user_id, "usdt", dec!(77.7)).await;
     let body = json!({"coin": "usdt", "amount": "77.7", "toAccount": receiver.account, "fundPassword": FUND_PASSWORD}).to_string();
     let headers = [("satoken", sender.token.as_str())];
     let requests = (0..25).map(|_| app.post("/api/transfer/submit", Some(&body), &headers));

@@ -273,6 +273,27 @@ impl TestApp {
         &self.app.as_ref().expect("running").state.db
     }
 
+    /// Credits `amount` of `coin` to the user's funding bucket from the deposits-in-transit house
+    /// account: what a passed deposit does, without the review.
+    pub async fn credit(&self, user_id: i64, coin: &str, amount: rust_decimal::Decimal) {
+        use backend::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
+        let entry = NewEntry {
+            kind: "deposit".into(),
+            reference: "test".into(),
+            user_id: Some(user_id),
+            actor_id: None,
+            memo: String::new(),
+            postings: Posting::transfer(
+                AccountRef::House(House::DepositsInTransit),
+                AccountRef::funding(user_id),
+                coin,
+                amount,
+            )
+            .to_vec(),
+        };
+        ledger::post(self.db(), &entry).await.expect("credited");
+    }
+
     /// Stops the app and keeps its data, returning what [`spawn_app_in`] needs to start it again.
     pub async fn stop_keeping_data(mut self) -> (tempfile::TempDir, Option<(String, String)>) {
         if let Some(app) = self.app.take() {

@@ -5,6 +5,7 @@
 mod admin;
 mod channels;
 mod common;
+mod conversion;
 mod depth;
 mod errors;
 mod favourites;
@@ -19,5 +20,6 @@ mod mail;
 mod market;
 mod openapi;
 mod prices;
+mod reports;
 mod security;
 mod user;

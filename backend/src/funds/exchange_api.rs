@@ -1,0 +1,186 @@
+//! HTTP of conversion (swap): `POST /api/texchange/getExchangeQuote` (a quote valid for 10 s) and
+//! `POST /api/texchange/currencyExchange` (accept it). The rules are in [`super::conversion`].
+
+use poem::web::Data;
+use poem_openapi::{Object, OpenApi, Tags};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+
+use super::conversion::{self, QUOTE_TTL_MS, Quote};
+use super::ledger::{AccountRef, Outcome, Posted};
+use super::prices::Rates;
+use super::service;
+use crate::app::AppState;
+use crate::http::{ApiError, JsonBody, MemberResponse};
+use crate::i18n::Msg;
+use crate::user::{Satoken, now_ms};
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Conversion between assets at the live price.
+    Exchange,
+}
+
+/// The conversion calls.
+pub struct ExchangeApi;
+
+/// What the user wants to convert.
+#[derive(Debug, Object, Deserialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExchangeQuoteRequest {
+    /// Asset given (`usdt`), any case.
+    #[oai(validator(max_length = 16))]
+    pub from: String,
+    /// Asset received (`btc`), any case.
+    #[oai(validator(max_length = 16))]
+    pub to: String,
+    /// Amount of `from`, a decimal string (at most 8 decimals, above zero).
+    #[oai(validator(max_length = 40))]
+    pub amount: String,
+}
+
+/// A price for a conversion, firm until `expiresAt`.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ExchangeQuote {
+    /// The signed quote; send it to `currencyExchange` to accept.
+    pub quote_id: String,
+    /// Asset given.
+    pub from: String,
+    /// Asset received.
+    pub to: String,
+    /// Amount given.
+    pub amount: Decimal,
+    /// Units of `to` per unit of `from` (12 significant digits).
+    pub rate: Decimal,
+    /// Amount received (`amount × rate`, rounded down to 8 decimals).
+    pub receive: Decimal,
+    /// Unix milliseconds after which the quote can no longer be accepted.
+    pub expires_at: i64,
+    /// How long a quote lives, in milliseconds.
+    pub ttl_ms: i64,
+}
+
+/// Accepting a quote.
+#[derive(Debug, Object, Deserialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CurrencyExchangeRequest {
+    /// The `quoteId` of a quote.
+    #[oai(validator(max_length = 400))]
+    pub quote_id: String,
+}
+
+/// A done conversion.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ExchangeResult {
+    /// The journal entry.
+    pub entry_id: i64,
+    /// Asset given.
+    pub from: String,
+    /// Asset received.
+    pub to: String,
+    /// Amount given.
+    pub amount: Decimal,
+    /// Amount received.
+    pub receive: Decimal,
+    /// The rate applied.
+    pub rate: Decimal,
+    /// The funding balance of `from` afterwards.
+    pub from_balance: Decimal,
+    /// The funding balance of `to` afterwards.
+    pub to_balance: Decimal,
+}
+
+fn exchange_result(quote: &Quote, posted: &Posted) -> ExchangeResult {
+    let balance = |asset: &str| {
+        posted
+            .balances
+            .get(&(AccountRef::funding(quote.user_id), asset.to_owned()))
+            .copied()
+            .unwrap_or_default()
+    };
+    ExchangeResult {
+        entry_id: posted.entry_id,
+        from: quote.from.clone(),
+        to: quote.to.clone(),
+        amount: quote.amount,
+        receive: quote.receive,
+        rate: quote.rate,
+        from_balance: balance(&quote.from),
+        to_balance: balance(&quote.to),
+    }
+}
+
+#[OpenApi(tag = "ApiTags::Exchange")]
+impl ExchangeApi {
+    /// A firm price to convert `amount` of `from` into `to`, valid for 10 seconds. Refused with 503
+    /// `price_unavailable` while either asset has no recent price.
+    #[oai(
+        path = "/api/texchange/getExchangeQuote",
+        method = "post",
+        operation_id = "getExchangeQuote"
+    )]
+    async fn get_exchange_quote(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+        body: JsonBody<ExchangeQuoteRequest>,
+    ) -> MemberResponse<ExchangeQuote> {
+        let body = body.0;
+        let result = async {
+            let from = service::asset(&state.db, &body.from, "from").await?;
+            let to = service::asset(&state.db, &body.to, "to").await?;
+            let amount = service::amount(&body.amount, "amount")?;
+            let rates = Rates::live(&state.db, &state.hub).await?;
+            let quote = conversion::quote(&rates, auth.0.id(), &from, &to, amount, now_ms())?;
+            Ok::<_, ApiError>(ExchangeQuote {
+                quote_id: quote.token(&state.link_key),
+                from: quote.from,
+                to: quote.to,
+                amount: quote.amount,
+                rate: quote.rate,
+                receive: quote.receive,
+                expires_at: quote.expires_at,
+                ttl_ms: QUOTE_TTL_MS,
+            })
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// Accepts a quote: converts from the user's funding account at the quoted rate. Accepting the
+    /// same quote again answers the first result and converts nothing; an expired quote is 409
+    /// `quote_expired`; 'Insufficient balance' when the funding account holds too little.
+    #[oai(
+        path = "/api/texchange/currencyExchange",
+        method = "post",
+        operation_id = "currencyExchange"
+    )]
+    async fn currency_exchange(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+        body: JsonBody<CurrencyExchangeRequest>,
+    ) -> MemberResponse<ExchangeResult> {
+        let result = async {
+            let (quote, outcome) = conversion::accept(
+                &state.db,
+                &state.link_key,
+                auth.0.id(),
+                &body.0.quote_id,
+                now_ms(),
+                |quote, posted| super::api::stored(&exchange_result(quote, posted)),
+            )
+            .await?;
+            match outcome {
+                Outcome::Posted(posted) => Ok(exchange_result(&quote, &posted)),
+                Outcome::Replayed { response, .. } => super::api::replayed(&response),
+            }
+        }
+        .await;
+        MemberResponse::of(result, Msg::Exchanged)
+    }
+}

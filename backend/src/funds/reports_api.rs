@@ -1,0 +1,633 @@
+//! HTTP of what a user reads about their money (member area `/api/{head}/coin/`): bills
+//! (`assets/getMyBill`, CSV by `assets/getMyBillCsv`), balances valued in USDT and BTC
+//! (`assets/getWalletAccount`, `assets/getMyBalance?type=`, `assets/getCurrencyAccount`), the USDT
+//! rate of each asset (`assets/getCoinRate`, public), moves between the user's own buckets
+//! (`wallet/trans`) and earn income (`POST /api/financial/personalIncome`). The rules are in
+//! [`super::reports`].
+
+use poem::web::Data;
+use poem_openapi::{
+    Enum, Object, OpenApi, Tags,
+    param::{Path, Query},
+};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+
+use super::ledger::Bucket;
+use super::prices::{Rates, Valuation};
+use super::reports::{self, BillFilter, BillRow, ValuedCoin};
+use crate::app::AppState;
+use crate::http::{ApiError, JsonBody, LookupResponse, MemberResponse, check_head};
+use crate::i18n::Msg;
+use crate::user::{Satoken, now_ms};
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Bills, valued balances, rates and income.
+    Reports,
+}
+
+/// The funds reports.
+pub struct ReportsApi;
+
+/// A user bucket a report may be limited to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Deserialize)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum ReportBucket {
+    /// Funding (spot wallet), available.
+    Funding,
+    /// Trading (futures margin).
+    Trading,
+    /// Earn.
+    Earn,
+    /// Held for pending withdrawals and open orders.
+    Frozen,
+}
+
+impl ReportBucket {
+    fn bucket(self) -> Bucket {
+        match self {
+            ReportBucket::Funding => Bucket::Funding,
+            ReportBucket::Trading => Bucket::Trading,
+            ReportBucket::Earn => Bucket::Earn,
+            ReportBucket::Frozen => Bucket::Frozen,
+        }
+    }
+}
+
+/// The bills to read; every filter is optional.
+#[derive(Debug, Object, Default, Deserialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BillQuery {
+    /// Page, from 1 (1 when absent).
+    #[oai(validator(minimum(value = "1")))]
+    pub page: Option<u64>,
+    /// Page size, 1 to 100 (20 when absent).
+    #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
+    pub page_size: Option<u64>,
+    /// Only this asset (`usdt`), any case.
+    #[oai(validator(max_length = 16))]
+    pub coin: Option<String>,
+    /// Only this kind: `deposit`, `withdrawal`, `withdrawal_refund`, `bucket_transfer`,
+    /// `user_transfer`, `exchange`, `earn_income`, …
+    #[oai(validator(max_length = 32, pattern = "^[a-z_]+$"))]
+    pub kind: Option<String>,
+    /// Only this bucket.
+    pub bucket: Option<ReportBucket>,
+    /// From this time, unix ms (inclusive).
+    #[oai(validator(minimum(value = "0")))]
+    pub start_time: Option<i64>,
+    /// Until this time, unix ms (exclusive).
+    #[oai(validator(minimum(value = "0")))]
+    pub end_time: Option<i64>,
+}
+
+/// One change of one of the user's balances.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Bill {
+    /// The posting (unique per row).
+    pub id: i64,
+    /// The journal entry (a conversion shows as two rows of one entry).
+    pub entry_id: i64,
+    /// What happened: `deposit`, `withdrawal`, `exchange`, …
+    pub kind: String,
+    /// Asset.
+    pub coin: String,
+    /// The bucket changed: `funding`, `trading`, `earn` or `frozen`.
+    pub bucket: String,
+    /// Signed amount: positive credits the bucket.
+    pub amount: Decimal,
+    /// The bucket's balance after it.
+    pub balance: Decimal,
+    /// Details.
+    pub memo: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// A page of bills, newest first.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct BillPage {
+    /// All matching bills.
+    pub total: u64,
+    /// This page (from 1).
+    pub page: u64,
+    /// Page size.
+    pub page_size: u64,
+    /// The bills.
+    pub records: Vec<Bill>,
+}
+
+/// Bills as a CSV file.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct BillExport {
+    /// A file name for the download (`bills-20261121.csv`).
+    pub file_name: String,
+    /// RFC 4180 text with a header row (at most 10,000 rows, newest first).
+    pub csv: String,
+    /// Rows in the file.
+    pub rows: u64,
+}
+
+/// A value in USDT and BTC.
+#[derive(Debug, Object)]
+pub struct Value {
+    /// In USDT (2 decimals, rounded down).
+    pub usdt: Decimal,
+    /// In BTC (8 decimals, rounded down).
+    pub btc: Decimal,
+}
+
+impl From<Valuation> for Value {
+    fn from(v: Valuation) -> Self {
+        Value {
+            usdt: v.usdt,
+            btc: v.btc,
+        }
+    }
+}
+
+/// One bucket's value.
+#[derive(Debug, Object)]
+pub struct BucketValue {
+    /// `funding` (with its frozen amounts), `trading` or `earn`.
+    pub bucket: String,
+    /// Its value.
+    pub value: Value,
+}
+
+/// Everything the user holds, valued at the live prices.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WalletAccount {
+    /// All buckets.
+    pub total: Value,
+    /// Per bucket.
+    pub buckets: Vec<BucketValue>,
+}
+
+/// One coin of an account.
+#[derive(Debug, Object)]
+pub struct CoinHolding {
+    /// Asset.
+    pub coin: String,
+    /// Available.
+    pub available: Decimal,
+    /// Held for pending withdrawals and open orders (funding only).
+    pub frozen: Decimal,
+    /// `available + frozen`.
+    pub total: Decimal,
+    /// Its value.
+    pub value: Value,
+}
+
+impl From<ValuedCoin> for CoinHolding {
+    fn from(c: ValuedCoin) -> Self {
+        CoinHolding {
+            total: c.available + c.frozen,
+            coin: c.coin,
+            available: c.available,
+            frozen: c.frozen,
+            value: c.value.into(),
+        }
+    }
+}
+
+/// A bucket's coins, valued.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct BucketHoldings {
+    /// The bucket.
+    pub bucket: String,
+    /// Its value.
+    pub total: Value,
+    /// The coins (for getMyBalance only those held; for getCurrencyAccount every asset).
+    pub coins: Vec<CoinHolding>,
+}
+
+/// A bucket to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum BalanceType {
+    /// Funding (spot wallet).
+    Funding,
+    /// Trading (futures margin).
+    Trading,
+    /// Earn.
+    Earn,
+}
+
+/// One asset's price in USDT.
+#[derive(Debug, Object)]
+pub struct CoinRate {
+    /// Asset.
+    pub coin: String,
+    /// Price of one unit in USDT.
+    pub usdt: Decimal,
+    /// Time of the last trade behind it, unix ms (absent for USDT).
+    pub ts: Option<i64>,
+}
+
+/// Every priced asset.
+#[derive(Debug, Object)]
+pub struct CoinRates {
+    /// By asset name.
+    pub rates: Vec<CoinRate>,
+}
+
+/// One move between the user's own buckets.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WalletTransfer {
+    /// The journal entry.
+    pub entry_id: i64,
+    /// Asset.
+    pub coin: String,
+    /// Amount.
+    pub amount: Decimal,
+    /// From this bucket.
+    pub from: String,
+    /// To this bucket.
+    pub to: String,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
+/// A page of moves between buckets, newest first.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WalletTransferPage {
+    /// All moves.
+    pub total: u64,
+    /// This page (from 1).
+    pub page: u64,
+    /// Page size.
+    pub page_size: u64,
+    /// The moves.
+    pub records: Vec<WalletTransfer>,
+}
+
+/// Earn income of one coin.
+#[derive(Debug, Object)]
+pub struct Income {
+    /// Asset.
+    pub coin: String,
+    /// All income.
+    pub total: Decimal,
+    /// Income of the last 24 hours.
+    pub yesterday: Decimal,
+}
+
+/// The user's earn income.
+#[derive(Debug, Object)]
+pub struct PersonalIncome {
+    /// All income valued.
+    pub total: Value,
+    /// The last 24 hours' income valued.
+    pub yesterday: Value,
+    /// Per coin (only coins that earned).
+    pub coins: Vec<Income>,
+}
+
+fn bill(row: BillRow) -> Bill {
+    Bill {
+        id: row.posting_id,
+        entry_id: row.entry_id,
+        kind: row.kind,
+        coin: row.asset,
+        bucket: row.bucket,
+        amount: row.amount.parse().unwrap_or_default(),
+        balance: row.balance_after.parse().unwrap_or_default(),
+        memo: row.memo,
+        created_at: row.created_at,
+    }
+}
+
+/// The filter of a bill query, with its asset checked.
+async fn bill_filter(state: &AppState, query: &BillQuery) -> Result<BillFilter, ApiError> {
+    let coin = match &query.coin {
+        Some(coin) if !coin.trim().is_empty() => {
+            Some(super::service::asset(&state.db, coin, "coin").await?)
+        }
+        _ => None,
+    };
+    Ok(BillFilter {
+        coin,
+        kind: query.kind.clone().filter(|kind| !kind.is_empty()),
+        bucket: query.bucket.map(ReportBucket::bucket),
+        start_time: query.start_time,
+        end_time: query.end_time,
+    })
+}
+
+const DAY_MS: i64 = 86_400_000;
+
+#[OpenApi(tag = "ApiTags::Reports")]
+impl ReportsApi {
+    /// The user's bills: every change of their balances, newest first, filterable by coin, kind,
+    /// bucket and time.
+    #[oai(
+        path = "/api/:head/coin/assets/getMyBill",
+        method = "post",
+        operation_id = "getMyBill"
+    )]
+    async fn get_my_bill(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+        body: JsonBody<BillQuery>,
+    ) -> MemberResponse<BillPage> {
+        let query = body.0;
+        let result = async {
+            check_head(&head, &state.config)?;
+            let filter = bill_filter(&state, &query).await?;
+            let (page, page_size) = (query.page.unwrap_or(1), query.page_size.unwrap_or(20));
+            let (total, rows) =
+                reports::bills(&state.db, auth.0.id(), &filter, page, page_size).await?;
+            Ok(BillPage {
+                total,
+                page,
+                page_size,
+                records: rows.into_iter().map(bill).collect(),
+            })
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The user's bills as CSV (same filters as getMyBill, at most 10,000 rows), times at
+    /// `offsetMinutes` from UTC in `MM/DD/YYYY HH:mm:ss`.
+    #[oai(
+        path = "/api/:head/coin/assets/getMyBillCsv",
+        method = "get",
+        operation_id = "exportMyBill"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    async fn export_my_bill(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+        /// Only this asset.
+        #[oai(validator(max_length = 16))]
+        coin: Query<Option<String>>,
+        /// Only this kind.
+        #[oai(validator(max_length = 32, pattern = "^[a-z_]+$"))]
+        kind: Query<Option<String>>,
+        /// Only this bucket.
+        bucket: Query<Option<ReportBucket>>,
+        /// From this time, unix ms.
+        #[oai(name = "startTime", validator(minimum(value = "0")))]
+        start_time: Query<Option<i64>>,
+        /// Until this time, unix ms.
+        #[oai(name = "endTime", validator(minimum(value = "0")))]
+        end_time: Query<Option<i64>>,
+        /// The user's UTC offset in minutes (−720 to 840; 0 when absent).
+        #[oai(
+            name = "offsetMinutes",
+            validator(minimum(value = "-720"), maximum(value = "840"))
+        )]
+        offset_minutes: Query<Option<i32>>,
+    ) -> MemberResponse<BillExport> {
+        let query = BillQuery {
+            coin: coin.0,
+            kind: kind.0,
+            bucket: bucket.0,
+            start_time: start_time.0,
+            end_time: end_time.0,
+            ..BillQuery::default()
+        };
+        let result = async {
+            check_head(&head, &state.config)?;
+            let filter = bill_filter(&state, &query).await?;
+            let offset = offset_minutes.0.unwrap_or(0);
+            let csv = reports::bills_csv(&state.db, auth.0.id(), &filter, offset).await?;
+            let now = now_ms();
+            let day = wasm_core::format::format_date_time(now, offset);
+            // MM/DD/YYYY → YYYYMMDD for the file name.
+            let stamp = format!("{}{}{}", &day[6..10], &day[0..2], &day[3..5]);
+            Ok(BillExport {
+                file_name: format!("bills-{stamp}.csv"),
+                rows: csv.lines().count().saturating_sub(1) as u64,
+                csv,
+            })
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// Everything the user holds, per bucket and in all, valued in USDT and BTC at the live prices.
+    #[oai(
+        path = "/api/:head/coin/assets/getWalletAccount",
+        method = "get",
+        operation_id = "getWalletAccount"
+    )]
+    async fn get_wallet_account(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+    ) -> MemberResponse<WalletAccount> {
+        let result = async {
+            check_head(&head, &state.config)?;
+            let (coins, rates) =
+                reports::valued_balances(&state.db, &state.hub, auth.0.id()).await?;
+            let (total, buckets) = reports::wallet(&coins, &rates);
+            Ok(WalletAccount {
+                total: total.into(),
+                buckets: buckets
+                    .into_iter()
+                    .map(|(bucket, value)| BucketValue {
+                        bucket: bucket.as_str().to_owned(),
+                        value: value.into(),
+                    })
+                    .collect(),
+            })
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The coins the user holds in one bucket (`type`: funding, trading or earn), valued.
+    #[oai(
+        path = "/api/:head/coin/assets/getMyBalance",
+        method = "get",
+        operation_id = "getMyBalance"
+    )]
+    async fn get_my_balance(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+        /// The bucket (funding when absent).
+        #[oai(name = "type")]
+        kind: Query<Option<BalanceType>>,
+    ) -> MemberResponse<BucketHoldings> {
+        let result = async {
+            check_head(&head, &state.config)?;
+            let bucket = match kind.0.unwrap_or(BalanceType::Funding) {
+                BalanceType::Funding => Bucket::Funding,
+                BalanceType::Trading => Bucket::Trading,
+                BalanceType::Earn => Bucket::Earn,
+            };
+            holdings(&state, auth.0.id(), bucket, false).await
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The funding (spot) account: every asset with available, frozen and value.
+    #[oai(
+        path = "/api/:head/coin/assets/getCurrencyAccount",
+        method = "post",
+        operation_id = "getCurrencyAccount"
+    )]
+    async fn get_currency_account(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+    ) -> MemberResponse<BucketHoldings> {
+        let result = async {
+            check_head(&head, &state.config)?;
+            holdings(&state, auth.0.id(), Bucket::Funding, true).await
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The USDT price of every priced asset, from the live tickers (public).
+    #[oai(
+        path = "/api/:head/coin/assets/getCoinRate",
+        method = "get",
+        operation_id = "getCoinRate"
+    )]
+    async fn get_coin_rate(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+    ) -> LookupResponse<CoinRates> {
+        let result = async {
+            check_head(&head, &state.config)?;
+            let rates = Rates::live(&state.db, &state.hub).await?;
+            Ok(CoinRates {
+                rates: rates
+                    .iter()
+                    .map(|(coin, rate)| CoinRate {
+                        coin: coin.to_owned(),
+                        usdt: rate.usdt,
+                        ts: rate.ts,
+                    })
+                    .collect(),
+            })
+        }
+        .await;
+        LookupResponse::of(result)
+    }
+
+    /// The user's moves between their own funding, trading and earn buckets, newest first.
+    #[oai(
+        path = "/api/:head/coin/wallet/trans",
+        method = "get",
+        operation_id = "getWalletTransfers"
+    )]
+    async fn get_wallet_transfers(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+        /// Page, from 1.
+        #[oai(validator(minimum(value = "1")))]
+        page: Query<Option<u64>>,
+        /// Page size, 1 to 100 (20 when absent).
+        #[oai(
+            name = "pageSize",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
+        page_size: Query<Option<u64>>,
+    ) -> MemberResponse<WalletTransferPage> {
+        let (page, page_size) = (page.0.unwrap_or(1), page_size.0.unwrap_or(20));
+        let result = async {
+            check_head(&head, &state.config)?;
+            let (total, moves) =
+                reports::bucket_transfers(&state.db, auth.0.id(), page, page_size).await?;
+            Ok(WalletTransferPage {
+                total,
+                page,
+                page_size,
+                records: moves
+                    .into_iter()
+                    .map(|m| WalletTransfer {
+                        entry_id: m.entry_id,
+                        coin: m.coin,
+                        amount: m.amount,
+                        from: m.from,
+                        to: m.to,
+                        created_at: m.created_at,
+                    })
+                    .collect(),
+            })
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The user's earn income: in all and over the last 24 hours, per coin and valued.
+    #[oai(
+        path = "/api/financial/personalIncome",
+        method = "post",
+        operation_id = "getPersonalIncome"
+    )]
+    async fn get_personal_income(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+    ) -> MemberResponse<PersonalIncome> {
+        let result = async {
+            let rows = reports::earn_income(&state.db, auth.0.id(), now_ms() - DAY_MS).await?;
+            let rates = Rates::live(&state.db, &state.hub).await?;
+            let value = |pick: fn(&reports::IncomeRow) -> Decimal| -> Value {
+                let usdt = rows
+                    .iter()
+                    .map(|r| rates.usdt_value(&r.coin, pick(r)))
+                    .sum();
+                Valuation::of_usdt(&rates, usdt).into()
+            };
+            Ok::<_, ApiError>(PersonalIncome {
+                total: value(|r| r.total),
+                yesterday: value(|r| r.recent),
+                coins: rows
+                    .iter()
+                    .map(|r| Income {
+                        coin: r.coin.clone(),
+                        total: r.total,
+                        yesterday: r.recent,
+                    })
+                    .collect(),
+            })
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+}
+
+async fn holdings(
+    state: &AppState,
+    user_id: i64,
+    bucket: Bucket,
+    keep_empty: bool,
+) -> Result<BucketHoldings, ApiError> {
+    let (coins, rates) = reports::valued_balances(&state.db, &state.hub, user_id).await?;
+    let (total, coins) = reports::bucket_coins(&coins, &rates, bucket, keep_empty);
+    Ok(BucketHoldings {
+        bucket: bucket.as_str().to_owned(),
+        total: total.into(),
+        coins: coins.into_iter().map(CoinHolding::from).collect(),
+    })
+}
