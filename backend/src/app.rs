@@ -106,6 +106,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at("/platform/dev/config.js", get(platform_config_script))
         .at("/ws/market/:client_id", get(market_channel))
         .at("/ws/business/notice", get(business_notice))
+        .at("/ws/user/push/:user_id", get(crate::funds::push::user_push))
         .nest("/", webapp)
         .data(state.hub.clone())
         .data(state)

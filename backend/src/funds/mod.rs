@@ -8,6 +8,7 @@ pub mod conversion;
 pub mod exchange_api;
 pub mod ledger;
 pub mod prices;
+pub mod push;
 pub mod reports;
 pub mod reports_api;
 pub mod service;

@@ -250,7 +250,7 @@ impl TestApp {
     }
 
     /// Opens the WebSocket at `path`.
-    async fn channel(&self, path: &str) -> Channel {
+    pub async fn channel(&self, path: &str) -> Channel {
         let url = format!("{}{path}", self.base.replace("http://", "ws://"));
         let (socket, _) = tokio_tungstenite::connect_async(url)
             .await
@@ -384,6 +384,20 @@ impl Channel {
                 .expect("a frame");
             if let Message::Text(text) = frame {
                 return serde_json::from_str(text.as_str()).expect("JSON");
+            }
+        }
+    }
+
+    /// Waits (at most 10 s) for the server to close the channel; its close code, if it sent one.
+    pub async fn closed(&mut self) -> Option<u16> {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
+                .await
+                .expect("closed within 10 s");
+            match frame {
+                Some(Ok(Message::Close(close))) => return close.map(|c| c.code.into()),
+                Some(Ok(_)) => continue,
+                None | Some(Err(_)) => return None,
             }
         }
     }

@@ -20,6 +20,7 @@ mod mail;
 mod market;
 mod openapi;
 mod prices;
+mod push;
 mod reports;
 mod security;
 mod user;

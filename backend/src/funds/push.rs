@@ -1,0 +1,202 @@
+//! The user channel `GET /ws/user/push/{userId}` (WebSocket): the account figures of one user,
+//! pushed as `au` (account update) messages, only to that user's own session.
+//!
+//! - Authentication before the upgrade: the session token comes as the `satoken` query parameter,
+//!   the `satoken` header, or the `coin-access-token` cookie (what the webapp stores). No valid
+//!   session, or a session of another user than `{userId}`, is 401 and no socket is opened.
+//! - Messages: `{"type": "au", "data": {"allMargin", "price", "userEar"}, "ts"}` once on connect and
+//!   then whenever a figure changes (checked every [`REFRESH_EVERY`]): `allMargin` is the trading
+//!   (futures) account's equity in USDT, `price` the value of everything the user holds in USDT,
+//!   `userEar` the unrealised profit of open futures positions in USDT (zero while none are open).
+//!   `HEARTBEAT` every 10 s; the client may send `{"op":"ping","ts"}` and gets `pong`.
+//! - The session is checked again on every refresh: once revoked or expired the socket is closed
+//!   with code 4401 (`session ended`). A client silent for 60 s is closed.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use poem::{
+    IntoResponse, Request, handler,
+    http::StatusCode,
+    web::{
+        Data, Path,
+        websocket::{CloseCode, Message, WebSocket},
+    },
+};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use serde_json::json;
+use tokio::time::Instant;
+
+use super::ledger::Bucket;
+use super::prices::{Rates, round_down};
+use super::service::user_coins;
+use crate::app::AppState;
+use crate::market::ws::{CLIENT_IDLE_LIMIT, HEARTBEAT_EVERY, SEND_TIMEOUT};
+use crate::user::{now_ms, session};
+
+/// How often the figures are recomputed.
+pub const REFRESH_EVERY: Duration = Duration::from_secs(1);
+/// The close code of a socket whose session ended.
+pub const SESSION_ENDED: u16 = 4401;
+
+/// The figures of an `au` message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountFigures {
+    /// Trading account equity, USDT.
+    pub all_margin: Decimal,
+    /// Everything held, USDT.
+    pub price: Decimal,
+    /// Unrealised futures profit, USDT.
+    pub user_ear: Decimal,
+}
+
+/// The user's figures now.
+pub async fn figures(
+    state: &AppState,
+    user_id: i64,
+) -> Result<AccountFigures, crate::http::ApiError> {
+    let coins = user_coins(&state.db, user_id).await?;
+    let rates = Rates::live(&state.db, &state.hub).await?;
+    let value = |bucket: Option<Bucket>| -> Decimal {
+        let usdt: Decimal = coins
+            .iter()
+            .map(|c| {
+                let amount = match bucket {
+                    Some(bucket) => c.get(bucket),
+                    None => c.buckets.values().copied().sum(),
+                };
+                rates.usdt_value(&c.coin, amount)
+            })
+            .sum();
+        round_down(usdt, 2)
+    };
+    // Open futures positions arrive with the futures engine; until then nothing is unrealised.
+    let user_ear = Decimal::ZERO;
+    Ok(AccountFigures {
+        all_margin: value(Some(Bucket::Trading)) + user_ear,
+        price: value(None),
+        user_ear,
+    })
+}
+
+fn token_of(req: &Request) -> Option<String> {
+    #[derive(Deserialize)]
+    struct TokenQuery {
+        satoken: Option<String>,
+    }
+    if let Ok(TokenQuery {
+        satoken: Some(token),
+    }) = req.params::<TokenQuery>()
+    {
+        return Some(token);
+    }
+    if let Some(token) = req.header("satoken") {
+        return Some(token.to_owned());
+    }
+    req.headers()
+        .get_all(poem::http::header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .find_map(|pair| {
+            let (name, value) = pair.trim().split_once('=')?;
+            (name == "coin-access-token").then(|| value.to_owned())
+        })
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase")]
+enum ClientMessage {
+    Ping { ts: Option<i64> },
+}
+
+fn au_message(figures: &AccountFigures) -> String {
+    json!({
+        "type": "au",
+        "data": {
+            "allMargin": figures.all_margin.to_string(),
+            "price": figures.price.to_string(),
+            "userEar": figures.user_ear.to_string(),
+        },
+        "ts": now_ms(),
+    })
+    .to_string()
+}
+
+/// Upgrades to the user channel of `{userId}` for that user's own session only.
+#[handler]
+pub async fn user_push(
+    Path(user_id): Path<i64>,
+    req: &Request,
+    ws: WebSocket,
+    Data(state): Data<&AppState>,
+) -> poem::Response {
+    let Some(token) = token_of(req) else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    match session::authenticate(&state.db, &token).await {
+        Ok(Some((_, user))) if user.id == user_id => {}
+        Ok(_) => return StatusCode::UNAUTHORIZED.into_response(),
+        Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+    let state = state.clone();
+    ws.on_upgrade(move |socket| async move {
+        let (mut sink, mut stream) = socket.split();
+        let mut refresh = tokio::time::interval(REFRESH_EVERY);
+        let mut heartbeat =
+            tokio::time::interval_at(Instant::now() + HEARTBEAT_EVERY, HEARTBEAT_EVERY);
+        let mut last_heard = Instant::now();
+        let mut last_sent: Option<AccountFigures> = None;
+        loop {
+            let text = tokio::select! {
+                incoming = stream.next() => match incoming {
+                    Some(Ok(Message::Text(text))) => {
+                        last_heard = Instant::now();
+                        match serde_json::from_str::<ClientMessage>(&text) {
+                            Ok(ClientMessage::Ping { ts }) => json!({"type": "pong", "ts": ts}).to_string(),
+                            Err(_) => json!({"type": "error", "reason": "unknown_message"}).to_string(),
+                        }
+                    }
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => {
+                        last_heard = Instant::now();
+                        continue;
+                    }
+                },
+                _ = refresh.tick() => {
+                    match session::authenticate(&state.db, &token).await {
+                        Ok(Some(_)) => {}
+                        Ok(None) => {
+                            let _ = sink
+                                .send(Message::Close(Some((CloseCode::from(SESSION_ENDED), "session ended".into()))))
+                                .await;
+                            break;
+                        }
+                        // A passing database hiccup: try again on the next refresh.
+                        Err(_) => continue,
+                    }
+                    match figures(&state, user_id).await {
+                        Ok(now) if last_sent.as_ref() != Some(&now) => {
+                            let text = au_message(&now);
+                            last_sent = Some(now);
+                            text
+                        }
+                        _ => continue,
+                    }
+                }
+                _ = heartbeat.tick() => {
+                    if last_heard.elapsed() > CLIENT_IDLE_LIMIT {
+                        break;
+                    }
+                    json!({"type": "HEARTBEAT", "ts": now_ms()}).to_string()
+                }
+            };
+            match tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text(text))).await {
+                Ok(Ok(())) => {}
+                _ => break,
+            }
+        }
+    })
+    .into_response()
+}
