@@ -162,6 +162,11 @@ pub async fn start(config: Config) -> Result<App, StartError> {
             &db,
         )
         .await?;
+        tokio::spawn(crate::market::retention::run(
+            db.clone(),
+            config.simulator.tick_retention_days,
+            shutdown_rx.clone(),
+        ));
         Some(tokio::spawn(simulator.run(
             db.clone(),
             hub.clone(),

@@ -113,6 +113,10 @@ pub struct SimulatorConfig {
     pub seed: u64,
     /// Milliseconds between two ticks of every symbol.
     pub tick_ms: u64,
+    /// Days of stored ticks kept; older ones are deleted hourly (0 keeps them all). Settled seconds
+    /// contracts keep their own opening and settlement ticks, so pruning never loses a settlement's
+    /// inputs.
+    pub tick_retention_days: u32,
 }
 
 impl Default for Config {
@@ -151,6 +155,7 @@ impl Default for SimulatorConfig {
             enabled: true,
             seed: 20_261_121,
             tick_ms: 1000,
+            tick_retention_days: 7,
         }
     }
 }
@@ -266,6 +271,13 @@ impl Config {
         if let Some(value) = env("EXCHANGE_SIM_TICK_MS") {
             config.simulator.tick_ms =
                 parse_env("EXCHANGE_SIM_TICK_MS", value, "milliseconds (an integer)")?;
+        }
+        if let Some(value) = env("EXCHANGE_SIM_TICK_RETENTION_DAYS") {
+            config.simulator.tick_retention_days = parse_env(
+                "EXCHANGE_SIM_TICK_RETENTION_DAYS",
+                value,
+                "a number of days (0 keeps every tick)",
+            )?;
         }
         Ok(config)
     }

@@ -8,6 +8,7 @@ pub mod candles;
 pub mod favourites;
 pub mod hub;
 pub mod live_kline;
+pub mod retention;
 pub mod service;
 pub mod simulator;
 pub mod ws;

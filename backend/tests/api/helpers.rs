@@ -69,6 +69,7 @@ async fn spawn_app_configured(
             enabled: true,
             seed: 42,
             tick_ms: 50,
+            ..Default::default()
         },
         ..Config::default()
     };

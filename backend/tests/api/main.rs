@@ -22,5 +22,6 @@ mod openapi;
 mod prices;
 mod push;
 mod reports;
+mod retention;
 mod security;
 mod user;

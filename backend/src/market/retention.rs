@@ -1,0 +1,93 @@
+//! Tick retention: stored ticks older than `simulator.tick_retention_days` are deleted every hour,
+//! oldest first, in batches of at most [`BATCH`] rows so the database's write lock is never held
+//! for long (on SQLite the ledger waits for it).
+//!
+//! Ticks are stored in time order, so the oldest rows have the smallest ids: each batch deletes
+//! the old rows of one id window starting at the smallest id, and the pass ends at the first
+//! window whose first row is recent enough to keep. Every step is a primary-key range scan; no
+//! index on the timestamp is needed.
+
+use std::time::Duration;
+
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+};
+
+use crate::entity::market_tick;
+
+/// How often old ticks are pruned.
+pub const PRUNE_EVERY: Duration = Duration::from_secs(3600);
+/// The most rows one delete statement removes.
+pub const BATCH: i64 = 5_000;
+/// Milliseconds in a day.
+const DAY_MS: i64 = 86_400_000;
+
+/// The time before which ticks are deleted at `now_ms`, or `None` when every tick is kept.
+pub fn cutoff(now_ms: i64, retention_days: u32) -> Option<i64> {
+    (retention_days > 0).then(|| now_ms - i64::from(retention_days) * DAY_MS)
+}
+
+/// Deletes every tick older than `cutoff_ms`; returns how many were deleted.
+pub async fn prune_ticks(db: &DatabaseConnection, cutoff_ms: i64) -> Result<u64, DbErr> {
+    let mut deleted = 0;
+    loop {
+        let oldest: Option<(i64, i64)> = market_tick::Entity::find()
+            .select_only()
+            .column(market_tick::Column::Id)
+            .column(market_tick::Column::TsMs)
+            .order_by_asc(market_tick::Column::Id)
+            .limit(1)
+            .into_tuple()
+            .one(db)
+            .await?;
+        let Some((first_id, _)) = oldest.filter(|&(_, ts)| ts < cutoff_ms) else {
+            return Ok(deleted);
+        };
+        let result = market_tick::Entity::delete_many()
+            .filter(market_tick::Column::Id.lt(first_id + BATCH))
+            .filter(market_tick::Column::TsMs.lt(cutoff_ms))
+            .exec(db)
+            .await?;
+        deleted += result.rows_affected;
+        // Let the writers that queued behind this batch go first.
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Prunes at start and then every [`PRUNE_EVERY`] until `shutdown` changes; does nothing when
+/// `retention_days` is 0.
+pub async fn run(
+    db: DatabaseConnection,
+    retention_days: u32,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    if retention_days == 0 {
+        return;
+    }
+    let mut every = tokio::time::interval(PRUNE_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = every.tick() => {
+                let Some(cutoff) = cutoff(crate::user::now_ms(), retention_days) else { return };
+                match prune_ticks(&db, cutoff).await {
+                    Ok(0) => {}
+                    Ok(deleted) => tracing::info!(deleted, retention_days, "old ticks pruned"),
+                    Err(error) => tracing::error!(%error, "pruning old ticks failed"),
+                }
+            }
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cutoff_is_the_retention_before_now() {
+        assert_eq!(cutoff(10 * DAY_MS, 7), Some(3 * DAY_MS));
+        assert_eq!(cutoff(10 * DAY_MS, 0), None);
+    }
+}
