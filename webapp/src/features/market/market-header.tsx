@@ -1,6 +1,7 @@
 //! The market screen's header: the pair (with a menu of every listed pair), its last price and the
 //! 24h statistics from the `ticker` channel, the mark and index prices from `DETAIL`, and the live
-//! feed's status. Every figure is a decimal string formatted by wasm-core.
+//! feed's status, and the star that makes the pair a favourite. Every figure is a decimal string
+//! formatted by wasm-core.
 
 import { Box, Button, Flex, Heading, HStack, Menu, Portal, Stack, Text } from '@chakra-ui/react';
 import { useId } from 'react';
@@ -13,6 +14,8 @@ import { ChevronDownIcon } from '../../components/icons';
 import type { MarketRow } from '../../hooks/use-market-rows';
 import type { FeedStatus, MarketDetail, Ticker } from '../../lib/live';
 import { formatCompact, formatPercent, formatPrice } from '../../lib/wasm';
+import { FavouriteStar } from '../markets/favourite-star';
+import { favouriteId } from '../markets/favourites';
 
 type Direction = 'up' | 'down' | 'flat';
 
@@ -72,6 +75,7 @@ export function MarketHeader({ coin, pair, rows, ticker, detail, lastPrice, dire
           <Heading as="h1" fontSize="xl" letterSpacing="-0.01em" whiteSpace="nowrap">
             {pair}
           </Heading>
+          <FavouriteStar id={favouriteId('spot', coin.symbol)} pair={pair} />
           <Menu.Root positioning={{ placement: 'bottom-start' }}>
             <Menu.Trigger asChild>
               <Button variant="ghost" size="xs" aria-label={t('market.choosePair')} title={t('market.choosePair')} px="1" minW="0">

@@ -92,6 +92,19 @@ describe('market page', () => {
     expect(screen.getByRole('group', { name: 'Last price' }).textContent).toBe('3,100.10');
   });
 
+  it('stars the pair as a favourite, shared with the markets page', async () => {
+    renderApp('/market/main?symbol=ETHUSDT', COINS);
+    const star = await screen.findByRole('button', { name: 'Favourite ETH/USDT' });
+    expect(star.getAttribute('aria-pressed')).toBe('false');
+    act(() => star.click());
+    expect(star.getAttribute('aria-pressed')).toBe('true');
+    // A visitor's favourites live in local storage, where the markets page reads them.
+    expect(JSON.parse(localStorage.getItem('coin_web-favourites') ?? '[]')).toEqual(['spot:ethusdt']);
+    act(() => star.click());
+    expect(star.getAttribute('aria-pressed')).toBe('false');
+    expect(JSON.parse(localStorage.getItem('coin_web-favourites') ?? '[]')).toEqual([]);
+  });
+
   it('says so for a pair that is not listed', async () => {
     renderApp('/market/main?symbol=nopeusdt', COINS);
     const alert = await screen.findByRole('alert');

@@ -1,17 +1,18 @@
 //! /quotes/index and /rate/index: every market in a sortable table, with tabs All, Favourites,
 //! Flash Contracts, Spot and USDT-M Futures.
 
-import { Box, Container, Flex, Heading, HStack, IconButton, Input, InputGroup, Table, Tabs, chakra } from '@chakra-ui/react';
+import { Box, Container, Flex, Heading, HStack, Input, InputGroup, Table, Tabs, chakra } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FeedStatusBadge } from '../../components/feed-status';
 import { PairCell, PriceChangeCells, TradeCell } from '../../components/market-cells';
-import { SearchIcon, StarIcon } from '../../components/icons';
+import { SearchIcon } from '../../components/icons';
 import { filterRows, type MarketRow, useMarketRows } from '../../hooks/use-market-rows';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { compareDecimal } from '../../lib/decimal';
 import { coreErrorText } from '../../lib/wasm';
-import { useFavourites, useToggleFavourite } from './favourites';
+import { FavouriteStar } from './favourite-star';
+import { useFavourites } from './favourites';
 
 /** The market tabs. */
 export const MARKET_TABS = ['all', 'favourites', 'flash', 'spot', 'futures'] as const;
@@ -82,8 +83,6 @@ function SortHeader({
 
 function MarketsTable({ rows, sort, onSort, tab }: { rows: TableRow[]; sort: SortState; onSort: (key: SortKey) => void; tab: MarketTab }) {
   const { t } = useTranslation();
-  const favourites = useFavourites();
-  const toggleFavourite = useToggleFavourite();
   return (
     <Table.ScrollArea borderWidth="1px" rounded="xl" bg="bg.panel">
       <Table.Root size="md" interactive aria-label={t(`markets.tab.${tab}`)}>
@@ -107,20 +106,10 @@ function MarketsTable({ rows, sort, onSort, tab }: { rows: TableRow[]; sort: Sor
         </Table.Header>
         <Table.Body>
           {rows.map((row) => {
-            const favourite = favourites.has(row.id);
             return (
               <Table.Row key={row.id}>
                 <Table.Cell ps="4">
-                  <IconButton
-                    size="xs"
-                    variant="ghost"
-                    aria-pressed={favourite}
-                    aria-label={t('markets.favourite', { pair: row.pair })}
-                    color={favourite ? 'brand.solid' : 'fg.subtle'}
-                    onClick={() => toggleFavourite(row.id)}
-                  >
-                    <StarIcon fill={favourite ? 'currentColor' : 'none'} />
-                  </IconButton>
+                  <FavouriteStar id={row.id} pair={row.pair} />
                 </Table.Cell>
                 <PairCell row={row} />
                 <Table.Cell color="fg.muted" fontSize="sm">
