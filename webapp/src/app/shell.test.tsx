@@ -137,6 +137,18 @@ describe('top bar and side menu', () => {
     expect(document.cookie).not.toContain('coin-access-token=tok');
   });
 
+  it('keeps the chosen time zone (persisted), the platform default until one is chosen', async () => {
+    renderApp('/home/index');
+    fireEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const nav = await screen.findByRole('navigation', { name: 'Main menu' });
+    const zone = within(nav).getByRole('combobox', { name: 'Time zone' }) as HTMLSelectElement;
+    expect(zone.value).toBe('America/New_York');
+    expect(within(zone).getAllByRole('option')).toHaveLength(38);
+    fireEvent.change(zone, { target: { value: 'Asia/Shanghai' } });
+    expect(zone.value).toBe('Asia/Shanghai');
+    expect(localStorage.getItem('coin_web-timeZone')).toBe('Asia/Shanghai');
+  });
+
   it('opens the support chat from the side menu', async () => {
     renderApp('/home/index');
     expect(screen.queryByRole('dialog', { name: 'Online Customer Service' })).toBeNull();

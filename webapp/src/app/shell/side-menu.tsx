@@ -1,4 +1,5 @@
-//! The slide-out side menu (a dialog named "Main menu"): Resource, Features and Account groups.
+//! The slide-out side menu (a dialog named "Main menu"): Resource, Features, Account and
+//! Preferences (the time zone) groups.
 //! Overview, My Assets and Help are for logged-in users; Sign in / Sign up for visitors; Exit logs
 //! out (on the server and in the browser, `useSignOut`) and goes to /. Features also holds Markets,
 //! which the top bar shows only from `lg`.
@@ -13,6 +14,7 @@ import { useSiteName } from '../../hooks/use-settings';
 import { useSignOut } from '../../hooks/use-sign-out';
 import { useIsLoggedIn } from '../../lib/session';
 import { openChat } from './chat-store';
+import { TimeZoneSelect } from './time-zone-select';
 import { FEATURE_LINKS } from './top-bar';
 
 const itemStyles = {
@@ -179,6 +181,11 @@ export function SideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: 
                       </li>
                     </>
                   )}
+                </Group>
+                <Group title={t('menu.preferences')}>
+                  <li>
+                    <TimeZoneSelect />
+                  </li>
                 </Group>
               </Stack>
             </Drawer.Body>

@@ -2,4 +2,3 @@
 
 export { KlineChart, type KlineChartProps } from './kline-chart';
 export { CHART_INTERVALS, type ChartInterval } from './intervals';
-export { useMarketTimeZone } from './use-time-zone';

@@ -20,7 +20,7 @@ import { sourceOf } from './candles';
 import { ChartLoader, type ChartState } from './chart-loader';
 import { chartStyles } from './chart-theme';
 import { CHART_INTERVALS, type ChartInterval, DEFAULT_INTERVAL, periodOf, toChartInterval } from './intervals';
-import { useMarketTimeZone } from './use-time-zone';
+import { useTimeZone } from '../../hooks/use-time-zone';
 
 /** The indicators the toolbar toggles: three on the price pane, three in panes of their own. */
 export const MAIN_INDICATORS = ['MA', 'EMA', 'BOLL'] as const;
@@ -82,7 +82,7 @@ export const KlineChart = memo(function KlineChart({
 }: KlineChartProps) {
   const { t } = useTranslation();
   const { colorMode } = useColorMode();
-  const { offsetMinutes, label: zoneLabel } = useMarketTimeZone();
+  const { offsetMinutes, label: zoneLabel } = useTimeZone();
   const [interval, setIntervalState] = useState<ChartInterval>(storedInterval);
   const [indicators, setIndicators] = useState<IndicatorName[]>(storedIndicators);
   const [state, setState] = useState<ChartState>(INITIAL_STATE);

@@ -105,6 +105,26 @@ describe('market page', () => {
     expect(JSON.parse(localStorage.getItem('coin_web-favourites') ?? '[]')).toEqual([]);
   });
 
+  it('shows times in the time zone the user chose', async () => {
+    localStorage.setItem('coin_web-timeZone', 'Asia/Shanghai');
+    renderApp('/market/main?symbol=ETHUSDT', COINS);
+    await screen.findByRole('heading', { level: 1, name: 'ETH/USDT' });
+    const socket = FakeSocket.latest();
+    act(() => socket.open());
+    act(() =>
+      socket.receive({
+        type: 'TRADE',
+        symbol: 'ethusdt',
+        snapshot: true,
+        data: [{ id: 1, price: '3100.00', quantity: '1', side: 'buy', ts: Date.UTC(2026, 0, 5, 15, 4, 0) }],
+      }),
+    );
+    await flushFrame();
+    const trades = screen.getByRole('table', { name: 'Recent trades' });
+    // 15:04 UTC is 23:04 in Shanghai (UTC+08:00).
+    expect(within(trades).getByText('23:04:00')).toBeTruthy();
+  });
+
   it('says so for a pair that is not listed', async () => {
     renderApp('/market/main?symbol=nopeusdt', COINS);
     const alert = await screen.findByRole('alert');

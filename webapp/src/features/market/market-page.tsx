@@ -9,7 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useGetCoinList } from '../../api/generated/common/common';
 import type { CoinListEntry } from '../../api/generated/model';
-import { KlineChart, useMarketTimeZone } from '../../components/kline-chart';
+import { KlineChart } from '../../components/kline-chart';
+import { useTimeZone } from '../../hooks/use-time-zone';
 import { compareDecimal } from '../../lib/decimal';
 import { type MarketRow, pairName, useMarketRows } from '../../hooks/use-market-rows';
 import { useDocumentTitle } from '../../hooks/use-document-title';
@@ -73,7 +74,7 @@ function MarketView({ coin, pair, rows }: { coin: CoinListEntry; pair: string; r
   const ticker = tickers[coin.symbol];
   const detail = useMarketDetail(coin.symbol);
   const trades = useTrades(coin.symbol);
-  const { offsetMinutes } = useMarketTimeZone();
+  const { offsetMinutes } = useTimeZone();
   // The newest trade is the freshest last price; the ticker (every 250 ms) and the coin list back it up.
   const lastPrice = trades[0]?.price ?? detail?.lastPrice ?? ticker?.close ?? coin.amount ?? null;
   const direction = useTickDirection(lastPrice);

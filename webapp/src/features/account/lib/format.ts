@@ -1,29 +1,7 @@
-//! Display helpers of the account centre: dates in the platform's time zone (through wasm-core),
-//! a short device description from a user agent, and masked contacts.
+//! Display helpers of the account centre: dates in the user's time zone (through wasm-core), a
+//! short device description from a user agent, and masked contacts.
 
-import { useMemo } from 'react';
-import { useGetAllSetting } from '../../../api/generated/common/common';
-import { formatDateTime, timeZones } from '../../../lib/wasm';
-
-/** The spec's default time zone (section 9). */
-export const DEFAULT_ZONE_ID = 'America/New_York';
-const DEFAULT_OFFSET_MINUTES = -300;
-
-/** UTC offset (minutes) of the platform's time zone: getAllSetting's default zone in the offset table. */
-export function useTimeZoneOffset(): number {
-  const { data } = useGetAllSetting();
-  return useMemo(() => {
-    const zoneId = data?.platform.defaultTimeZone || DEFAULT_ZONE_ID;
-    const table = data?.system.timeZone?.length ? data.system.timeZone : timeZones();
-    return table.find((zone) => zone.zoneId === zoneId)?.offsetMinutes ?? DEFAULT_OFFSET_MINUTES;
-  }, [data]);
-}
-
-/** A formatter of Unix milliseconds as `MM/DD/YYYY HH:mm:ss` in the platform's time zone. */
-export function useDateTimeFormatter(): (epochMs: number) => string {
-  const offset = useTimeZoneOffset();
-  return useMemo(() => (epochMs: number) => formatDateTime(epochMs, offset), [offset]);
-}
+export { useDateTimeFormatter } from '../../../hooks/use-time-zone';
 
 /** "Chrome · Windows" from a user agent; the parts it cannot tell are left out (empty when none). */
 export function describeUserAgent(userAgent: string): string {
