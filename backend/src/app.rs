@@ -16,11 +16,14 @@ use sea_orm::DatabaseConnection;
 use tokio::{sync::watch, task::JoinHandle};
 
 use crate::admin::api::AdminApi;
+use crate::admin::funds::AdminFundsApi;
 use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
 use crate::funds::api::FundsApi;
+use crate::funds::deposits::DepositApi;
 use crate::funds::exchange_api::ExchangeApi;
 use crate::funds::reports_api::ReportsApi;
+use crate::funds::withdrawals::WithdrawalApi;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
 use crate::kyc::api::KycApi;
 use crate::market::{
@@ -64,6 +67,9 @@ pub type DomainApis = (
     FundsApi,
     ExchangeApi,
     ReportsApi,
+    DepositApi,
+    WithdrawalApi,
+    AdminFundsApi,
 );
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
@@ -79,6 +85,9 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             FundsApi,
             ExchangeApi,
             ReportsApi,
+            DepositApi,
+            WithdrawalApi,
+            AdminFundsApi,
         ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use rust_decimal::Decimal;
 use serde::Deserialize;
 
 /// Everything the backend needs to start.
@@ -32,6 +33,8 @@ pub struct Config {
     pub mail: MailConfig,
     /// Sessions, rate limits and uploads.
     pub security: SecurityConfig,
+    /// Deposit and withdrawal channels.
+    pub funds: FundsConfig,
 }
 
 /// How the deployment runs.
@@ -133,6 +136,7 @@ impl Default for Config {
             mode: Mode::default(),
             mail: MailConfig::default(),
             security: SecurityConfig::default(),
+            funds: FundsConfig::default(),
         }
     }
 }
@@ -160,6 +164,164 @@ impl Default for SimulatorConfig {
     }
 }
 
+/// Deposit and withdrawal channels (`[[funds.channels]]` in the file). A file that sets
+/// `channels` replaces the whole default list.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FundsConfig {
+    /// One entry per coin and network, in the order the deposit page lists them.
+    pub channels: Vec<FundingChannelConfig>,
+}
+
+/// How one coin is deposited and withdrawn on one network.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FundingChannelConfig {
+    /// Asset, lower case (`usdt`).
+    pub coin: String,
+    /// Network in wasm-core's names (`TRC20`, `ERC20`, `BEP20`, `BTC`); stored upper case.
+    pub network: String,
+    /// The platform's deposit address on that network; must be valid for it.
+    pub address: String,
+    /// Smallest deposit accepted (decimal string).
+    pub min_deposit: Decimal,
+    /// Fixed fee of a withdrawal, in the coin (decimal string, may be `"0"`).
+    pub withdraw_fee: Decimal,
+    /// Smallest withdrawal, fee included (decimal string, above the fee).
+    pub min_withdraw: Decimal,
+    /// Most decimals of a deposit or withdrawal amount (0 to 8).
+    #[serde(default = "default_channel_precision")]
+    pub precision: u32,
+}
+
+fn default_channel_precision() -> u32 {
+    8
+}
+
+impl Default for FundsConfig {
+    fn default() -> Self {
+        let channel =
+            |coin: &str, network: &str, address: &str, min_deposit, fee, min, precision| {
+                FundingChannelConfig {
+                    coin: coin.into(),
+                    network: network.into(),
+                    address: address.into(),
+                    min_deposit: decimal(min_deposit),
+                    withdraw_fee: decimal(fee),
+                    min_withdraw: decimal(min),
+                    precision,
+                }
+            };
+        Self {
+            channels: vec![
+                channel(
+                    "usdt",
+                    "TRC20",
+                    "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+                    "10",
+                    "1",
+                    "10",
+                    6,
+                ),
+                channel(
+                    "usdt",
+                    "ERC20",
+                    "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+                    "10",
+                    "5",
+                    "20",
+                    6,
+                ),
+                channel(
+                    "btc",
+                    "BTC",
+                    "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                    "0.0001",
+                    "0.0002",
+                    "0.001",
+                    8,
+                ),
+                channel(
+                    "eth",
+                    "ERC20",
+                    "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+                    "0.005",
+                    "0.002",
+                    "0.01",
+                    8,
+                ),
+            ],
+        }
+    }
+}
+
+fn decimal(text: &str) -> Decimal {
+    // Only the literals of the defaults above reach this.
+    text.parse().unwrap_or_default()
+}
+
+impl FundsConfig {
+    /// Checks every channel and normalises names (coin lower case, network upper case): the coin
+    /// is 1 to 16 lower-case letters or digits, the network one wasm-core checks addresses of, the
+    /// address valid for it, the minimum deposit above zero, the fee not negative, the minimum
+    /// withdrawal above the fee, every amount within the precision (at most 8), and no coin and
+    /// network listed twice.
+    pub fn normalise(&mut self) -> Result<(), String> {
+        let mut seen = std::collections::BTreeSet::new();
+        for channel in &mut self.channels {
+            channel.coin = channel.coin.trim().to_ascii_lowercase();
+            channel.network = channel.network.trim().to_ascii_uppercase();
+            let name = format!("{} on {}", channel.coin, channel.network);
+            if channel.coin.is_empty()
+                || channel.coin.len() > 16
+                || !channel
+                    .coin
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            {
+                return Err(format!(
+                    "{name}: the coin must be 1 to 16 letters or digits"
+                ));
+            }
+            wasm_core::validate::validate_address(&channel.network, &channel.address)
+                .map_err(|violation| format!("{name}: {violation}"))?;
+            if channel.precision > 8 {
+                return Err(format!("{name}: the precision must be 0 to 8"));
+            }
+            if channel.min_deposit <= Decimal::ZERO {
+                return Err(format!("{name}: min_deposit must be above zero"));
+            }
+            if channel.withdraw_fee < Decimal::ZERO {
+                return Err(format!("{name}: withdraw_fee must not be negative"));
+            }
+            if channel.min_withdraw <= channel.withdraw_fee {
+                return Err(format!("{name}: min_withdraw must be above withdraw_fee"));
+            }
+            for (key, value) in [
+                ("min_deposit", channel.min_deposit),
+                ("withdraw_fee", channel.withdraw_fee),
+                ("min_withdraw", channel.min_withdraw),
+            ] {
+                if value.normalize().scale() > channel.precision {
+                    return Err(format!(
+                        "{name}: {key} has more than {} decimals",
+                        channel.precision
+                    ));
+                }
+            }
+            if !seen.insert((channel.coin.clone(), channel.network.clone())) {
+                return Err(format!("{name} is listed twice"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The channels of `coin` (lower case), in order.
+    pub fn channels_of(&self, coin: &str) -> Vec<&FundingChannelConfig> {
+        self.channels.iter().filter(|c| c.coin == coin).collect()
+    }
+}
+
 /// Why the configuration could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -175,6 +337,9 @@ pub enum ConfigError {
         path: PathBuf,
         source: Box<toml::de::Error>,
     },
+    /// A deposit or withdrawal channel is not usable.
+    #[error("invalid funds channel: {0}")]
+    Funds(String),
     /// An environment variable has a value of the wrong kind.
     #[error("invalid value {value:?} for {name}: expected {expected}")]
     Env {
@@ -279,6 +444,7 @@ impl Config {
                 "a number of days (0 keeps every tick)",
             )?;
         }
+        config.funds.normalise().map_err(ConfigError::Funds)?;
         Ok(config)
     }
 
@@ -368,6 +534,58 @@ mod tests {
         assert_eq!(config.platform.site_name, "Test");
         assert_eq!(config.simulator.seed, 7);
         assert_eq!(config.simulator.tick_ms, 1000);
+    }
+
+    #[test]
+    fn the_default_funds_channels_are_valid() {
+        let mut funds = FundsConfig::default();
+        assert_eq!(funds.normalise(), Ok(()));
+        assert_eq!(funds.channels_of("usdt").len(), 2);
+        assert_eq!(funds.channels_of("btc").len(), 1);
+        assert_eq!(funds.channels_of("eth").len(), 1);
+    }
+
+    #[test]
+    fn funds_channels_from_a_file_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("exchange.toml");
+        let channel = |address: &str, fee: &str| {
+            format!(
+                "[[funds.channels]]\ncoin = \"USDT\"\nnetwork = \"bep20\"\naddress = \"{address}\"\n\
+                 min_deposit = \"5\"\nwithdraw_fee = \"{fee}\"\nmin_withdraw = \"2\"\n"
+            )
+        };
+        std::fs::write(
+            &path,
+            channel("0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb", "0.5"),
+        )
+        .unwrap();
+        let config = Config::load_from(Some(&path), |_| None).unwrap();
+        assert_eq!(config.funds.channels.len(), 1);
+        assert_eq!(
+            (
+                config.funds.channels[0].coin.as_str(),
+                config.funds.channels[0].network.as_str(),
+                config.funds.channels[0].precision
+            ),
+            ("usdt", "BEP20", 8)
+        );
+        for (address, fee, fault) in [
+            ("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7", "0.5", "address"),
+            (
+                "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+                "2",
+                "min_withdraw",
+            ),
+        ] {
+            std::fs::write(&path, channel(address, fee)).unwrap();
+            let error = Config::load_from(Some(&path), |_| None).unwrap_err();
+            assert!(matches!(error, ConfigError::Funds(_)), "{error}");
+            assert!(
+                error.to_string().contains(fault) || fault == "address",
+                "{error}"
+            );
+        }
     }
 
     #[test]

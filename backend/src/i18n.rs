@@ -260,6 +260,27 @@ messages! {
     /// An operator's review was saved.
     Reviewed => "reviewed",
     // -- end of files messages --
+
+    // Deposits, withdrawals and their review (texts in locales/payments/).
+    /// The deposit or withdrawal was reviewed already (409).
+    PaymentAlreadyReviewed => "payment_already_reviewed",
+    /// Failing a deposit or withdrawal needs a reason.
+    RejectReasonRequired => "reject_reason_required",
+    /// Passing a withdrawal needs the network's transaction hash.
+    TxHashRequired => "tx_hash_required",
+    /// The transaction hash is not 1 to 128 visible characters.
+    InvalidTxHash => "invalid_tx_hash",
+    /// The payment screenshot is not a JPEG, PNG or WebP upload.
+    ScreenshotNotImage => "screenshot_not_image",
+    /// The sealed withdrawal request does not open with the session's key, or is not the expected JSON.
+    WithdrawalPayloadInvalid => "withdrawal_payload_invalid",
+    /// A deposit was submitted for review.
+    DepositSubmitted => "deposit_submitted",
+    /// A withdrawal was submitted for review.
+    WithdrawalSubmitted => "withdrawal_submitted",
+    /// No deposit or withdrawal channel for the coin (`{coin}`).
+    NoFundingChannel => "no_funding_channel",
+    // -- end of payments messages --
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -396,11 +417,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/security/", $code, ".json")),
             include_str!(concat!("../locales/files/", $code, ".json")),
             include_str!(concat!("../locales/funds/", $code, ".json")),
+            include_str!(concat!("../locales/payments/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 7]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 8]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

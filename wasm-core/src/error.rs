@@ -163,6 +163,11 @@ pub enum CoreError {
     /// A margin calculation's result is beyond the range of the core's numbers.
     #[error("the calculation is out of range")]
     CalculationOverflow,
+    // cipher
+    /// A sealed message does not open: the key, the associated data or a byte of the message differs
+    /// from what was sealed.
+    #[error("the sealed message could not be opened")]
+    DecryptionFailed,
     // validate
     /// A value broke an input rule of [`crate::validate`]; code, key and params are the
     /// [`Violation`]'s own.
@@ -209,6 +214,8 @@ impl CoreError {
             Self::MarginTierCum { .. } => "margin_tier_cum",
             Self::NotIsolatedMargin => "not_isolated_margin",
             Self::CalculationOverflow => "calculation_overflow",
+            // cipher
+            Self::DecryptionFailed => "decryption_failed",
             // validate
             Self::Invalid(violation) => violation.code(),
         }
@@ -241,6 +248,8 @@ impl CoreError {
             Self::MarginTierCum { .. } => "errors.marginTierCum",
             Self::NotIsolatedMargin => "errors.notIsolatedMargin",
             Self::CalculationOverflow => "errors.calculationOverflow",
+            // cipher
+            Self::DecryptionFailed => "errors.decryptionFailed",
             // validate
             Self::Invalid(violation) => violation.key(),
         }
@@ -299,9 +308,10 @@ impl CoreError {
             | Self::FeeRateOutOfRange { name, value } => {
                 BTreeMap::from([("name", (*name).to_owned()), ("value", value.clone())])
             }
-            Self::NoMarginTiers | Self::NotIsolatedMargin | Self::CalculationOverflow => {
-                BTreeMap::new()
-            }
+            Self::NoMarginTiers
+            | Self::NotIsolatedMargin
+            | Self::CalculationOverflow
+            | Self::DecryptionFailed => BTreeMap::new(),
             Self::MarginTierGap { tier } | Self::InvalidMarginTier { tier } => {
                 BTreeMap::from([("tier", tier.to_string())])
             }

@@ -12,6 +12,9 @@
 //! - [`validate`]: the input rules (passwords, e-mail, emptiness, required fields, number inputs,
 //!   seconds quantities, withdrawal addresses with their checksums, deposit, withdrawal, identity and
 //!   bank card forms), whose failures are data: `{code, key, params}` per broken rule.
+//! - [`cipher`]: AES-256-GCM sealing of the withdrawal request (the browser seals, the backend
+//!   opens) and strict base64.
+//! - [`funds`](mod@funds): a withdrawal's amount, fee and what arrives.
 //! - [`convert`]: checked conversions of host numbers (JavaScript `number`s) into integer arguments.
 //! - [`error`]: errors as data, serialized as `{code, key, params}` for the webapp to translate.
 //!
@@ -19,10 +22,12 @@
 //! compiled for wasm targets only; each converts its arguments, calls one core function and throws a
 //! [`CoreError`]'s payload on failure.
 
+pub mod cipher;
 mod civil;
 pub mod convert;
 pub mod error;
 pub mod format;
+pub mod funds;
 pub mod kline;
 pub mod margin;
 pub mod money;

@@ -11,6 +11,7 @@ mod m20261121_000005_create_accounts;
 mod m20261121_000006_create_favourite;
 mod m20261121_000007_create_ledger;
 mod m20261121_000008_create_transfers;
+mod m20261121_000009_create_deposits_withdrawals;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000006_create_favourite::Migration),
             Box::new(m20261121_000007_create_ledger::Migration),
             Box::new(m20261121_000008_create_transfers::Migration),
+            Box::new(m20261121_000009_create_deposits_withdrawals::Migration),
         ]
     }
 }

@@ -1,5 +1,7 @@
-//! The operator's calls (`/api/admin/…`): reviewing identity submissions. Only accounts with the
-//! `operator` role (created by `backend admin create-operator`) may call them.
+//! The operator's calls (`/api/admin/…`): reviewing identity submissions, deposits and
+//! withdrawals. Only accounts with the `operator` role (created by `backend admin create-operator`)
+//! may call them.
 
 pub mod api;
+pub mod funds;
 pub mod service;

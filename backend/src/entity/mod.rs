@@ -4,6 +4,7 @@
 pub mod api_key;
 pub mod bank_card;
 pub mod coin;
+pub mod deposit;
 pub mod favourite;
 pub mod fund_transfer;
 pub mod idempotency_record;
@@ -19,3 +20,4 @@ pub mod uploaded_file;
 pub mod user;
 pub mod user_session;
 pub mod verification_code;
+pub mod withdrawal;

@@ -12,6 +12,10 @@
 //!   compare-and-swap on the account's `version`, in a fixed account order, so on PostgreSQL two
 //!   entries touching the same account serialise on its row and a lost race is retried. A posting
 //!   that would take a balance below zero fails the whole entry: nothing is written.
+//! - Business rows commit with their entry: [`post_once`] runs an [`Extra`] inside the entry's
+//!   transaction (it may write rows, post more entries with [`post_within`], or refuse with a
+//!   business error that rolls everything back), and [`run_once`] gives a call that posts nothing
+//!   the same idempotency-key guarantee.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -26,6 +30,7 @@ use sea_orm::{
 };
 
 use crate::entity::{idempotency_record, journal_entry, journal_posting, ledger_account};
+use crate::http::ApiError;
 
 /// Attempts of a transaction that lost a race before giving up.
 const MAX_ATTEMPTS: u32 = 50;
@@ -241,6 +246,14 @@ pub enum LedgerError {
     /// The entry kept losing races with concurrent ones.
     #[error("too much contention; try again")]
     Contention,
+    /// A compare-and-swap inside [`post_within`] lost a race; [`post_once`] retries the whole
+    /// transaction.
+    #[error("a concurrent entry changed an account first")]
+    LostRace,
+    /// An [`Extra`] refused on a business rule (already reviewed, …); nothing is written and the
+    /// error is answered as it is.
+    #[error("refused: {0:?}")]
+    Refused(ApiError),
     /// The database failed.
     #[error(transparent)]
     Db(#[from] DbErr),
@@ -326,39 +339,49 @@ pub enum Outcome {
     },
 }
 
-/// Writes extra rows of a business object in the entry's transaction (given the entry id).
-pub type Extra = for<'t> fn(
-    &'t DatabaseTransaction,
-    i64,
-    &'t NewEntry,
-) -> futures_util::future::BoxFuture<'t, Result<(), DbErr>>;
+/// What an [`Extra`] returns: a future over the entry's transaction.
+pub type ExtraFuture<'t> = futures_util::future::BoxFuture<'t, Result<(), LedgerError>>;
+
+/// Work of a business object inside the entry's transaction, given the transaction, the entry's id
+/// and the entry. It runs after the entry's row and before its postings, so a conditional update
+/// that finds its row changed (reviewed meanwhile) refuses before a balance check could answer
+/// instead; the postings and the idempotency record follow. It may write rows
+/// (`?` turns a `DbErr` into [`LedgerError::Db`]), post further entries with [`post_within`], or
+/// refuse with [`LedgerError::Refused`], which rolls the whole transaction back. It runs once per
+/// attempt, so it must not keep effects outside the transaction. A plain `fn` or a closure; a
+/// closure clones what it captured into the future it returns (the future may not borrow the
+/// closure).
+pub trait Extra: for<'t> Fn(&'t DatabaseTransaction, i64, &'t NewEntry) -> ExtraFuture<'t> {}
+
+impl<F> Extra for F where
+    F: for<'t> Fn(&'t DatabaseTransaction, i64, &'t NewEntry) -> ExtraFuture<'t>
+{
+}
 
 /// An [`Extra`] that writes nothing.
-pub fn no_extra<'t>(
-    _: &'t DatabaseTransaction,
-    _: i64,
-    _: &'t NewEntry,
-) -> futures_util::future::BoxFuture<'t, Result<(), DbErr>> {
+pub fn no_extra<'t>(_: &'t DatabaseTransaction, _: i64, _: &'t NewEntry) -> ExtraFuture<'t> {
     Box::pin(async { Ok(()) })
 }
 
 /// Posts `entry` once per idempotency key: with a key seen before for the same request, nothing is
 /// posted and the first answer is returned; for another request, [`LedgerError::KeyReused`]. The
 /// record of the key, `extra`'s rows and the entry commit together, so a retry after any failure
-/// either replays or finds that nothing happened. `respond` makes the answer stored for replays.
+/// either replays or finds that nothing happened; the key is claimed before any balance is read,
+/// so concurrent requests with one key post once and the others replay. `respond` makes the
+/// answer stored for replays; `extra` (see [`Extra`]) does the business object's part.
 pub async fn post_once(
     db: &DatabaseConnection,
     entry: &NewEntry,
     idempotency: Option<&Idempotency>,
     respond: impl Fn(&Posted) -> String,
-    extra: Extra,
+    extra: impl Extra,
 ) -> Result<Outcome, LedgerError> {
     let net = check(entry)?;
     let mut attempt = 0;
     loop {
         attempt += 1;
         let txn = db.begin().await?;
-        match post_in(&txn, entry, &net, idempotency, &respond, extra).await {
+        match post_in(&txn, entry, &net, idempotency, &respond, &extra).await {
             Ok(Some(Outcome::Posted(posted))) => {
                 txn.commit().await?;
                 return Ok(Outcome::Posted(posted));
@@ -367,7 +390,7 @@ pub async fn post_once(
                 txn.rollback().await.ok();
                 return Ok(replayed);
             }
-            Ok(None) => {
+            Ok(None) | Err(LedgerError::LostRace) => {
                 txn.rollback().await.ok();
             }
             Err(LedgerError::Db(error)) if is_conflict(&error) => {
@@ -378,16 +401,151 @@ pub async fn post_once(
                 return Err(error);
             }
         }
-        if attempt >= MAX_ATTEMPTS {
-            return Err(LedgerError::Contention);
-        }
-        // Back off a little, more with every lost race, so a crowd of writers thins out.
-        let jitter = u64::from(rand::random::<u8>() % 8);
-        tokio::time::sleep(Duration::from_millis(
-            u64::from(attempt.min(10)) * 2 + jitter,
-        ))
-        .await;
+        back_off(attempt).await?;
     }
+}
+
+/// Waits a little before another attempt, more with every lost race so a crowd of writers thins
+/// out; [`LedgerError::Contention`] after [`MAX_ATTEMPTS`].
+async fn back_off(attempt: u32) -> Result<(), LedgerError> {
+    if attempt >= MAX_ATTEMPTS {
+        return Err(LedgerError::Contention);
+    }
+    let jitter = u64::from(rand::random::<u8>() % 8);
+    tokio::time::sleep(Duration::from_millis(
+        u64::from(attempt.min(10)) * 2 + jitter,
+    ))
+    .await;
+    Ok(())
+}
+
+/// What [`run_once`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunOutcome<T> {
+    /// The action ran now and committed; its result.
+    Ran(T),
+    /// The key was seen with the same request before: nothing ran, and this is the first answer.
+    Replayed(String),
+}
+
+/// Runs `action` in a transaction once per idempotency key, for calls that change business rows
+/// but post no entry (a deposit submission): with a key seen before for the same request the action
+/// does not run and the first answer is returned; for another request,
+/// [`LedgerError::KeyReused`]. The key's record (its `entry_id` 0: no entry) commits with the
+/// action's rows. Lost races (SQLite busy, a concurrent use of the same key) are retried;
+/// `respond` makes the answer stored for replays.
+pub async fn run_once<T, A>(
+    db: &DatabaseConnection,
+    idempotency: Option<&Idempotency>,
+    respond: impl Fn(&T) -> String,
+    action: A,
+) -> Result<RunOutcome<T>, LedgerError>
+where
+    A: for<'t> Fn(
+        &'t DatabaseTransaction,
+    ) -> futures_util::future::BoxFuture<'t, Result<T, LedgerError>>,
+{
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let txn = db.begin().await?;
+        let result = async {
+            if let Some(idempotency) = idempotency {
+                if let Some(seen) = find_key(&txn, idempotency).await? {
+                    return Ok(RunOutcome::Replayed(seen));
+                }
+                // Claimed first, as in `post_in`: a concurrent request with the same key waits
+                // for this one and then replays.
+                insert_key(&txn, idempotency, String::new(), 0).await?;
+            }
+            let done = action(&txn).await?;
+            if let Some(idempotency) = idempotency {
+                store_response(&txn, idempotency, respond(&done)).await?;
+            }
+            Ok(RunOutcome::Ran(done))
+        }
+        .await;
+        match result {
+            Ok(RunOutcome::Ran(done)) => {
+                txn.commit().await?;
+                return Ok(RunOutcome::Ran(done));
+            }
+            Ok(replayed) => {
+                txn.rollback().await.ok();
+                return Ok(replayed);
+            }
+            Err(LedgerError::LostRace) => {
+                txn.rollback().await.ok();
+            }
+            Err(LedgerError::Db(error)) if is_conflict(&error) => {
+                txn.rollback().await.ok();
+            }
+            Err(error) => {
+                txn.rollback().await.ok();
+                return Err(error);
+            }
+        }
+        back_off(attempt).await?;
+    }
+}
+
+/// The stored answer of `idempotency`'s key, or [`LedgerError::KeyReused`] when the key was used
+/// for another request; `None` when the key is new.
+async fn find_key(
+    txn: &DatabaseTransaction,
+    idempotency: &Idempotency,
+) -> Result<Option<String>, LedgerError> {
+    let Some(seen) = idempotency_record::Entity::find()
+        .filter(idempotency_record::Column::UserId.eq(idempotency.user_id))
+        .filter(idempotency_record::Column::Key.eq(&idempotency.key))
+        .one(txn)
+        .await?
+    else {
+        return Ok(None);
+    };
+    if seen.request_hash != idempotency.request_hash {
+        return Err(LedgerError::KeyReused);
+    }
+    Ok(Some(seen.response))
+}
+
+/// Stores the answer of the request that claimed `idempotency`'s key (in its transaction).
+async fn store_response(
+    txn: &DatabaseTransaction,
+    idempotency: &Idempotency,
+    response: String,
+) -> Result<(), DbErr> {
+    idempotency_record::Entity::update_many()
+        .col_expr(idempotency_record::Column::Response, Expr::value(response))
+        .filter(idempotency_record::Column::UserId.eq(idempotency.user_id))
+        .filter(idempotency_record::Column::Key.eq(&idempotency.key))
+        .exec(txn)
+        .await?;
+    Ok(())
+}
+
+/// Records `idempotency`'s key (claiming it). A concurrent request with the same key makes this
+/// insert fail on the unique index (on PostgreSQL once the first transaction ends); the retry then
+/// finds its record and replays.
+async fn insert_key(
+    txn: &DatabaseTransaction,
+    idempotency: &Idempotency,
+    response: String,
+    entry_id: i64,
+) -> Result<(), DbErr> {
+    idempotency_record::ActiveModel {
+        user_id: Set(idempotency.user_id),
+        key: Set(idempotency.key.clone()),
+        operation: Set(idempotency.operation.to_owned()),
+        request_hash: Set(idempotency.request_hash.clone()),
+        response: Set(response),
+        entry_id: Set(entry_id),
+        created_at: Set(chrono::Utc::now().timestamp_millis()),
+        ..Default::default()
+    }
+    .insert(txn)
+    .await?;
+    Ok(())
 }
 
 /// Whether a database error is a lost race that a retry may win.
@@ -410,11 +568,69 @@ async fn post_in(
     net: &BTreeMap<(AccountRef, String), Decimal>,
     idempotency: Option<&Idempotency>,
     respond: &impl Fn(&Posted) -> String,
-    extra: Extra,
+    extra: &impl Extra,
 ) -> Result<Option<Outcome>, LedgerError> {
-    let now = chrono::Utc::now().timestamp_millis();
     // The first statement writes, so SQLite takes the write lock now rather than on upgrade.
-    let row = journal_entry::ActiveModel {
+    let row = insert_entry(txn, entry).await?;
+    if let Some(idempotency) = idempotency {
+        if let Some(seen) = idempotency_record::Entity::find()
+            .filter(idempotency_record::Column::UserId.eq(idempotency.user_id))
+            .filter(idempotency_record::Column::Key.eq(&idempotency.key))
+            .one(txn)
+            .await?
+        {
+            if seen.request_hash != idempotency.request_hash {
+                return Err(LedgerError::KeyReused);
+            }
+            return Ok(Some(Outcome::Replayed {
+                response: seen.response,
+                entry_id: seen.entry_id,
+            }));
+        }
+        // Claim the key before anything is checked: a concurrent request with the same key waits
+        // here (PostgreSQL) until this one ends, then fails on the unique index and its retry
+        // replays — it never sees this entry's balances without its record.
+        insert_key(txn, idempotency, String::new(), row.id).await?;
+    }
+    extra(txn, row.id, entry).await?;
+    let Some(balances) = apply_postings(txn, row.id, entry, net).await? else {
+        return Ok(None);
+    };
+    let posted = Posted {
+        entry_id: row.id,
+        balances,
+    };
+    if let Some(idempotency) = idempotency {
+        store_response(txn, idempotency, respond(&posted)).await?;
+    }
+    Ok(Some(Outcome::Posted(posted)))
+}
+
+/// Posts `entry` inside `txn`, a transaction of [`post_once`] (from its [`Extra`]), so that two
+/// entries of one business event commit or roll back together. A lost compare-and-swap is
+/// [`LedgerError::LostRace`], which the enclosing [`post_once`] retries.
+pub async fn post_within(
+    txn: &DatabaseTransaction,
+    entry: &NewEntry,
+) -> Result<Posted, LedgerError> {
+    let net = check(entry)?;
+    let row = insert_entry(txn, entry).await?;
+    let balances = apply_postings(txn, row.id, entry, &net)
+        .await?
+        .ok_or(LedgerError::LostRace)?;
+    Ok(Posted {
+        entry_id: row.id,
+        balances,
+    })
+}
+
+/// Inserts the entry's row.
+async fn insert_entry(
+    txn: &DatabaseTransaction,
+    entry: &NewEntry,
+) -> Result<journal_entry::Model, DbErr> {
+    let now = chrono::Utc::now().timestamp_millis();
+    journal_entry::ActiveModel {
         kind: Set(entry.kind.chars().take(32).collect()),
         reference: Set(entry.reference.chars().take(128).collect()),
         user_id: Set(entry.user_id),
@@ -424,22 +640,18 @@ async fn post_in(
         ..Default::default()
     }
     .insert(txn)
-    .await?;
-    if let Some(idempotency) = idempotency
-        && let Some(seen) = idempotency_record::Entity::find()
-            .filter(idempotency_record::Column::UserId.eq(idempotency.user_id))
-            .filter(idempotency_record::Column::Key.eq(&idempotency.key))
-            .one(txn)
-            .await?
-    {
-        if seen.request_hash != idempotency.request_hash {
-            return Err(LedgerError::KeyReused);
-        }
-        return Ok(Some(Outcome::Replayed {
-            response: seen.response,
-            entry_id: seen.entry_id,
-        }));
-    }
+    .await
+}
+
+/// Moves every account of `net` by its change (compare-and-swap on each, in a fixed order) and
+/// stores the entry's postings; `None` when a compare-and-swap lost a race.
+async fn apply_postings(
+    txn: &DatabaseTransaction,
+    entry_id: i64,
+    entry: &NewEntry,
+    net: &BTreeMap<(AccountRef, String), Decimal>,
+) -> Result<Option<BTreeMap<(AccountRef, String), Decimal>>, LedgerError> {
+    let now = chrono::Utc::now().timestamp_millis();
     let mut balances = BTreeMap::new();
     let mut account_ids = BTreeMap::new();
     // BTreeMap order: every entry locks its accounts in the same order (no deadlocks).
@@ -479,7 +691,7 @@ async fn post_in(
     let rows = entry.postings.iter().map(|posting| {
         let key = (posting.account, posting.asset.clone());
         journal_posting::ActiveModel {
-            entry_id: Set(row.id),
+            entry_id: Set(entry_id),
             account_id: Set(account_ids[&key]),
             asset: Set(posting.asset.clone()),
             amount: Set(posting.amount.normalize().to_string()),
@@ -488,28 +700,7 @@ async fn post_in(
         }
     });
     journal_posting::Entity::insert_many(rows).exec(txn).await?;
-    extra(txn, row.id, entry).await?;
-    let posted = Posted {
-        entry_id: row.id,
-        balances,
-    };
-    if let Some(idempotency) = idempotency {
-        // A concurrent request with the same key makes this insert fail on the unique index; the
-        // retry then finds its record and replays.
-        idempotency_record::ActiveModel {
-            user_id: Set(idempotency.user_id),
-            key: Set(idempotency.key.clone()),
-            operation: Set(idempotency.operation.to_owned()),
-            request_hash: Set(idempotency.request_hash.clone()),
-            response: Set(respond(&posted)),
-            entry_id: Set(row.id),
-            created_at: Set(now),
-            ..Default::default()
-        }
-        .insert(txn)
-        .await?;
-    }
-    Ok(Some(Outcome::Posted(posted)))
+    Ok(Some(balances))
 }
 
 /// The row of `account` in `asset`, created (at zero) when it does not exist yet.

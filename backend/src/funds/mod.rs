@@ -5,6 +5,7 @@
 pub mod api;
 pub mod audit;
 pub mod conversion;
+pub mod deposits;
 pub mod exchange_api;
 pub mod ledger;
 pub mod prices;
@@ -12,3 +13,4 @@ pub mod push;
 pub mod reports;
 pub mod reports_api;
 pub mod service;
+pub mod withdrawals;

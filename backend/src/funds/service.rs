@@ -139,7 +139,10 @@ pub fn ledger_error(error: LedgerError, amount_field: &str) -> ApiError {
         ),
         LedgerError::KeyReused => ApiError::new(StatusCode::BAD_REQUEST, Msg::IdempotencyKeyReused)
             .with_field("Idempotency-Key"),
-        LedgerError::Contention => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::LedgerBusy),
+        LedgerError::Contention | LedgerError::LostRace => {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::LedgerBusy)
+        }
+        LedgerError::Refused(error) => error,
         other => ApiError::internal(other),
     }
 }
@@ -316,16 +319,16 @@ fn record_transfer<'t>(
     txn: &'t sea_orm::DatabaseTransaction,
     entry_id: i64,
     entry: &'t NewEntry,
-) -> futures_util::future::BoxFuture<'t, Result<(), sea_orm::DbErr>> {
+) -> ledger::ExtraFuture<'t> {
     Box::pin(async move {
         let (from, to) = match (&entry.postings[0].account, &entry.postings[1].account) {
             (AccountRef::User { user_id: from, .. }, AccountRef::User { user_id: to, .. }) => {
                 (*from, *to)
             }
             _ => {
-                return Err(sea_orm::DbErr::Custom(
-                    "a user transfer moves user funds".into(),
-                ));
+                return Err(
+                    sea_orm::DbErr::Custom("a user transfer moves user funds".into()).into(),
+                );
             }
         };
         fund_transfer::ActiveModel {

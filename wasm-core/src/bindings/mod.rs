@@ -11,7 +11,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::CoreError;
 
+mod cipher;
 mod format;
+mod funds;
 mod kline;
 mod margin;
 mod validate;

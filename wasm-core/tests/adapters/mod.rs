@@ -8,7 +8,9 @@
 use serde_json::Value;
 use wasm_core::CoreError;
 
+pub mod cipher;
 pub mod format;
+pub mod funds;
 pub mod kline;
 pub mod margin;
 pub mod validate;
@@ -52,6 +54,16 @@ pub const MODULES: &[Module] = &[
     Module {
         functions: kline::FUNCTIONS,
         call: kline::call,
+        call_method: no_classes,
+    },
+    Module {
+        functions: cipher::FUNCTIONS,
+        call: cipher::call,
+        call_method: no_classes,
+    },
+    Module {
+        functions: funds::FUNCTIONS,
+        call: funds::call,
         call_method: no_classes,
     },
 ];

@@ -1,0 +1,954 @@
+//! Deposits: the funding channels (per coin and network: the platform's address, minimum deposit,
+//! withdrawal fee and minimum withdrawal, from `[funds]` in the configuration), the user's deposit
+//! claims with their payment screenshot, and the operator's review that credits them.
+//!
+//! A claim moves no money: it waits in `review` until an operator passes it — one journal entry,
+//! deposits in transit → the user's funding, in the same transaction as the conditional
+//! `review → passed` update, so two operators cannot both credit it — or fails it with a reason.
+//!
+//! HTTP (the [`DepositApi`] below; every call needs the session):
+//! - `GET /api/{head}/coin/assets/getRechargeCurrency` and `GET /api/recharge/ga`: every channel;
+//! - `GET /api/{head}/coin/assets/getDepositAddress/{coin}`: one coin's channels;
+//! - `POST /api/recharge/submit`: a claim (with an optional `Idempotency-Key`);
+//! - `POST /api/recharge/list` and `POST /api/{head}/coin/assets/getRechargeLog`: the user's claims.
+//!
+//! The channel lookups, amount rules and review decisions here are shared with
+//! [`super::withdrawals`] and the operator calls of [`crate::admin::funds`].
+
+use std::collections::HashMap;
+
+use poem::{http::StatusCode, web::Data};
+use poem_openapi::{
+    Enum, Object, OpenApi, Tags,
+    param::{Header, Path},
+    types::{ParseFromJSON, ToJSON},
+};
+use rust_decimal::Decimal;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait,
+    sea_query::Expr,
+};
+use serde::{Deserialize, Serialize};
+use wasm_core::validate::Violation;
+
+use super::ledger::{
+    self, AccountRef, House, Idempotency, LedgerError, NewEntry, Posting, RunOutcome,
+};
+use super::service::{self, ledger_error};
+use crate::admin::service::require_operator;
+use crate::app::AppState;
+use crate::config::{FundingChannelConfig, FundsConfig};
+use crate::entity::{deposit, uploaded_file, user};
+use crate::http::{ApiError, JsonBody, MemberResponse, check_head};
+use crate::i18n::Msg;
+use crate::kyc::files;
+use crate::user::{Satoken, now_ms};
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------------------------
+
+/// Where a deposit or withdrawal stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize, Deserialize)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum PaymentStatus {
+    /// Waiting for an operator.
+    Review,
+    /// Passed: the money moved.
+    Passed,
+    /// Failed: see the reason (a withdrawal's amount went back to funding).
+    Failed,
+}
+
+impl PaymentStatus {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Review => "review",
+            Self::Passed => "passed",
+            Self::Failed => "failed",
+        }
+    }
+
+    /// The status of a stored name (`review` for anything unknown, which never happens).
+    pub fn from_stored(name: &str) -> Self {
+        match name {
+            "passed" => Self::Passed,
+            "failed" => Self::Failed,
+            _ => Self::Review,
+        }
+    }
+}
+
+/// The largest page a list returns.
+pub const MAX_PAGE_SIZE: u64 = 100;
+/// The longest rejection reason, in characters.
+pub const MAX_REASON_CHARS: u32 = 500;
+
+/// The channels of `coin` (any case), or `NoFundingChannel` (404 for a path, 400 naming `field`
+/// for a body field).
+pub fn coin_channels<'a>(
+    funds: &'a FundsConfig,
+    coin: &str,
+    field: Option<&str>,
+) -> Result<(String, Vec<&'a FundingChannelConfig>), ApiError> {
+    let wanted = coin.trim().to_ascii_lowercase();
+    let found = funds.channels_of(&wanted);
+    if found.is_empty() {
+        let error = match field {
+            Some(field) => {
+                ApiError::new(StatusCode::BAD_REQUEST, Msg::NoFundingChannel).with_field(field)
+            }
+            None => ApiError::new(StatusCode::NOT_FOUND, Msg::NoFundingChannel),
+        };
+        return Err(error.with_param("coin", coin.trim().to_ascii_uppercase()));
+    }
+    Ok((wanted, found))
+}
+
+/// The channel of `coin` on `network` (any case): `NoFundingChannel` on `coin`, or the
+/// `unsupported_network` rule on `network`.
+pub fn channel<'a>(
+    funds: &'a FundsConfig,
+    coin: &str,
+    network: &str,
+) -> Result<&'a FundingChannelConfig, ApiError> {
+    let (_, channels) = coin_channels(funds, coin, Some("coin"))?;
+    let wanted = network.trim().to_ascii_uppercase();
+    channels
+        .into_iter()
+        .find(|c| c.network == wanted)
+        .ok_or_else(|| {
+            ApiError::rule(
+                "network",
+                &Violation::UnsupportedNetwork {
+                    network: network.trim().to_owned(),
+                },
+            )
+        })
+}
+
+/// An amount typed for `channel`: the number-input rule and above zero ([`service::amount`]), at
+/// most the channel's decimals, and at least `min`.
+pub fn channel_amount(
+    channel: &FundingChannelConfig,
+    text: &str,
+    field: &str,
+    min: Decimal,
+) -> Result<Decimal, ApiError> {
+    let amount = service::amount(text, field)?;
+    if amount.scale() > channel.precision {
+        return Err(ApiError::rule(
+            field,
+            &Violation::TooManyDecimals {
+                max: channel.precision,
+            },
+        ));
+    }
+    if amount < min {
+        return Err(ApiError::rule(
+            field,
+            &Violation::BelowMinimum {
+                min: min.normalize(),
+            },
+        ));
+    }
+    Ok(amount)
+}
+
+/// The upload a screenshot reference names, if it is one of `user_id`'s images. The reference is
+/// what the upload call answered: the `fileId` (as text), its `url`
+/// (`/api/file/content/{fileId}?…`), or the stored file name. Another user's file answers exactly
+/// like a missing one (404 naming `screenshot`); a PDF is 400 `screenshot_not_image`.
+pub async fn screenshot(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    reference: &str,
+) -> Result<uploaded_file::Model, ApiError> {
+    let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("screenshot");
+    let reference = reference.trim();
+    let by_id = reference
+        .strip_prefix("/api/file/content/")
+        .map(|rest| rest.split(['?', '#']).next().unwrap_or_default())
+        .unwrap_or(reference);
+    let mut select =
+        uploaded_file::Entity::find().filter(uploaded_file::Column::UserId.eq(user_id));
+    select = if !by_id.is_empty() && by_id.len() < 19 && by_id.bytes().all(|b| b.is_ascii_digit()) {
+        select.filter(uploaded_file::Column::Id.eq(by_id.parse::<i64>().map_err(|_| not_found())?))
+    } else if !reference.is_empty() && reference.len() <= 100 {
+        select.filter(uploaded_file::Column::StoredName.eq(reference))
+    } else {
+        return Err(not_found());
+    };
+    let file = select.one(db).await?.ok_or_else(not_found)?;
+    if !matches!(
+        file.content_type.as_str(),
+        "image/jpeg" | "image/png" | "image/webp"
+    ) {
+        return Err(
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::ScreenshotNotImage)
+                .with_field("screenshot"),
+        );
+    }
+    Ok(file)
+}
+
+/// A checked deposit claim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewDeposit {
+    /// The claimant.
+    pub user_id: i64,
+    /// Asset, lower case.
+    pub coin: String,
+    /// Network, upper case.
+    pub network: String,
+    /// The platform's address on it.
+    pub address: String,
+    /// Amount.
+    pub amount: Decimal,
+    /// The screenshot upload.
+    pub screenshot_file_id: i64,
+}
+
+/// Stores a claim under review, once per idempotency key (a replay gets the first answer, made by
+/// `respond`).
+pub async fn submit(
+    db: &DatabaseConnection,
+    claim: &NewDeposit,
+    idempotency: Option<&Idempotency>,
+    respond: impl Fn(&deposit::Model) -> String,
+) -> Result<RunOutcome<deposit::Model>, ApiError> {
+    ledger::run_once(db, idempotency, respond, |txn| {
+        let claim = claim.clone();
+        Box::pin(async move {
+            Ok(deposit::ActiveModel {
+                user_id: Set(claim.user_id),
+                coin: Set(claim.coin),
+                network: Set(claim.network),
+                address: Set(claim.address),
+                amount: Set(claim.amount.normalize().to_string()),
+                screenshot_file_id: Set(claim.screenshot_file_id),
+                status: Set(PaymentStatus::Review.as_str().to_owned()),
+                reason: Set(None),
+                reviewed_by: Set(None),
+                reviewed_at: Set(None),
+                entry_id: Set(None),
+                created_at: Set(now_ms()),
+                ..Default::default()
+            }
+            .insert(txn)
+            .await?)
+        })
+    })
+    .await
+    .map_err(|e| ledger_error(e, "amount"))
+}
+
+/// Which deposits or withdrawals a list shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    /// Only this user's (always set for a user's own list).
+    pub user_id: Option<i64>,
+    /// Only this asset (lower case).
+    pub coin: Option<String>,
+    /// Only this status.
+    pub status: Option<PaymentStatus>,
+}
+
+/// Page `page` (from 1) of `page_size` (1 to [`MAX_PAGE_SIZE`]) deposits matching `filter`, newest
+/// first, and how many match in all.
+pub async fn list(
+    db: &impl ConnectionTrait,
+    filter: &ListFilter,
+    page: u64,
+    page_size: u64,
+) -> Result<(u64, Vec<deposit::Model>), ApiError> {
+    let mut select = deposit::Entity::find();
+    if let Some(user_id) = filter.user_id {
+        select = select.filter(deposit::Column::UserId.eq(user_id));
+    }
+    if let Some(coin) = &filter.coin {
+        select = select.filter(deposit::Column::Coin.eq(coin.trim().to_ascii_lowercase()));
+    }
+    if let Some(status) = filter.status {
+        select = select.filter(deposit::Column::Status.eq(status.as_str()));
+    }
+    let total = select.clone().count(db).await?;
+    let page_size = page_size.clamp(1, MAX_PAGE_SIZE);
+    let rows = select
+        .order_by_desc(deposit::Column::Id)
+        .offset((page.max(1) - 1).saturating_mul(page_size))
+        .limit(page_size)
+        .all(db)
+        .await?;
+    Ok((total, rows))
+}
+
+/// The login e-mail (else phone) of each of `user_ids`, for the operator's lists.
+pub async fn accounts(
+    db: &impl ConnectionTrait,
+    user_ids: impl IntoIterator<Item = i64>,
+) -> Result<HashMap<i64, String>, ApiError> {
+    let mut ids: Vec<i64> = user_ids.into_iter().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(user::Entity::find()
+        .filter(user::Column::Id.is_in(ids))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|u| (u.id, u.email.or(u.phone).unwrap_or_default()))
+        .collect())
+}
+
+/// An operator's decision on a deposit or withdrawal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// The deposit's or withdrawal's id.
+    pub id: i64,
+    /// Pass (`true`) or fail it.
+    pub approve: bool,
+    /// Why it fails: required to fail it, at most [`MAX_REASON_CHARS`] characters.
+    pub reason: Option<String>,
+}
+
+/// The reason a decision stores: `None` when it passes; required (non-blank, at most
+/// [`MAX_REASON_CHARS`] characters, trimmed) when it fails.
+pub fn rejection_reason(decision: &Decision) -> Result<Option<String>, ApiError> {
+    if decision.approve {
+        return Ok(None);
+    }
+    let reason = decision
+        .reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .ok_or_else(|| {
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::RejectReasonRequired).with_field("reason")
+        })?;
+    if reason.chars().count() > MAX_REASON_CHARS as usize {
+        return Err(ApiError::rule(
+            "reason",
+            &Violation::TooLong {
+                max: MAX_REASON_CHARS,
+            },
+        ));
+    }
+    Ok(Some(reason.to_owned()))
+}
+
+/// 409: reviewed already.
+pub fn already_reviewed() -> ApiError {
+    ApiError::new(StatusCode::CONFLICT, Msg::PaymentAlreadyReviewed)
+}
+
+/// Checks that `operator` may decide on a row of `owner_id`: an operator (403 otherwise) and not
+/// its owner (403). Whether it is still under review is decided by the conditional update alone,
+/// inside the transaction of its entries, so a review that lost a race answers like a late one.
+pub fn check_reviewable(operator: &user::Model, owner_id: i64) -> Result<(), ApiError> {
+    require_operator(operator)?;
+    if owner_id == operator.id {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, Msg::Forbidden));
+    }
+    Ok(())
+}
+
+/// Records `operator`'s decision on a deposit under review: passing credits the amount (one entry,
+/// deposits in transit → the user's funding) in the same transaction as the conditional
+/// `review → passed` update; failing stores the reason and moves nothing. A deposit reviewed
+/// already — before or concurrently — is 409; a missing one 404. Answers the reviewed deposit.
+pub async fn review(
+    db: &DatabaseConnection,
+    operator: &user::Model,
+    decision: &Decision,
+) -> Result<deposit::Model, ApiError> {
+    require_operator(operator)?;
+    let reason = rejection_reason(decision)?;
+    let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("id");
+    let row = deposit::Entity::find_by_id(decision.id)
+        .one(db)
+        .await?
+        .ok_or_else(not_found)?;
+    check_reviewable(operator, row.user_id)?;
+    let now = now_ms();
+    let (id, operator_id) = (row.id, operator.id);
+    if decision.approve {
+        let amount = wasm_core::money::parse_decimal(&row.amount).map_err(ApiError::internal)?;
+        let entry = NewEntry {
+            kind: "deposit".into(),
+            reference: format!("deposit:{id}"),
+            user_id: Some(row.user_id),
+            actor_id: Some(operator_id),
+            memo: format!(
+                "deposit {} {} ({})",
+                amount.normalize(),
+                row.coin.to_ascii_uppercase(),
+                row.network
+            ),
+            postings: Posting::transfer(
+                AccountRef::House(House::DepositsInTransit),
+                AccountRef::funding(row.user_id),
+                &row.coin,
+                amount,
+            )
+            .to_vec(),
+        };
+        ledger::post_once(
+            db,
+            &entry,
+            None,
+            |_| String::new(),
+            move |txn, entry_id, _| {
+                Box::pin(async move {
+                    decide(
+                        txn,
+                        id,
+                        PaymentStatus::Passed,
+                        None,
+                        operator_id,
+                        now,
+                        Some(entry_id),
+                    )
+                    .await
+                })
+            },
+        )
+        .await
+        .map_err(|e| ledger_error(e, "amount"))?;
+    } else {
+        let txn = db.begin().await?;
+        match decide(
+            &txn,
+            id,
+            PaymentStatus::Failed,
+            reason,
+            operator_id,
+            now,
+            None,
+        )
+        .await
+        {
+            Ok(()) => txn.commit().await?,
+            Err(error) => {
+                txn.rollback().await.ok();
+                return Err(ledger_error(error, "amount"));
+            }
+        }
+    }
+    deposit::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// The conditional `review → status` update of deposit `id`; [`LedgerError::Refused`] (409) when
+/// it is no longer under review.
+async fn decide(
+    txn: &sea_orm::DatabaseTransaction,
+    id: i64,
+    status: PaymentStatus,
+    reason: Option<String>,
+    operator_id: i64,
+    now: i64,
+    entry_id: Option<i64>,
+) -> Result<(), LedgerError> {
+    let updated = deposit::Entity::update_many()
+        .col_expr(deposit::Column::Status, Expr::value(status.as_str()))
+        .col_expr(deposit::Column::Reason, Expr::value(reason))
+        .col_expr(deposit::Column::ReviewedBy, Expr::value(operator_id))
+        .col_expr(deposit::Column::ReviewedAt, Expr::value(now))
+        .col_expr(deposit::Column::EntryId, Expr::value(entry_id))
+        .filter(deposit::Column::Id.eq(id))
+        .filter(deposit::Column::Status.eq(PaymentStatus::Review.as_str()))
+        .exec(txn)
+        .await?;
+    if updated.rows_affected == 1 {
+        Ok(())
+    } else {
+        Err(LedgerError::Refused(already_reviewed()))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Deposit channels and addresses, deposit claims and their history.
+    Deposits,
+}
+
+/// The deposit calls.
+pub struct DepositApi;
+
+/// One network a coin is deposited and withdrawn on.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct FundingNetwork {
+    /// Network name (`TRC20`, `ERC20`, `BTC`).
+    pub network: String,
+    /// The platform's deposit address on it.
+    pub address: String,
+    /// Smallest deposit.
+    pub min_deposit: Decimal,
+    /// Fixed withdrawal fee, in the coin.
+    pub withdraw_fee: Decimal,
+    /// Smallest withdrawal (fee included).
+    pub min_withdraw: Decimal,
+    /// Most decimals of an amount.
+    pub precision: u32,
+}
+
+/// How one coin is deposited and withdrawn.
+#[derive(Debug, Object)]
+pub struct FundingChannel {
+    /// Asset, lower case (`usdt`).
+    pub coin: String,
+    /// Its networks, in the configured order.
+    pub networks: Vec<FundingNetwork>,
+}
+
+/// Every coin that can be deposited and withdrawn.
+#[derive(Debug, Object)]
+pub struct FundingChannels {
+    /// One entry per coin, in the configured order.
+    pub coins: Vec<FundingChannel>,
+}
+
+fn network_of(channel: &FundingChannelConfig) -> FundingNetwork {
+    FundingNetwork {
+        network: channel.network.clone(),
+        address: channel.address.clone(),
+        min_deposit: channel.min_deposit.normalize(),
+        withdraw_fee: channel.withdraw_fee.normalize(),
+        min_withdraw: channel.min_withdraw.normalize(),
+        precision: channel.precision,
+    }
+}
+
+/// Every channel of the configuration, grouped by coin.
+pub fn funding_channels(funds: &FundsConfig) -> FundingChannels {
+    let mut coins: Vec<FundingChannel> = Vec::new();
+    for channel in &funds.channels {
+        match coins.iter_mut().find(|c| c.coin == channel.coin) {
+            Some(coin) => coin.networks.push(network_of(channel)),
+            None => coins.push(FundingChannel {
+                coin: channel.coin.clone(),
+                networks: vec![network_of(channel)],
+            }),
+        }
+    }
+    FundingChannels { coins }
+}
+
+/// A deposit claim.
+#[derive(Debug, Object, Deserialize, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SubmitRechargeRequest {
+    /// Asset (`usdt`), any case.
+    #[oai(validator(max_length = 16))]
+    pub coin: String,
+    /// Network of the payment (`TRC20`), any case; one of the coin's channels.
+    #[oai(validator(max_length = 16))]
+    pub network: String,
+    /// Amount paid, a decimal string: above zero, at least the channel's minimum, at most its
+    /// decimals.
+    #[oai(validator(max_length = 40))]
+    pub amount: String,
+    /// The payment screenshot: the `fileId` that `POST /api/common/upload/OSS` answered (or its
+    /// `url`, or the stored file name); one of the caller's own JPEG, PNG or WebP uploads.
+    #[oai(validator(max_length = 300))]
+    pub screenshot: String,
+}
+
+/// A deposit claim as its owner sees it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct DepositRecord {
+    /// Deposit id.
+    pub id: i64,
+    /// Asset, lower case.
+    pub coin: String,
+    /// Network.
+    pub network: String,
+    /// The platform's address it was paid to.
+    pub address: String,
+    /// Amount claimed (credited when it passes).
+    pub amount: Decimal,
+    /// The screenshot's `fileId`, as text.
+    pub screenshot: String,
+    /// A link to the screenshot, valid 5 minutes (`GET /api/file/getSignedUrl` gives new ones).
+    pub screenshot_url: String,
+    /// Where it stands.
+    pub status: PaymentStatus,
+    /// Why it failed.
+    pub reason: Option<String>,
+    /// Submitted, Unix milliseconds.
+    pub created_at: i64,
+    /// Reviewed, Unix milliseconds.
+    pub reviewed_at: Option<i64>,
+}
+
+impl DepositRecord {
+    /// The record of `row`, with a screenshot link signed by `key` at `now`.
+    pub fn of(row: &deposit::Model, key: &[u8; 32], now: i64) -> Self {
+        DepositRecord {
+            id: row.id,
+            coin: row.coin.clone(),
+            network: row.network.clone(),
+            address: row.address.clone(),
+            amount: wasm_core::money::parse_decimal(&row.amount).unwrap_or_default(),
+            screenshot: row.screenshot_file_id.to_string(),
+            screenshot_url: files::sign_link(key, row.screenshot_file_id, now).url,
+            status: PaymentStatus::from_stored(&row.status),
+            reason: row.reason.clone(),
+            created_at: row.created_at,
+            reviewed_at: row.reviewed_at,
+        }
+    }
+}
+
+/// A page of deposits, newest first.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct DepositPage {
+    /// Deposits matching the filter, over all pages.
+    pub total: u64,
+    /// This page (from 1).
+    pub page: u64,
+    /// Page size.
+    pub page_size: u64,
+    /// The deposits.
+    pub records: Vec<DepositRecord>,
+}
+
+/// Which of the user's deposits to list.
+#[derive(Debug, Default, Object, Deserialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DepositListRequest {
+    /// Page, from 1 (default 1).
+    #[oai(validator(minimum(value = "1")))]
+    pub page: Option<u64>,
+    /// Page size, 1 to 100 (default 20).
+    #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
+    pub page_size: Option<u64>,
+    /// Only this asset, any case.
+    #[oai(validator(max_length = 16))]
+    pub coin: Option<String>,
+    /// Only this status.
+    pub status: Option<PaymentStatus>,
+}
+
+/// The deposit history of the member area: [`DepositListRequest`] plus the record type.
+#[derive(Debug, Default, Object, Deserialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RechargeLogRequest {
+    /// Page, from 1 (default 1).
+    #[oai(validator(minimum(value = "1")))]
+    pub page: Option<u64>,
+    /// Page size, 1 to 100 (default 20).
+    #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
+    pub page_size: Option<u64>,
+    /// Only this asset, any case.
+    #[oai(validator(max_length = 16))]
+    pub coin: Option<String>,
+    /// Only this status.
+    pub status: Option<PaymentStatus>,
+    /// Record type: 1, deposits (the only type, and the default).
+    #[oai(rename = "type", validator(minimum(value = "1"), maximum(value = "1")))]
+    #[serde(rename = "type")]
+    pub kind: Option<i32>,
+}
+
+/// The stored answer of a first request.
+pub(crate) fn stored<T: ToJSON>(data: &T) -> String {
+    data.to_json().map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// The first answer again, from its stored JSON.
+pub(crate) fn replayed<T: ParseFromJSON>(response: &str) -> Result<T, ApiError> {
+    let value = serde_json::from_str(response).map_err(ApiError::internal)?;
+    T::parse_from_json(Some(value)).map_err(|e| ApiError::internal(e.into_message()))
+}
+
+async fn deposit_page(
+    state: &AppState,
+    user_id: i64,
+    page: Option<u64>,
+    page_size: Option<u64>,
+    coin: Option<String>,
+    status: Option<PaymentStatus>,
+) -> Result<DepositPage, ApiError> {
+    let (page, page_size) = (page.unwrap_or(1), page_size.unwrap_or(20));
+    let filter = ListFilter {
+        user_id: Some(user_id),
+        coin,
+        status,
+    };
+    let (total, rows) = list(&state.db, &filter, page, page_size).await?;
+    let now = now_ms();
+    Ok(DepositPage {
+        total,
+        page,
+        page_size,
+        records: rows
+            .iter()
+            .map(|row| DepositRecord::of(row, &state.link_key, now))
+            .collect(),
+    })
+}
+
+#[OpenApi(tag = "ApiTags::Deposits")]
+impl DepositApi {
+    /// Every coin that can be deposited and withdrawn, with its networks: deposit address, minimum
+    /// deposit, withdrawal fee and minimum withdrawal.
+    #[oai(
+        path = "/api/:head/coin/assets/getRechargeCurrency",
+        method = "get",
+        operation_id = "getRechargeCurrency"
+    )]
+    async fn get_recharge_currency(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        _auth: Satoken,
+    ) -> MemberResponse<FundingChannels> {
+        let result =
+            check_head(&head, &state.config).map(|()| funding_channels(&state.config.funds));
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The same channels under the deposit page's own path.
+    #[oai(
+        path = "/api/recharge/ga",
+        method = "get",
+        operation_id = "getRechargeChannels"
+    )]
+    async fn get_recharge_channels(
+        &self,
+        state: Data<&AppState>,
+        _auth: Satoken,
+    ) -> MemberResponse<FundingChannels> {
+        MemberResponse::of(Ok(funding_channels(&state.config.funds)), Msg::Success)
+    }
+
+    /// One coin's networks and deposit addresses; a coin without channels is 404.
+    #[oai(
+        path = "/api/:head/coin/assets/getDepositAddress/:coin",
+        method = "get",
+        operation_id = "getDepositAddress"
+    )]
+    async fn get_deposit_address(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        coin: Path<String>,
+        _auth: Satoken,
+    ) -> MemberResponse<FundingChannel> {
+        let result = check_head(&head, &state.config).and_then(|()| {
+            let (coin, channels) = coin_channels(&state.config.funds, &coin, None)?;
+            Ok(FundingChannel {
+                coin,
+                networks: channels.into_iter().map(network_of).collect(),
+            })
+        });
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// Claims a deposit paid to a channel's address, with a screenshot of the payment. It waits
+    /// for an operator (`review`); nothing is credited until it passes.
+    #[oai(
+        path = "/api/recharge/submit",
+        method = "post",
+        operation_id = "submitRecharge"
+    )]
+    async fn submit_recharge(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+        /// Makes a retry safe: the same key and body answer like the first request and store
+        /// nothing new.
+        #[oai(name = "Idempotency-Key")]
+        idempotency_key: Header<Option<String>>,
+        body: JsonBody<SubmitRechargeRequest>,
+    ) -> MemberResponse<DepositRecord> {
+        let body = body.0;
+        let user_id = auth.0.id();
+        let result = async {
+            let idempotency = service::idempotency(
+                user_id,
+                idempotency_key.0.as_deref(),
+                "submitRecharge",
+                &body,
+            )?;
+            let channel = channel(&state.config.funds, &body.coin, &body.network)?;
+            let amount = channel_amount(channel, &body.amount, "amount", channel.min_deposit)?;
+            let file = screenshot(&state.db, user_id, &body.screenshot).await?;
+            let claim = NewDeposit {
+                user_id,
+                coin: channel.coin.clone(),
+                network: channel.network.clone(),
+                address: channel.address.clone(),
+                amount,
+                screenshot_file_id: file.id,
+            };
+            let key = &state.link_key;
+            match submit(&state.db, &claim, idempotency.as_ref(), |row| {
+                stored(&DepositRecord::of(row, key, now_ms()))
+            })
+            .await?
+            {
+                RunOutcome::Ran(row) => Ok(DepositRecord::of(&row, key, now_ms())),
+                RunOutcome::Replayed(response) => {
+                    let mut record: DepositRecord = replayed(&response)?;
+                    // The link of the first answer may have expired; the rest is as it was.
+                    let file_id = record.screenshot.parse().map_err(ApiError::internal)?;
+                    record.screenshot_url = files::sign_link(key, file_id, now_ms()).url;
+                    Ok(record)
+                }
+            }
+        }
+        .await;
+        MemberResponse::of(result, Msg::DepositSubmitted)
+    }
+
+    /// The user's deposits, newest first.
+    #[oai(
+        path = "/api/recharge/list",
+        method = "post",
+        operation_id = "listRecharges"
+    )]
+    async fn list_recharges(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+        body: JsonBody<Option<DepositListRequest>>,
+    ) -> MemberResponse<DepositPage> {
+        let body = body.0.unwrap_or_default();
+        let result = deposit_page(
+            &state,
+            auth.0.id(),
+            body.page,
+            body.page_size,
+            body.coin,
+            body.status,
+        )
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The deposit history of the member area (the same records as `listRecharges`).
+    #[oai(
+        path = "/api/:head/coin/assets/getRechargeLog",
+        method = "post",
+        operation_id = "getRechargeLog"
+    )]
+    async fn get_recharge_log(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+        body: JsonBody<Option<RechargeLogRequest>>,
+    ) -> MemberResponse<DepositPage> {
+        let body = body.0.unwrap_or_default();
+        let result = async {
+            check_head(&head, &state.config)?;
+            deposit_page(
+                &state,
+                auth.0.id(),
+                body.page,
+                body.page_size,
+                body.coin,
+                body.status,
+            )
+            .await
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal_macros::dec;
+
+    use super::*;
+
+    fn funds() -> FundsConfig {
+        let mut funds = FundsConfig::default();
+        funds.normalise().unwrap();
+        funds
+    }
+
+    #[test]
+    fn channels_are_found_in_any_case() {
+        let funds = funds();
+        let found = channel(&funds, "USDT", "trc20").unwrap();
+        assert_eq!(
+            (found.coin.as_str(), found.network.as_str()),
+            ("usdt", "TRC20")
+        );
+        let error = channel(&funds, "doge", "TRC20").unwrap_err();
+        assert_eq!(
+            (error.status, error.msg, error.field.as_deref()),
+            (StatusCode::BAD_REQUEST, Msg::NoFundingChannel, Some("coin"))
+        );
+        let error = channel(&funds, "btc", "TRC20").unwrap_err();
+        assert_eq!(error.msg, Msg::Rule("unsupported_network"));
+        let error = coin_channels(&funds, "doge", None).unwrap_err();
+        assert_eq!(error.status, StatusCode::NOT_FOUND);
+        assert_eq!(funding_channels(&funds).coins.len(), 3);
+    }
+
+    #[test]
+    fn amounts_follow_the_channel() {
+        let funds = funds();
+        let usdt = channel(&funds, "usdt", "TRC20").unwrap();
+        assert_eq!(
+            channel_amount(usdt, "10.5", "amount", dec!(10)).unwrap(),
+            dec!(10.5)
+        );
+        for (text, code) in [
+            ("9.99", "below_minimum"),
+            ("10.1234567", "too_many_decimals"),
+            ("abc", "invalid_number"),
+            ("-10", "invalid_number"),
+            ("0", "not_above_zero"),
+        ] {
+            let error = channel_amount(usdt, text, "amount", dec!(10)).unwrap_err();
+            assert_eq!(error.msg, Msg::Rule(code), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_rejection_needs_a_short_reason() {
+        let decision = |approve, reason: Option<&str>| Decision {
+            id: 1,
+            approve,
+            reason: reason.map(str::to_owned),
+        };
+        assert_eq!(rejection_reason(&decision(true, Some("x"))), Ok(None));
+        assert_eq!(
+            rejection_reason(&decision(false, Some(" no payment "))),
+            Ok(Some("no payment".into()))
+        );
+        assert_eq!(
+            rejection_reason(&decision(false, Some("  ")))
+                .unwrap_err()
+                .msg,
+            Msg::RejectReasonRequired
+        );
+        assert_eq!(
+            rejection_reason(&decision(false, Some(&"x".repeat(501))))
+                .unwrap_err()
+                .msg,
+            Msg::Rule("too_long")
+        );
+    }
+}

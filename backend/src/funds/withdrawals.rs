@@ -1,0 +1,842 @@
+//! Withdrawals: the encrypted request (spec section 7: "the body is the JSON encrypted with a
+//! symmetric cipher, sent with a JSON content type"), the hold of its amount, and the operator's
+//! review that sends it out or gives it back.
+//!
+//! **Encryption.** `GET …/assets/getWithdrawalKey` gives the session's AES-256-GCM key: HMAC-SHA256
+//! under the server's link key (SHA-256 of `security.link_secret`) of the session's id and token
+//! hash, so it is never stored, differs per session, and dies with the session. The browser seals
+//! `{coin, network, address, amount, fundPassword}` with wasm-core's `sealText` (AAD
+//! [`WITHDRAWAL_AAD`], a random 12-byte nonce) and posts `{payload}`; the server opens it with the
+//! same wasm-core module ([`wasm_core::cipher::open_text`]). The fund password thus never appears
+//! in clear in the body, even where TLS ends early (a proxy's logs).
+//!
+//! **Money.** A checked request holds its amount (fee included) in one entry — funding → frozen —
+//! in the same transaction as the `withdrawal` row (insufficient funding refuses both). Passing
+//! (a transaction hash required) moves `received` from frozen to withdrawals in transit and the fee
+//! from frozen to the house's fees (two entries, one transaction); failing (a reason required)
+//! moves the whole amount from frozen back to funding. Each review is a conditional
+//! `review → passed|failed` update in the transaction of its entries, so a second review — even a
+//! concurrent one — is 409 and moves nothing.
+
+use std::sync::{Arc, Mutex};
+
+use hmac::{Hmac, KeyInit, Mac};
+use poem::{http::StatusCode, web::Data};
+use poem_openapi::{
+    Object, OpenApi, Tags,
+    param::{Header, Path},
+};
+use rust_decimal::Decimal;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    sea_query::Expr,
+};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use wasm_core::CoreError;
+
+use super::deposits::{
+    Decision, ListFilter, MAX_PAGE_SIZE, PaymentStatus, already_reviewed, channel, channel_amount,
+    check_reviewable, rejection_reason, replayed, stored,
+};
+use super::ledger::{
+    self, AccountRef, Bucket, House, Idempotency, LedgerError, NewEntry, Outcome, Posting,
+};
+use super::service::{self, ledger_error};
+use crate::admin::service::require_operator;
+use crate::app::AppState;
+use crate::entity::{user, user_session, withdrawal};
+use crate::http::{ApiError, JsonBody, MemberResponse, check_head};
+use crate::i18n::Msg;
+use crate::user::{Satoken, now_ms};
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------------------------
+
+/// The associated data every withdrawal request is sealed with.
+pub const WITHDRAWAL_AAD: &str = "assets/withdrawal";
+/// The cipher of the withdrawal request, as `getWithdrawalKey` names it.
+pub const WITHDRAWAL_ALGORITHM: &str = "AES-256-GCM";
+/// The longest transaction hash, in characters.
+pub const MAX_TX_HASH_CHARS: usize = 128;
+
+/// The AES-256 key of `session`'s withdrawal requests: HMAC-SHA256 under `link_key` of a label, the
+/// session's id and its token hash.
+pub fn withdrawal_key(link_key: &[u8; 32], session: &user_session::Model) -> [u8; 32] {
+    let mut mac =
+        <Hmac<Sha256> as KeyInit>::new_from_slice(link_key).expect("HMAC takes keys of any length");
+    mac.update(b"kestrel/withdrawal-key/v1\0");
+    mac.update(session.id.to_string().as_bytes());
+    mac.update(b"\0");
+    mac.update(session.token_hash.as_bytes());
+    mac.finalize().into_bytes().into()
+}
+
+/// What the browser seals: the withdrawal form.
+#[derive(Debug, Clone, Object, Deserialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WithdrawalPlaintext {
+    /// Asset (`usdt`), any case.
+    #[oai(validator(max_length = 16))]
+    pub coin: String,
+    /// Network (`TRC20`), any case; one of the coin's channels.
+    #[oai(validator(max_length = 16))]
+    pub network: String,
+    /// Destination address, valid for the network (with its checksum).
+    #[oai(validator(max_length = 128))]
+    pub address: String,
+    /// Amount leaving the balance, fee included: a decimal string, at least the channel's minimum
+    /// withdrawal, at most its decimals.
+    #[oai(validator(max_length = 40))]
+    pub amount: String,
+    /// The fund password.
+    #[oai(validator(max_length = 128))]
+    pub fund_password: String,
+}
+
+/// The part of a request its idempotency fingerprint covers (the password is left out, and the
+/// cipher text too: a retry sealed again with a new nonce is the same request).
+#[derive(Serialize)]
+struct Fingerprint<'a> {
+    coin: &'a str,
+    network: &'a str,
+    address: &'a str,
+    amount: &'a str,
+}
+
+/// Opens `payload` with `session`'s key and reads the form in it; a payload that does not open is
+/// 400 `withdrawal_payload_invalid` naming `payload`, a form of the wrong shape 400 naming its
+/// field.
+pub fn open_request(
+    link_key: &[u8; 32],
+    session: &user_session::Model,
+    payload: &str,
+) -> Result<WithdrawalPlaintext, ApiError> {
+    let key = withdrawal_key(link_key, session);
+    let text =
+        wasm_core::cipher::open_text(&key, WITHDRAWAL_AAD, payload.trim()).map_err(|_| {
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::WithdrawalPayloadInvalid)
+                .with_field("payload")
+        })?;
+    crate::http::body::parse_json_body(text.as_bytes()).map_err(|error| error.to_api_error())
+}
+
+/// The idempotency of a withdrawal request (see [`Fingerprint`]).
+pub fn idempotency(
+    user_id: i64,
+    key: Option<&str>,
+    request: &WithdrawalPlaintext,
+) -> Result<Option<Idempotency>, ApiError> {
+    service::idempotency(
+        user_id,
+        key,
+        "submitWithdrawal",
+        &Fingerprint {
+            coin: &request.coin.trim().to_ascii_lowercase(),
+            network: &request.network.trim().to_ascii_uppercase(),
+            address: &request.address,
+            amount: request.amount.trim(),
+        },
+    )
+}
+
+/// A checked withdrawal, ready to hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewWithdrawal {
+    /// The user.
+    pub user_id: i64,
+    /// Asset, lower case.
+    pub coin: String,
+    /// Network, upper case.
+    pub network: String,
+    /// Destination address.
+    pub address: String,
+    /// What leaves the balance.
+    pub amount: Decimal,
+    /// The fee.
+    pub fee: Decimal,
+    /// What arrives.
+    pub received: Decimal,
+}
+
+/// Checks a request against the configured channels and the user's fund password: the coin and
+/// network (a channel), the address (wasm-core's `validate_address` for the network), the amount
+/// (number rule, the channel's decimals and minimum), `received = amount − fee` (wasm-core's
+/// `withdrawal_quote`), then the fund password (rate-limited like every fund-password check).
+pub async fn check(
+    state: &AppState,
+    user: &user::Model,
+    request: &WithdrawalPlaintext,
+) -> Result<NewWithdrawal, ApiError> {
+    let channel = channel(&state.config.funds, &request.coin, &request.network)?;
+    wasm_core::validate::validate_address(&channel.network, &request.address)
+        .map_err(|violation| ApiError::rule("address", &violation))?;
+    let amount = channel_amount(channel, &request.amount, "amount", channel.min_withdraw)?;
+    let quote =
+        wasm_core::funds::withdrawal_quote(amount, channel.withdraw_fee).map_err(|error| {
+            match error {
+                CoreError::Invalid(violation) => ApiError::rule("amount", &violation),
+                other => ApiError::internal(other),
+            }
+        })?;
+    service::check_fund_password(&state.limiter, user, &request.fund_password).await?;
+    Ok(NewWithdrawal {
+        user_id: user.id,
+        coin: channel.coin.clone(),
+        network: channel.network.clone(),
+        address: request.address.clone(),
+        amount: quote.amount,
+        fee: quote.fee,
+        received: quote.received,
+    })
+}
+
+fn frozen(user_id: i64) -> AccountRef {
+    AccountRef::User {
+        user_id,
+        bucket: Bucket::Frozen,
+    }
+}
+
+/// Holds the amount (funding → frozen) and stores the withdrawal under review, in one
+/// transaction, once per idempotency key. `respond` makes the answer stored for replays. Answers
+/// the new row, or the first answer of a replay.
+pub async fn submit(
+    db: &DatabaseConnection,
+    request: &NewWithdrawal,
+    idempotency: Option<&Idempotency>,
+    respond: impl Fn(&withdrawal::Model) -> String,
+) -> Result<Submitted, ApiError> {
+    let entry = NewEntry {
+        kind: "withdrawal".into(),
+        reference: format!("user:{}", request.user_id),
+        user_id: Some(request.user_id),
+        actor_id: Some(request.user_id),
+        memo: format!(
+            "withdrawal {} {} to {} ({}), held",
+            request.amount,
+            request.coin.to_ascii_uppercase(),
+            request.address,
+            request.network
+        ),
+        postings: Posting::transfer(
+            AccountRef::funding(request.user_id),
+            frozen(request.user_id),
+            &request.coin,
+            request.amount,
+        )
+        .to_vec(),
+    };
+    // The row is written by the extra (it needs the entry's id); the answer needs the row.
+    let created: Arc<Mutex<Option<withdrawal::Model>>> = Arc::default();
+    let slot = created.clone();
+    let outcome = ledger::post_once(
+        db,
+        &entry,
+        idempotency,
+        |_| {
+            created
+                .lock()
+                .ok()
+                .and_then(|row| row.as_ref().map(&respond))
+                .unwrap_or_default()
+        },
+        move |txn, entry_id, _| {
+            let (slot, request) = (slot.clone(), request.clone());
+            Box::pin(async move {
+                let row = insert_row(txn, &request, entry_id).await?;
+                if let Ok(mut created) = slot.lock() {
+                    *created = Some(row);
+                }
+                Ok(())
+            })
+        },
+    )
+    .await
+    .map_err(|e| ledger_error(e, "amount"))?;
+    match outcome {
+        Outcome::Posted(_) => created
+            .lock()
+            .ok()
+            .and_then(|mut row| row.take())
+            .map(|row| Submitted::Created(Box::new(row)))
+            .ok_or_else(|| ApiError::internal("the withdrawal row was not written")),
+        Outcome::Replayed { response, .. } => Ok(Submitted::Replayed(response)),
+    }
+}
+
+/// What [`submit`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Submitted {
+    /// Held and stored now.
+    Created(Box<withdrawal::Model>),
+    /// The key was seen with the same request: the first answer.
+    Replayed(String),
+}
+
+async fn insert_row(
+    txn: &DatabaseTransaction,
+    request: &NewWithdrawal,
+    hold_entry_id: i64,
+) -> Result<withdrawal::Model, sea_orm::DbErr> {
+    withdrawal::ActiveModel {
+        user_id: Set(request.user_id),
+        coin: Set(request.coin.clone()),
+        network: Set(request.network.clone()),
+        address: Set(request.address.clone()),
+        amount: Set(request.amount.normalize().to_string()),
+        fee: Set(request.fee.normalize().to_string()),
+        received: Set(request.received.normalize().to_string()),
+        status: Set(PaymentStatus::Review.as_str().to_owned()),
+        reason: Set(None),
+        tx_hash: Set(None),
+        reviewed_by: Set(None),
+        reviewed_at: Set(None),
+        hold_entry_id: Set(hold_entry_id),
+        settle_entry_id: Set(None),
+        fee_entry_id: Set(None),
+        created_at: Set(now_ms()),
+        ..Default::default()
+    }
+    .insert(txn)
+    .await
+}
+
+/// Page `page` (from 1) of `page_size` (1 to [`MAX_PAGE_SIZE`]) withdrawals matching `filter`,
+/// newest first, and how many match in all.
+pub async fn list(
+    db: &impl ConnectionTrait,
+    filter: &ListFilter,
+    page: u64,
+    page_size: u64,
+) -> Result<(u64, Vec<withdrawal::Model>), ApiError> {
+    let mut select = withdrawal::Entity::find();
+    if let Some(user_id) = filter.user_id {
+        select = select.filter(withdrawal::Column::UserId.eq(user_id));
+    }
+    if let Some(coin) = &filter.coin {
+        select = select.filter(withdrawal::Column::Coin.eq(coin.trim().to_ascii_lowercase()));
+    }
+    if let Some(status) = filter.status {
+        select = select.filter(withdrawal::Column::Status.eq(status.as_str()));
+    }
+    let total = select.clone().count(db).await?;
+    let page_size = page_size.clamp(1, MAX_PAGE_SIZE);
+    let rows = select
+        .order_by_desc(withdrawal::Column::Id)
+        .offset((page.max(1) - 1).saturating_mul(page_size))
+        .limit(page_size)
+        .all(db)
+        .await?;
+    Ok((total, rows))
+}
+
+/// The transaction hash a passing review stores: required, 1 to [`MAX_TX_HASH_CHARS`] visible
+/// ASCII characters (no spaces).
+pub fn tx_hash(text: Option<&str>) -> Result<String, ApiError> {
+    let text = text
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::TxHashRequired).with_field("txHash")
+        })?;
+    if text.len() > MAX_TX_HASH_CHARS || !text.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidTxHash).with_field("txHash"));
+    }
+    Ok(text.to_owned())
+}
+
+fn decimal(text: &str) -> Result<Decimal, ApiError> {
+    wasm_core::money::parse_decimal(text).map_err(ApiError::internal)
+}
+
+/// Records `operator`'s decision on a withdrawal under review. Passing needs `tx_hash` and posts,
+/// in one transaction with the conditional `review → passed` update, frozen → withdrawals in
+/// transit (`received`, kind `withdrawal`) and frozen → fees (the fee, kind `fee`); failing needs a
+/// reason and posts frozen → funding (the whole amount, kind `withdrawal_refund`). Reviewed
+/// already — before or concurrently — is 409 and moves nothing; a missing withdrawal is 404; an
+/// operator's own is 403. Answers the reviewed withdrawal.
+pub async fn review(
+    db: &DatabaseConnection,
+    operator: &user::Model,
+    decision: &Decision,
+    tx_hash_text: Option<&str>,
+) -> Result<withdrawal::Model, ApiError> {
+    require_operator(operator)?;
+    let reason = rejection_reason(decision)?;
+    let tx_hash = if decision.approve {
+        Some(tx_hash(tx_hash_text)?)
+    } else {
+        None
+    };
+    let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("id");
+    let row = withdrawal::Entity::find_by_id(decision.id)
+        .one(db)
+        .await?
+        .ok_or_else(not_found)?;
+    check_reviewable(operator, row.user_id)?;
+    let (id, user_id, operator_id, now) = (row.id, row.user_id, operator.id, now_ms());
+    let coin = row.coin.clone();
+    let (amount, fee, received) = (
+        decimal(&row.amount)?,
+        decimal(&row.fee)?,
+        decimal(&row.received)?,
+    );
+    let entry = |kind: &str, to: AccountRef, value: Decimal, memo: String| NewEntry {
+        kind: kind.into(),
+        reference: format!("withdrawal:{id}"),
+        user_id: Some(user_id),
+        actor_id: Some(operator_id),
+        memo,
+        postings: Posting::transfer(frozen(user_id), to, &coin, value).to_vec(),
+    };
+    let upper = coin.to_ascii_uppercase();
+    let decided = Decided {
+        id,
+        operator_id,
+        now,
+        reason,
+        tx_hash,
+    };
+    let result = if decision.approve {
+        let sent = entry(
+            "withdrawal",
+            AccountRef::House(House::WithdrawalsInTransit),
+            received,
+            format!("withdrawal {received} {upper} to {}", row.address),
+        );
+        let fee_entry = (!fee.is_zero()).then(|| {
+            entry(
+                "fee",
+                AccountRef::House(House::Fees),
+                fee,
+                format!("withdrawal fee {fee} {upper}"),
+            )
+        });
+        ledger::post_once(
+            db,
+            &sent,
+            None,
+            |_| String::new(),
+            move |txn, entry_id, _| {
+                let (decided, fee_entry) = (decided.clone(), fee_entry.clone());
+                Box::pin(async move {
+                    decided.apply(txn, PaymentStatus::Passed, entry_id).await?;
+                    if let Some(fee_entry) = fee_entry {
+                        let posted = ledger::post_within(txn, &fee_entry).await?;
+                        withdrawal::Entity::update_many()
+                            .col_expr(withdrawal::Column::FeeEntryId, Expr::value(posted.entry_id))
+                            .filter(withdrawal::Column::Id.eq(decided.id))
+                            .exec(txn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            },
+        )
+        .await
+    } else {
+        let refund = entry(
+            "withdrawal_refund",
+            AccountRef::funding(user_id),
+            amount,
+            format!("withdrawal {amount} {upper} failed, returned"),
+        );
+        ledger::post_once(
+            db,
+            &refund,
+            None,
+            |_| String::new(),
+            move |txn, entry_id, _| {
+                let decided = decided.clone();
+                Box::pin(async move { decided.apply(txn, PaymentStatus::Failed, entry_id).await })
+            },
+        )
+        .await
+    };
+    result.map_err(|e| ledger_error(e, "amount"))?;
+    withdrawal::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// The stored part of a decision.
+#[derive(Debug, Clone)]
+struct Decided {
+    id: i64,
+    operator_id: i64,
+    now: i64,
+    reason: Option<String>,
+    tx_hash: Option<String>,
+}
+
+impl Decided {
+    /// The conditional `review → status` update; [`LedgerError::Refused`] (409) when the
+    /// withdrawal is no longer under review.
+    async fn apply(
+        &self,
+        txn: &DatabaseTransaction,
+        status: PaymentStatus,
+        settle_entry_id: i64,
+    ) -> Result<(), LedgerError> {
+        let updated = withdrawal::Entity::update_many()
+            .col_expr(withdrawal::Column::Status, Expr::value(status.as_str()))
+            .col_expr(withdrawal::Column::Reason, Expr::value(self.reason.clone()))
+            .col_expr(
+                withdrawal::Column::TxHash,
+                Expr::value(self.tx_hash.clone()),
+            )
+            .col_expr(
+                withdrawal::Column::ReviewedBy,
+                Expr::value(self.operator_id),
+            )
+            .col_expr(withdrawal::Column::ReviewedAt, Expr::value(self.now))
+            .col_expr(
+                withdrawal::Column::SettleEntryId,
+                Expr::value(settle_entry_id),
+            )
+            .filter(withdrawal::Column::Id.eq(self.id))
+            .filter(withdrawal::Column::Status.eq(PaymentStatus::Review.as_str()))
+            .exec(txn)
+            .await?;
+        if updated.rows_affected == 1 {
+            Ok(())
+        } else {
+            Err(LedgerError::Refused(already_reviewed()))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Tags)]
+enum ApiTags {
+    /// Withdrawal key, encrypted withdrawal requests and their history.
+    Withdrawals,
+}
+
+/// The withdrawal calls.
+pub struct WithdrawalApi;
+
+/// The session's withdrawal key.
+#[derive(Debug, Object)]
+pub struct WithdrawalKey {
+    /// `AES-256-GCM`.
+    pub algorithm: String,
+    /// The key, base64 of 32 bytes; the same for the whole session, never stored.
+    pub key: String,
+    /// The associated data to seal with: `assets/withdrawal`.
+    pub aad: String,
+}
+
+/// A sealed withdrawal request.
+#[derive(Debug, Object, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WithdrawalRequest {
+    /// base64 of `nonce (12 bytes) || ciphertext || tag (16 bytes)`: AES-256-GCM under the
+    /// session's key with the AAD `assets/withdrawal`, over the UTF-8 JSON
+    /// `{coin, network, address, amount, fundPassword}` ([`WithdrawalPlaintext`]).
+    #[oai(validator(max_length = 4096))]
+    pub payload: String,
+}
+
+/// A withdrawal as its owner sees it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WithdrawalRecord {
+    /// Withdrawal id.
+    pub id: i64,
+    /// Asset, lower case.
+    pub coin: String,
+    /// Network.
+    pub network: String,
+    /// Destination address.
+    pub address: String,
+    /// What leaves the balance, fee included.
+    pub amount: Decimal,
+    /// The withdrawal fee.
+    pub fee: Decimal,
+    /// What arrives: `amount − fee`.
+    pub received: Decimal,
+    /// Where it stands.
+    pub status: PaymentStatus,
+    /// Why it failed (the amount went back to funding).
+    pub reason: Option<String>,
+    /// The network transaction, once passed.
+    pub tx_hash: Option<String>,
+    /// Submitted, Unix milliseconds.
+    pub created_at: i64,
+    /// Reviewed, Unix milliseconds.
+    pub reviewed_at: Option<i64>,
+}
+
+impl WithdrawalRecord {
+    /// The record of `row`.
+    pub fn of(row: &withdrawal::Model) -> Self {
+        let decimal = |text: &str| wasm_core::money::parse_decimal(text).unwrap_or_default();
+        WithdrawalRecord {
+            id: row.id,
+            coin: row.coin.clone(),
+            network: row.network.clone(),
+            address: row.address.clone(),
+            amount: decimal(&row.amount),
+            fee: decimal(&row.fee),
+            received: decimal(&row.received),
+            status: PaymentStatus::from_stored(&row.status),
+            reason: row.reason.clone(),
+            tx_hash: row.tx_hash.clone(),
+            created_at: row.created_at,
+            reviewed_at: row.reviewed_at,
+        }
+    }
+}
+
+/// A page of withdrawals, newest first.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WithdrawalPage {
+    /// Withdrawals matching the filter, over all pages.
+    pub total: u64,
+    /// This page (from 1).
+    pub page: u64,
+    /// Page size.
+    pub page_size: u64,
+    /// The withdrawals.
+    pub records: Vec<WithdrawalRecord>,
+}
+
+/// Which of the user's withdrawals to list.
+#[derive(Debug, Default, Object, Deserialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WithdrawalListRequest {
+    /// Page, from 1 (default 1).
+    #[oai(validator(minimum(value = "1")))]
+    pub page: Option<u64>,
+    /// Page size, 1 to 100 (default 20).
+    #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
+    pub page_size: Option<u64>,
+    /// Only this asset, any case.
+    #[oai(validator(max_length = 16))]
+    pub coin: Option<String>,
+    /// Only this status.
+    pub status: Option<PaymentStatus>,
+}
+
+async fn withdrawal_page(
+    db: &DatabaseConnection,
+    user_id: i64,
+    request: WithdrawalListRequest,
+) -> Result<WithdrawalPage, ApiError> {
+    let (page, page_size) = (request.page.unwrap_or(1), request.page_size.unwrap_or(20));
+    let filter = ListFilter {
+        user_id: Some(user_id),
+        coin: request.coin,
+        status: request.status,
+    };
+    let (total, rows) = list(db, &filter, page, page_size).await?;
+    Ok(WithdrawalPage {
+        total,
+        page,
+        page_size,
+        records: rows.iter().map(WithdrawalRecord::of).collect(),
+    })
+}
+
+#[OpenApi(tag = "ApiTags::Withdrawals")]
+impl WithdrawalApi {
+    /// The session's key for sealing withdrawal requests (AES-256-GCM). It is derived from the
+    /// session, so it works only with the `satoken` it was fetched with.
+    #[oai(
+        path = "/api/:head/coin/assets/getWithdrawalKey",
+        method = "get",
+        operation_id = "getWithdrawalKey"
+    )]
+    async fn get_withdrawal_key(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+    ) -> MemberResponse<WithdrawalKey> {
+        let result = check_head(&head, &state.config).map(|()| WithdrawalKey {
+            algorithm: WITHDRAWAL_ALGORITHM.to_owned(),
+            key: wasm_core::cipher::encode_base64(&withdrawal_key(
+                &state.link_key,
+                &auth.0.session,
+            )),
+            aad: WITHDRAWAL_AAD.to_owned(),
+        });
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// Submits a sealed withdrawal request. Its amount (fee included) moves from funding to frozen
+    /// at once ('Insufficient balance' when short) and waits for an operator. A payload that does
+    /// not open with this session's key is 400 `withdrawal_payload_invalid`; the form inside is
+    /// checked like any body (field names as in the form).
+    #[oai(
+        path = "/api/:head/coin/assets/withdrawal",
+        method = "post",
+        operation_id = "submitWithdrawal"
+    )]
+    async fn submit_withdrawal(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+        /// Makes a retry safe: the same key and request (coin, network, address, amount) answer
+        /// like the first request and hold nothing more.
+        #[oai(name = "Idempotency-Key")]
+        idempotency_key: Header<Option<String>>,
+        body: JsonBody<WithdrawalRequest>,
+    ) -> MemberResponse<WithdrawalRecord> {
+        let result = async {
+            check_head(&head, &state.config)?;
+            let user = &auth.0.user;
+            let request = open_request(&state.link_key, &auth.0.session, &body.0.payload)?;
+            let idempotency = idempotency(user.id, idempotency_key.0.as_deref(), &request)?;
+            let checked = check(&state, user, &request).await?;
+            match submit(&state.db, &checked, idempotency.as_ref(), |row| {
+                stored(&WithdrawalRecord::of(row))
+            })
+            .await?
+            {
+                Submitted::Created(row) => Ok(WithdrawalRecord::of(&row)),
+                Submitted::Replayed(response) => replayed(&response),
+            }
+        }
+        .await;
+        MemberResponse::of(result, Msg::WithdrawalSubmitted)
+    }
+
+    /// The user's withdrawals, newest first.
+    #[oai(
+        path = "/api/withdraw/list",
+        method = "post",
+        operation_id = "listWithdrawals"
+    )]
+    async fn list_withdrawals(
+        &self,
+        state: Data<&AppState>,
+        auth: Satoken,
+        body: JsonBody<Option<WithdrawalListRequest>>,
+    ) -> MemberResponse<WithdrawalPage> {
+        let result = withdrawal_page(&state.db, auth.0.id(), body.0.unwrap_or_default()).await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The withdrawal history of the member area (the same records as `listWithdrawals`).
+    #[oai(
+        path = "/api/:head/coin/assets/getWithdrawalLog",
+        method = "post",
+        operation_id = "getWithdrawalLog"
+    )]
+    async fn get_withdrawal_log(
+        &self,
+        state: Data<&AppState>,
+        head: Path<String>,
+        auth: Satoken,
+        body: JsonBody<Option<WithdrawalListRequest>>,
+    ) -> MemberResponse<WithdrawalPage> {
+        let result = async {
+            check_head(&head, &state.config)?;
+            withdrawal_page(&state.db, auth.0.id(), body.0.unwrap_or_default()).await
+        }
+        .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(id: i64, token_hash: &str) -> user_session::Model {
+        user_session::Model {
+            id,
+            user_id: 1,
+            token_hash: token_hash.into(),
+            device_name: String::new(),
+            user_agent: String::new(),
+            ip: String::new(),
+            created_at: 0,
+            last_seen_at: 0,
+            expires_at: 0,
+            reauth_at: None,
+            revoked_at: None,
+        }
+    }
+
+    #[test]
+    fn keys_differ_per_session_and_secret() {
+        let key = withdrawal_key(&[1; 32], &session(1, "aa"));
+        assert_eq!(key, withdrawal_key(&[1; 32], &session(1, "aa")));
+        assert_ne!(key, withdrawal_key(&[1; 32], &session(2, "aa")));
+        assert_ne!(key, withdrawal_key(&[1; 32], &session(1, "ab")));
+        assert_ne!(key, withdrawal_key(&[2; 32], &session(1, "aa")));
+    }
+
+    #[test]
+    fn requests_open_only_with_their_session_key() {
+        let link_key = [3u8; 32];
+        let mine = session(7, "hash");
+        let key = wasm_core::cipher::encode_base64(&withdrawal_key(&link_key, &mine));
+        let nonce = wasm_core::cipher::encode_base64(&[5u8; 12]);
+        let plain =
+            r#"{"coin":"usdt","network":"TRC20","address":"T1","amount":"10","fundPassword":"x"}"#;
+        let payload = wasm_core::cipher::seal_text(&key, &nonce, WITHDRAWAL_AAD, plain).unwrap();
+        let opened = open_request(&link_key, &mine, &payload).unwrap();
+        assert_eq!(
+            (opened.coin.as_str(), opened.amount.as_str()),
+            ("usdt", "10")
+        );
+        let error = open_request(&link_key, &session(8, "hash"), &payload).unwrap_err();
+        assert_eq!(error.msg, Msg::WithdrawalPayloadInvalid);
+        let wrong_aad = wasm_core::cipher::seal_text(&key, &nonce, "other", plain).unwrap();
+        assert!(open_request(&link_key, &mine, &wrong_aad).is_err());
+        let extra = wasm_core::cipher::seal_text(
+            &key,
+            &nonce,
+            WITHDRAWAL_AAD,
+            r#"{"coin":"usdt","network":"TRC20","address":"T1","amount":"10","fundPassword":"x","memo":1}"#,
+        )
+        .unwrap();
+        let error = open_request(&link_key, &mine, &extra).unwrap_err();
+        assert_eq!(
+            (error.msg, error.field.as_deref()),
+            (Msg::UnknownField, Some("memo"))
+        );
+    }
+
+    #[test]
+    fn tx_hashes_are_required_and_plain() {
+        assert_eq!(tx_hash(Some(" 0xabc ")).unwrap(), "0xabc");
+        assert_eq!(tx_hash(None).unwrap_err().msg, Msg::TxHashRequired);
+        assert_eq!(tx_hash(Some("  ")).unwrap_err().msg, Msg::TxHashRequired);
+        assert_eq!(tx_hash(Some("a b")).unwrap_err().msg, Msg::InvalidTxHash);
+        assert_eq!(
+            tx_hash(Some(&"a".repeat(129))).unwrap_err().msg,
+            Msg::InvalidTxHash
+        );
+    }
+
+    #[test]
+    fn the_fingerprint_leaves_out_the_password() {
+        let request = |password: &str, amount: &str| WithdrawalPlaintext {
+            coin: "USDT".into(),
+            network: "trc20".into(),
+            address: "T1".into(),
+            amount: amount.into(),
+            fund_password: password.into(),
+        };
+        let hash =
+            |r: &WithdrawalPlaintext| idempotency(1, Some("k"), r).unwrap().unwrap().request_hash;
+        assert_eq!(hash(&request("a", "10")), hash(&request("b", "10")));
+        assert_ne!(hash(&request("a", "10")), hash(&request("a", "11")));
+    }
+}
