@@ -70,8 +70,8 @@ pub struct BillQuery {
     /// Only this asset (`usdt`), any case.
     #[oai(validator(max_length = 16))]
     pub coin: Option<String>,
-    /// Only this kind: `deposit`, `withdrawal`, `withdrawal_refund`, `bucket_transfer`,
-    /// `user_transfer`, `exchange`, `earn_income`, …
+    /// Only this kind: `deposit`, `withdrawal`, `withdrawal_refund`, `fee`, `bucket_transfer`,
+    /// `user_transfer`, `exchange`, `earn_income`.
     #[oai(validator(max_length = 32, pattern = "^[a-z_]+$"))]
     pub kind: Option<String>,
     /// Only this bucket.
