@@ -48,8 +48,10 @@ else
     # std is built from source here, so these nightly flags (allowed by RUSTC_BOOTSTRAP) reach it too:
     # a panic traps at once without formatting a message, and no panic location or Debug output is
     # kept. A panic is a bug (errors are data), and wasm32 aborts on one either way: the trap is the
-    # same, only the unreadable message is gone. WASM_RUSTFLAGS replaces them.
-    RUSTFLAGS="${WASM_RUSTFLAGS--Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none}"
+    # same, only the unreadable message is gone. The AES of the withdrawal cipher uses its compact
+    # software implementation (one encryption per withdrawal needs no speed; saves ~6 KB).
+    # WASM_RUSTFLAGS replaces them.
+    RUSTFLAGS="${WASM_RUSTFLAGS--Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none --cfg aes_backend_soft=\"compact\"}"
   )
   # wasm-pack's sysroot check cannot see a std built from source.
   pack_flags=(--mode force)
