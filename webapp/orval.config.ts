@@ -8,7 +8,10 @@
  *   uses `fetch` and returns `Unwrap<T>`, the envelope's `data`, so hooks are typed by `data`.
  * - The backend's reads are POSTs (`getAllSetting`, `getCoinList`, …: `readOnlyPosts`), so those
  *   are generated as `useQuery` hooks; every other POST (login, register, …) is a `useMutation`
- *   hook (`use<Operation>` taking `{ data }`), GETs are queries.
+ *   hook (`use<Operation>` taking `{ data }`), GETs are queries. The funds reads (balances, record
+ *   pages, bills, the exchange quote, the operator's review lists) are such POSTs too.
+ * - `headers: true`: header parameters (the money-moving calls' `Idempotency-Key`) become a
+ *   `headers` argument of the call and a `headers` field of the mutation's variables.
  */
 import { defineConfig } from 'orval';
 
@@ -20,6 +23,17 @@ const readOnlyPosts = [
   'getTicker24h',
   'getInfo',
   'getCountryCode',
+  'getUserCoin',
+  'getCurrencyAccount',
+  'getExchangeQuote',
+  'getMyBill',
+  'listRecharges',
+  'getRechargeLog',
+  'listWithdrawals',
+  'getWithdrawalLog',
+  'getPersonalIncome',
+  'adminListDeposits',
+  'adminListWithdrawals',
 ] as const;
 
 export default defineConfig({
@@ -32,6 +46,7 @@ export default defineConfig({
       client: 'react-query',
       httpClient: 'axios',
       clean: true,
+      headers: true,
       override: {
         mutator: { path: 'src/lib/api-client.ts', name: 'apiClient' },
         query: { signal: true, version: 5 },

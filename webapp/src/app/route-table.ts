@@ -12,6 +12,8 @@ export type RouteView =
   | 'reset'
   | 'account'
   | 'admin'
+  | 'assets'
+  | 'wallet'
   | 'coming-soon';
 
 export interface RouteEntry {
@@ -37,7 +39,8 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/pledge/add', screen: 'pledgeAdd', view: 'coming-soon' },
   { path: '/pledge/order', screen: 'pledgeOrder', view: 'coming-soon' },
   { path: '/market/main', screen: 'market', view: 'market' },
-  { path: '/assets/index', screen: 'assets', view: 'coming-soon' },
+  // My assets (issue 6): ?key=overview|recharge|withdraw|swap|transfer|records|order.
+  { path: '/assets/index', screen: 'assets', view: 'assets' },
   { path: '/finance/investment', screen: 'financeInvestment', view: 'coming-soon' },
   { path: '/finance/detail', screen: 'financeDetail', view: 'coming-soon' },
   { path: '/exchange/index', screen: 'exchange', view: 'coming-soon' },
@@ -53,7 +56,7 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   // The operator's review screen (issue 4); only operators get past its role check.
   { path: '/admin/*', screen: 'admin', view: 'admin' },
   // Wallet: assets, deposit, withdrawal, history-deposit, history-withdrawal, bills.
-  { path: '/account/wallet/*', screen: 'accountWallet', view: 'coming-soon' },
+  { path: '/account/wallet/*', screen: 'accountWallet', view: 'wallet' },
   // Orders: spot, margin-all, margin-fixed, future/u, future/coin.
   { path: '/account/entrust/*', screen: 'accountEntrust', view: 'coming-soon' },
 ];

@@ -7,6 +7,8 @@ import { AdminPage } from '../features/admin/admin-page';
 import { LoginPage } from '../features/auth/login-page';
 import { RegisterPage } from '../features/auth/register-page';
 import { ResetPage } from '../features/auth/reset-page';
+import { AssetsPage } from '../features/funds/assets-page';
+import { WalletPage } from '../features/funds/wallet-page';
 import { HomePage } from '../features/home/home-page';
 import { MarketPage } from '../features/market/market-page';
 import { MarketsPage } from '../features/markets/markets-page';
@@ -48,6 +50,10 @@ function element(entry: RouteEntry) {
       return <AccountCenterPage />;
     case 'admin':
       return <AdminPage />;
+    case 'assets':
+      return <AssetsPage />;
+    case 'wallet':
+      return <WalletPage />;
     default:
       return <ComingSoonPage screen={entry.screen} />;
   }

@@ -9,22 +9,26 @@ import type { TFunction } from 'i18next';
 import * as core from 'wasm-core';
 import type {
   BankCardFormInput,
+  DepositFormInput,
   IdentityFormInput,
   PasswordChangeInput,
   TickerRowInput,
   TickerRowView,
   TimeZone,
   ValidationError,
+  WithdrawalFormInput,
 } from 'wasm-core';
 
 export type {
   BankCardFormInput,
+  DepositFormInput,
   IdentityFormInput,
   PasswordChangeInput,
   TickerRowInput,
   TickerRowView,
   TimeZone,
   ValidationError,
+  WithdrawalFormInput,
 } from 'wasm-core';
 
 /** What the core throws: a stable code, an i18n key and the values the message interpolates. */
@@ -193,4 +197,54 @@ export function validateAntiCode(code: string): CoreError | null {
 /** The violation of a 6-digit one-time (authenticator) code, or `null`. */
 export function validateOtpCode(code: string): CoreError | null {
   return core.validateOtpCode(code);
+}
+
+// --- Funds: deposit, withdrawal and transfer forms (issue 6) ---
+
+/** The violation of a typed amount (digits, one point, no leading zero, at most `maxDecimals`), or `null`. */
+export function validateNumberInput(value: string, maxDecimals?: number | null): CoreError | null {
+  return core.validateNumberInput(value, maxDecimals ?? undefined);
+}
+
+/** What a keystroke leaves of an amount: digits and one point, at most `maxDecimals` decimals. */
+export function sanitizeNumberInput(value: string, maxDecimals?: number | null): string {
+  return core.sanitizeNumberInput(value, maxDecimals ?? undefined);
+}
+
+/** The violation of `address` on `network` (`TRC20`, `ERC20`, `BEP20`, `BTC`), or `null`. */
+export function validateAddress(network: string, address: string): CoreError | null {
+  return core.validateAddress(network, address);
+}
+
+/** Every error of the deposit form (coin, amount, screenshot), each with its field. */
+export function validateDepositForm(form: DepositFormInput): ValidationError[] {
+  return core.validateDepositForm(form);
+}
+
+/**
+ * Every error of the withdrawal form (network, address for that network, amount within `available`,
+ * fund password), each with its field. Throws a `CoreError` only when `available` is not a decimal.
+ */
+export function validateWithdrawalForm(form: WithdrawalFormInput): ValidationError[] {
+  return core.validateWithdrawalForm(form);
+}
+
+/** A withdrawal's figures as decimal strings: `amount` leaves the balance, `received` arrives. */
+export type WithdrawalQuote = core.WithdrawalQuote;
+
+/**
+ * The figures of withdrawing `amount` with the channel's fixed `fee`: `received = amount − fee`.
+ * Throws a `CoreError` for a malformed decimal, an amount not above zero or not above the fee.
+ */
+export function withdrawalQuote(amount: string, fee: string): WithdrawalQuote {
+  return core.withdrawalQuote(amount, fee);
+}
+
+/**
+ * Seals `plaintext` with AES-256-GCM under the base64 key (32 bytes) and the caller's base64 nonce
+ * (12 bytes, from `crypto.getRandomValues`), authenticating `aad`; returns base64 of
+ * `nonce || ciphertext || tag`. Throws `invalid_argument` for a key or nonce of the wrong size.
+ */
+export function sealText(keyBase64: string, nonceBase64: string, aad: string, plaintext: string): string {
+  return core.sealText(keyBase64, nonceBase64, aad, plaintext);
 }

@@ -1,6 +1,6 @@
-//! /admin: the operator's identity review screen. Only accounts whose getInfo `user.role` is
-//! `operator` see the queue; other users get an "operators only" notice and visitors are sent to
-//! the login, which returns here.
+//! /admin: the operator's review screen — identity, deposit and withdrawal queues. Only accounts
+//! whose getInfo `user.role` is `operator` see the queues; other users get an "operators only"
+//! notice and visitors are sent to the login, which returns here.
 
 import { Box, Button, Container, Flex, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { ShieldIcon } from '../../components/icons';
 import { useCurrentUser } from '../../hooks/use-current-user';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useIsLoggedIn } from '../../lib/session';
-import { ReviewQueue } from './review-queue';
+import { AdminConsole } from './admin-console';
 
 /** The role allowed in. */
 const OPERATOR_ROLE = 'operator';
@@ -32,7 +32,7 @@ export function AdminPage() {
           <Skeleton h="80" rounded="xl" />
         </Stack>
       ) : user.user.role === OPERATOR_ROLE ? (
-        <ReviewQueue />
+        <AdminConsole />
       ) : (
         <OperatorsOnly />
       )}

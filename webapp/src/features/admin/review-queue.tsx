@@ -188,13 +188,13 @@ function QueueTable({
   );
 }
 
-/** Page links under the table. */
-function Pages({ total, page, onPage }: { total: number; page: number; onPage: (page: number) => void }) {
+/** Page links under a table (the identity queue's, and the deposit and withdrawal queues'). */
+export function Pages({ total, page, onPage, pageSize = PAGE_SIZE }: { total: number; page: number; onPage: (page: number) => void; pageSize?: number }) {
   const { t } = useTranslation();
   return (
     <Pagination.Root
       count={total}
-      pageSize={PAGE_SIZE}
+      pageSize={pageSize}
       page={page}
       onPageChange={(details) => onPage(details.page)}
       translations={{

@@ -1,0 +1,77 @@
+//! /assets/index?key=… (spec section 2): the user's assets. `key` picks the screen — overview,
+//! recharge, withdraw, swap, transfer, records, order (the order centre, which arrives with spot
+//! trading) — from a side list that keeps `?key=` in the URL. Visitors go to the login screen and
+//! come back after it; an unknown key shows the overview.
+
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { loginPath, useIsLoggedIn } from '../../lib/session';
+import { FundsFrame, type NavItem } from './components/frame';
+import { DepositIcon, OrdersIcon, RecordsIcon, SwapIcon, TransferIcon, WalletIcon, WithdrawIcon } from './components/icons';
+import { DepositForm } from './deposit/deposit-form';
+import { FundsLinksProvider } from './lib/links';
+import { ASSET_KEYS, type AssetKey, assetsHref, parseAssetKey } from './lib/screens';
+import { OrderCentre } from './order/order-centre';
+import { Overview } from './overview/overview';
+import { RecordsScreen } from './records/records-screen';
+import { SwapForm } from './swap/swap-form';
+import { TransferScreen } from './transfer/transfer-forms';
+import { WithdrawForm } from './withdraw/withdraw-form';
+
+const ICONS: Record<AssetKey, NavItem['icon']> = {
+  overview: WalletIcon,
+  recharge: DepositIcon,
+  withdraw: WithdrawIcon,
+  swap: SwapIcon,
+  transfer: TransferIcon,
+  records: RecordsIcon,
+  order: OrdersIcon,
+};
+
+function Screen({ screen }: { screen: AssetKey }) {
+  switch (screen) {
+    case 'recharge':
+      return <DepositForm />;
+    case 'withdraw':
+      return <WithdrawForm />;
+    case 'swap':
+      return <SwapForm />;
+    case 'transfer':
+      return <TransferScreen />;
+    case 'records':
+      return <RecordsScreen />;
+    case 'order':
+      return <OrderCentre />;
+    default:
+      return <Overview />;
+  }
+}
+
+export function AssetsPage() {
+  const { t } = useTranslation();
+  const loggedIn = useIsLoggedIn();
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const key = parseAssetKey(search.get('key'));
+  useDocumentTitle(key ? `${t(`funds.screens.${key}`)} · ${t('funds.title')}` : t('funds.title'));
+
+  if (!loggedIn) return <Navigate to={loginPath(`${location.pathname}${location.search}`)} replace />;
+  if (!key) return <Navigate to={assetsHref({ screen: 'overview' })} replace />;
+
+  const items: NavItem[] = ASSET_KEYS.map((id) => ({
+    id,
+    label: t(`funds.screens.${id}`),
+    to: id === 'records' ? assetsHref({ screen: 'records', tab: 'deposits' }) : assetsHref({ screen: id }),
+    icon: ICONS[id],
+    active: id === key,
+  }));
+  return (
+    <FundsLinksProvider value={assetsHref}>
+      <FundsFrame title={t('funds.title')} items={items}>
+        {/* Remounted per screen (and coin), so each starts from its own URL. */}
+        <Screen key={`${key}:${search.get('coin') ?? ''}`} screen={key} />
+      </FundsFrame>
+    </FundsLinksProvider>
+  );
+}

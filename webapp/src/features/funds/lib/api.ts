@@ -1,0 +1,47 @@
+//! Helpers around the generated funds calls: the `{head}` path segment of member-area calls, request
+//! options of calls whose errors a screen shows itself, and the readable parts of a failed call.
+
+import { useGetAllSetting } from '../../../api/generated/common/common';
+import { ApiError, type RequestOptions } from '../../../lib/api-client';
+import { getPlatformConfig } from '../../../lib/platform-config';
+
+/** Request options of calls whose errors the screen shows itself (no toast from the client). */
+export const SILENT: RequestOptions = { silent: true };
+
+/** Amounts the server accepts have at most this many decimals. */
+export const AMOUNT_DECIMALS = 8;
+
+/** The `{head}` segment of `/api/{head}/coin/…`: getAllSetting's `platform.apiHead`, else the platform config. */
+export function useApiHead(): string {
+  const { data } = useGetAllSetting();
+  return data?.platform.apiHead || getPlatformConfig().apiHead || 'coin';
+}
+
+/** What a failed call says: the stable `reason`, the `field` at fault, the message to show. */
+export interface Failure {
+  reason?: string;
+  field?: string;
+  message: string;
+  /** The call never got an answer (network, timeout): a retry with the same key is safe. */
+  unanswered: boolean;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The reason, field and message of anything a call rejected with. */
+export function failure(error: unknown, fallback: string): Failure {
+  if (!(error instanceof ApiError)) return { message: fallback, unanswered: false };
+  const body: unknown = error.body;
+  const data = isRecord(body) && isRecord(body.data) ? body.data : undefined;
+  const reason = typeof data?.reason === 'string' ? data.reason : undefined;
+  // `items[2].price` → `items`: the form fields are top-level names.
+  const field = typeof data?.field === 'string' && data.field ? data.field.split(/[.[]/)[0] : undefined;
+  return {
+    ...(reason ? { reason } : {}),
+    ...(field ? { field } : {}),
+    message: error.message || fallback,
+    unanswered: error.kind !== 'api',
+  };
+}

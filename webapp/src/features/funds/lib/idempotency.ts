@@ -1,0 +1,33 @@
+//! The `Idempotency-Key` of the money-moving calls: one key per intended operation. A submission
+//! that failed without an answer (network, timeout) and is sent again with the same body reuses its
+//! key, so the server applies it at most once; a changed body or a finished operation gets a new key.
+
+import { useMemo, useRef } from 'react';
+
+/** Keys for one form: `keyFor(body)` before each send, `settle()` once the operation is done. */
+export interface IdempotencyKeys {
+  keyFor: (body: unknown) => string;
+  settle: () => void;
+}
+
+export function useIdempotencyKey(): IdempotencyKeys {
+  const pending = useRef<{ fingerprint: string; key: string } | null>(null);
+  return useMemo(
+    () => ({
+      keyFor(body: unknown) {
+        const fingerprint = JSON.stringify(body);
+        if (pending.current?.fingerprint !== fingerprint) pending.current = { fingerprint, key: crypto.randomUUID() };
+        return pending.current.key;
+      },
+      settle() {
+        pending.current = null;
+      },
+    }),
+    [],
+  );
+}
+
+/** The header of a key. */
+export function idempotencyHeader(key: string): { 'Idempotency-Key': string } {
+  return { 'Idempotency-Key': key };
+}
