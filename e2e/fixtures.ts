@@ -324,7 +324,8 @@ export async function outboxCode(request: APIRequestContext, to: string, { after
 }
 
 /** A POST to the API; returns the envelope after checking it succeeded. */
-async function apiPost<D>(request: APIRequestContext, path: string, data?: unknown, token?: string): Promise<D> {
+/** POSTs `data` (as `token`'s session) and returns the envelope's `data`, expecting success. */
+export async function apiPost<D>(request: APIRequestContext, path: string, data?: unknown, token?: string): Promise<D> {
   const response = await request.post(path, { data, headers: token ? { satoken: token } : {} });
   const body = (await response.json()) as { code: number; msg: string; data: D };
   expect(body.code, `${path}: ${body.msg}`).toBe(200);

@@ -9,41 +9,14 @@
 //! context. The flow asserts lasting states (badges, rows, reasons); the short-lived success toasts
 //! are covered by the webapp's vitest tests.
 
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { TEST_PASSWORD, escapeRegExp, expect, loginToken, t, tPattern, test, uniqueEmail } from './fixtures';
-
-const run = promisify(execFile);
-
-/** The e2e folder: playwright.config.ts starts the server here with `EXCHANGE_DATA_DIR=.tmp/data`. */
-const E2E_DIR = fileURLToPath(new URL('.', import.meta.url));
-const BACKEND = join(E2E_DIR, '../target/debug/backend');
-const DATA_DIR = join(E2E_DIR, '.tmp/data');
-
-/** A 1×1 PNG (a grey pixel). */
-const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+import { PNG_1X1, createOperator, operatorPage } from './operator';
 
 const en = (key: string, params?: Record<string, string | number>) => t('en', key, params);
-
-/** Creates an operator account with the backend command, against the e2e server's database. */
-async function createOperator(email: string, password: string): Promise<void> {
-  await run(BACKEND, ['admin', 'create-operator', '--email', email, '--password', password], {
-    cwd: E2E_DIR,
-    env: { ...process.env, EXCHANGE_DATA_DIR: DATA_DIR, EXCHANGE_LOG: 'warn' },
-  });
-}
-
-/** A page in a second browser context, logged in as the operator (session cookie from an API login). */
-async function operatorPage(browser: Browser, baseURL: string, token: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, locale: 'en-US', timezoneId: 'America/New_York' });
-  await context.addCookies([{ name: 'coin-access-token', value: token, url: baseURL, sameSite: 'Lax' }]);
-  return context.newPage();
-}
 
 /** The identity tab of the account centre, by role and label. */
 class KycTab {

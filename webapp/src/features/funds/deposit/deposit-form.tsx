@@ -4,7 +4,7 @@
 //! language) and submitted with one `Idempotency-Key` per intended deposit (submitRecharge). The
 //! deposit then waits for an operator's review.
 
-import { Button, Code, Flex, Grid, HStack, Link, List, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
+import { Button, Code, Flex, Grid, HStack, Link, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -17,9 +17,8 @@ import { ChoiceCards } from '../components/choice-cards';
 import { CopyButton } from '../components/copy-button';
 import { AmountField, FormError, SelectField, coinOptions } from '../components/fields';
 import { ScreenHeader } from '../components/frame';
-import { InfoIcon } from '../components/icons';
+import { NotesPanel } from '../components/notes-panel';
 import { LoadFailed } from '../components/load-failed';
-import { Panel } from '../components/panel';
 import { QrCode } from '../components/qr-code';
 import { ScreenshotUpload, type ScreenshotState, screenshotReference } from '../components/screenshot-upload';
 import { SILENT, failure, useApiHead } from '../lib/api';
@@ -207,17 +206,11 @@ function AddressCard({ address, coin, network, minDeposit }: { address: string; 
 function DepositNotes({ coin, network }: { coin: string; network?: string }) {
   const { t } = useTranslation();
   return (
-    <Panel title={t('funds.deposit.notesTitle')}>
-      <List.Root gap="2.5" fontSize="sm" color="fg.muted" variant="plain">
-        {(['network', 'review', 'screenshot'] as const).map((note) => (
-          <List.Item key={note} alignItems="flex-start" gap="2">
-            <List.Indicator asChild color="brand.fg" mt="0.5">
-              <InfoIcon />
-            </List.Indicator>
-            {t(`funds.deposit.notes.${note}`, { coin: coin ? coinName(coin) : '--', network: network ?? '--' })}
-          </List.Item>
-        ))}
-      </List.Root>
-    </Panel>
+    <NotesPanel
+      title={t('funds.deposit.notesTitle')}
+      notes={(['network', 'review', 'screenshot'] as const).map((note) =>
+        t(`funds.deposit.notes.${note}`, { coin: coin ? coinName(coin) : '--', network: network ?? '--' }),
+      )}
+    />
   );
 }

@@ -6,7 +6,7 @@
 //! wasm-core (`sealText`) with the associated data `assets/withdrawal`; only `{payload}` is sent
 //! (submitWithdrawal), with one `Idempotency-Key` per intended withdrawal.
 
-import { Alert, Button, Grid, Link, List, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
+import { Alert, Button, Grid, Link, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,9 +21,8 @@ import { type WithdrawalQuote, coreErrorText, fieldErrors, isCoreError, sealText
 import { ChoiceCards } from '../components/choice-cards';
 import { AmountField, FormError, PasswordField, SelectField, SummaryRow, TextField, coinOptions } from '../components/fields';
 import { ScreenHeader } from '../components/frame';
-import { InfoIcon } from '../components/icons';
+import { NotesPanel } from '../components/notes-panel';
 import { LoadFailed } from '../components/load-failed';
-import { Panel } from '../components/panel';
 import { AMOUNT_DECIMALS, SILENT, failure, useApiHead } from '../lib/api';
 import { coinName, formatCoin } from '../lib/format';
 import { idempotencyHeader, useIdempotencyKey } from '../lib/idempotency';
@@ -270,18 +269,10 @@ export function WithdrawForm() {
               </Stack>
             )}
           </chakra.form>
-          <Panel title={t('funds.withdraw.notesTitle')}>
-            <List.Root gap="2.5" fontSize="sm" color="fg.muted" variant="plain">
-              {(['network', 'review', 'security'] as const).map((note) => (
-                <List.Item key={note} alignItems="flex-start" gap="2">
-                  <List.Indicator asChild color="brand.fg" mt="0.5">
-                    <InfoIcon />
-                  </List.Indicator>
-                  {t(`funds.withdraw.notes.${note}`, { network: network?.network ?? '--' })}
-                </List.Item>
-              ))}
-            </List.Root>
-          </Panel>
+          <NotesPanel
+            title={t('funds.withdraw.notesTitle')}
+            notes={(['network', 'review', 'security'] as const).map((note) => t(`funds.withdraw.notes.${note}`, { network: network?.network ?? '--' }))}
+          />
         </Grid>
       )}
     </Stack>

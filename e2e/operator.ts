@@ -1,0 +1,43 @@
+//! Operators for the review flows: an operator account is created with the backend's own command
+//! (`backend admin create-operator`) against the e2e server's database — the same data folder (and
+//! `DATABASE_URL`, if one is set) as the server that playwright.config.ts starts — and used in a
+//! second browser context, logged in through the API.
+
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { TEST_PASSWORD, loginToken, uniqueEmail } from './fixtures';
+
+const run = promisify(execFile);
+
+/** The e2e folder: playwright.config.ts starts the server here with `EXCHANGE_DATA_DIR=.tmp/data`. */
+const E2E_DIR = fileURLToPath(new URL('.', import.meta.url));
+const BACKEND = join(E2E_DIR, '../target/debug/backend');
+const DATA_DIR = join(E2E_DIR, '.tmp/data');
+
+/** A 1×1 PNG (a grey pixel). */
+export const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+/** Creates an operator account with the backend command, against the e2e server's database. */
+export async function createOperator(email: string, password: string): Promise<void> {
+  await run(BACKEND, ['admin', 'create-operator', '--email', email, '--password', password], {
+    cwd: E2E_DIR,
+    env: { ...process.env, EXCHANGE_DATA_DIR: DATA_DIR, EXCHANGE_LOG: 'warn' },
+  });
+}
+
+/** A page in a second browser context, logged in as the operator (session cookie from an API login). */
+export async function operatorPage(browser: Browser, baseURL: string, token: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, locale: 'en-US', timezoneId: 'America/New_York' });
+  await context.addCookies([{ name: 'coin-access-token', value: token, url: baseURL, sameSite: 'Lax' }]);
+  return context.newPage();
+}
+
+/** A new operator, logged in on a page of its own. */
+export async function newOperator(browser: Browser, baseURL: string, request: APIRequestContext): Promise<Page> {
+  const email = uniqueEmail('operator');
+  await createOperator(email, TEST_PASSWORD);
+  return operatorPage(browser, baseURL, await loginToken(request, { account: email, password: TEST_PASSWORD }));
+}
