@@ -3,8 +3,9 @@
 //! Every shot waits for live prices (a formatted BTC/USDT price) and for images to be decoded.
 
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
-import { AuthPages, HomePage, type Lang, type Shell, expect, t, test } from './fixtures';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { AuthPages, HomePage, type Lang, type Shell, apiPost, expect, t, test } from './fixtures';
+import { PNG_1X1, newOperator } from './operator';
 
 const OUT_DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 
@@ -123,4 +124,70 @@ test('account menu open', async ({ member: page, memberAccount, shell }) => {
   await shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }) }).click();
   await expect(page.getByRole('menuitem', { name: t('en', 'auth.menu.logout'), exact: true })).toBeVisible();
   await shoot(page, 'account-menu-open', { fullPage: false });
+});
+
+/** A deposit claim of `amount` USDT with a payment screenshot, through the API; its id. */
+async function claimDeposit(request: APIRequestContext, token: string, amount: string): Promise<number> {
+  const upload = await request.post('/api/common/upload/OSS', {
+    headers: { satoken: token },
+    multipart: { file: { name: 'payment.png', mimeType: 'image/png', buffer: PNG_1X1 } },
+  });
+  const fileId = ((await upload.json()) as { data: { fileId: number } }).data.fileId;
+  return (await apiPost<{ id: number }>(request, '/api/recharge/submit', { coin: 'usdt', network: 'TRC20', amount, screenshot: String(fileId) }, token)).id;
+}
+
+/** Credits 2,500 USDT to the member through a real deposit claim and an operator's approval (API). */
+async function fundMember(request: APIRequestContext, browser: Browser, baseURL: string, token: string): Promise<void> {
+  const claim = await claimDeposit(request, token, '2500');
+  const operator = await newOperator(browser, baseURL, request);
+  const operatorToken = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
+  await apiPost(request, `/api/admin/deposits/${claim}/review`, { approve: true }, operatorToken);
+  await operator.context().close();
+}
+
+/** Opens `/assets/index?key=…` (or a wallet path) in `lang` and `theme`, waiting for its heading. */
+async function fundsScreenIn(page: Page, shell: Shell, path: string, heading: string, lang: Lang, theme: 'light' | 'dark'): Promise<void> {
+  await page.goto(path);
+  const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+  if (theme === 'dark') {
+    await current.themeSwitch.click();
+    await current.expectDarkTheme(true);
+  }
+  await expect(page.getByRole('heading', { name: t(lang, heading), exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('status', { name: t(lang, 'funds.loading') })).toHaveCount(0);
+}
+
+for (const { path, heading, name, lang, theme } of [
+  { path: '/assets/index?key=overview', heading: 'funds.screens.overview', name: 'assets-overview', lang: 'en', theme: 'light' },
+  { path: '/assets/index?key=overview', heading: 'funds.screens.overview', name: 'assets-overview', lang: 'de', theme: 'dark' },
+  { path: '/assets/index?key=recharge', heading: 'funds.screens.recharge', name: 'assets-deposit', lang: 'en', theme: 'light' },
+  { path: '/assets/index?key=withdraw', heading: 'funds.screens.withdraw', name: 'assets-withdraw', lang: 'de', theme: 'light' },
+  { path: '/assets/index?key=swap', heading: 'funds.screens.swap', name: 'assets-swap', lang: 'en', theme: 'dark' },
+  { path: '/assets/index?key=transfer', heading: 'funds.screens.transfer', name: 'assets-transfer', lang: 'en', theme: 'light' },
+  { path: '/assets/index?key=records&tab=bills', heading: 'funds.screens.records', name: 'assets-bills', lang: 'en', theme: 'light' },
+  { path: '/assets/index?key=order', heading: 'funds.order.title', name: 'assets-order', lang: 'en', theme: 'light' },
+  { path: '/account/wallet/assets', heading: 'funds.wallet.title', name: 'wallet-assets', lang: 'de', theme: 'light' },
+] as const) {
+  test(`${name} ${theme} ${lang}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await fundMember(request, browser, baseURL!, memberToken);
+    await fundsScreenIn(page, shell, path, heading, lang, theme);
+    await shoot(page, `${name}-${theme}-${lang}`);
+  });
+}
+
+test('assets overview at 360 px', async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await fundMember(request, browser, baseURL!, memberToken);
+  await fundsScreenIn(page, shell, '/assets/index?key=overview', 'funds.screens.overview', 'de', 'light');
+  await shoot(page, 'assets-overview-360-de');
+});
+
+test('admin deposit review', async ({ memberToken, request, browser, baseURL }) => {
+  await claimDeposit(request, memberToken, '120');
+  const operator = await newOperator(browser, baseURL!, request);
+  await operator.setViewportSize({ width: 1440, height: 900 });
+  await operator.goto('/admin?queue=deposits');
+  await expect(operator.getByRole('table', { name: t('en', 'funds.admin.deposits.table'), exact: true })).toBeVisible();
+  await shoot(operator, 'admin-deposits');
+  await operator.context().close();
 });
