@@ -9,13 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { CoinListEntry } from '../../api/generated/model';
 import { CoinLogo } from '../../components/coin-logo';
+import { FavouriteStar } from '../../components/favourite-star';
 import { FeedStatusBadge } from '../../components/feed-status';
 import { ChevronDownIcon } from '../../components/icons';
+import { favouriteId } from '../../hooks/use-favourites';
 import type { MarketRow } from '../../hooks/use-market-rows';
 import type { FeedStatus, MarketDetail, Ticker } from '../../lib/live';
 import { formatCompact, formatPercent, formatPrice } from '../../lib/wasm';
-import { FavouriteStar } from '../markets/favourite-star';
-import { favouriteId } from '../markets/favourites';
 
 type Direction = 'up' | 'down' | 'flat';
 

@@ -4,15 +4,16 @@
 import { Box, Container, Flex, Heading, HStack, Input, InputGroup, Table, Tabs, chakra } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FavouriteStar } from '../../components/favourite-star';
 import { FeedStatusBadge } from '../../components/feed-status';
 import { PairCell, PriceChangeCells, TradeCell } from '../../components/market-cells';
 import { SearchIcon } from '../../components/icons';
 import { filterRows, type MarketRow, useMarketRows } from '../../hooks/use-market-rows';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useFavourites } from '../../hooks/use-favourites';
 import { compareDecimal } from '../../lib/decimal';
 import { coreErrorText } from '../../lib/wasm';
-import { FavouriteStar } from './favourite-star';
-import { useFavourites } from './favourites';
+
 
 /** The market tabs. */
 export const MARKET_TABS = ['all', 'favourites', 'flash', 'spot', 'futures'] as const;

@@ -3,8 +3,8 @@
 
 import { IconButton } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
-import { StarIcon } from '../../components/icons';
-import { useFavourites, useToggleFavourite } from './favourites';
+import { StarIcon } from './icons';
+import { useFavourites, useToggleFavourite } from '../hooks/use-favourites';
 
 interface FavouriteStarProps {
   /** The market's favourite id (`spot:btcusdt`, see `favouriteId`). */

@@ -12,10 +12,10 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
-import { getGetFavouritesQueryKey, mergeFavourites, setFavourite, useGetFavourites } from '../../api/generated/market/market';
-import type { FavouriteEntry, FavouriteMarket } from '../../api/generated/model';
-import { useIsLoggedIn } from '../../lib/session';
-import { readStored, writeStored } from '../../lib/storage';
+import { getGetFavouritesQueryKey, mergeFavourites, setFavourite, useGetFavourites } from '../api/generated/market/market';
+import type { FavouriteEntry, FavouriteMarket } from '../api/generated/model';
+import { useIsLoggedIn } from '../lib/session';
+import { readStored, writeStored } from '../lib/storage';
 
 const KEY = 'favourites';
 const MARKETS: readonly FavouriteMarket[] = ['spot', 'contract', 'flash'];
