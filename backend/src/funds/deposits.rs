@@ -21,7 +21,6 @@ use poem::{http::StatusCode, web::Data};
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
     param::{Header, Path},
-    types::{ParseFromJSON, ToJSON},
 };
 use rust_decimal::Decimal;
 use sea_orm::{
@@ -32,6 +31,7 @@ use sea_orm::{
 use serde::{Deserialize, Serialize};
 use wasm_core::validate::Violation;
 
+use super::api::{replayed, stored};
 use super::ledger::{
     self, AccountRef, House, Idempotency, LedgerError, NewEntry, Posting, RunOutcome,
 };
@@ -664,17 +664,6 @@ pub struct RechargeLogRequest {
     #[oai(rename = "type", validator(minimum(value = "1"), maximum(value = "1")))]
     #[serde(rename = "type")]
     pub kind: Option<i32>,
-}
-
-/// The stored answer of a first request.
-pub(crate) fn stored<T: ToJSON>(data: &T) -> String {
-    data.to_json().map(|v| v.to_string()).unwrap_or_default()
-}
-
-/// The first answer again, from its stored JSON.
-pub(crate) fn replayed<T: ParseFromJSON>(response: &str) -> Result<T, ApiError> {
-    let value = serde_json::from_str(response).map_err(ApiError::internal)?;
-    T::parse_from_json(Some(value)).map_err(|e| ApiError::internal(e.into_message()))
 }
 
 async fn deposit_page(

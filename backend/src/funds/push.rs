@@ -29,8 +29,7 @@ use serde_json::json;
 use tokio::time::Instant;
 
 use super::ledger::Bucket;
-use super::prices::{Rates, round_down};
-use super::service::user_coins;
+use super::reports::{valued_balances, wallet};
 use crate::app::AppState;
 use crate::market::ws::{CLIENT_IDLE_LIMIT, HEARTBEAT_EVERY, SEND_TIMEOUT};
 use crate::user::{now_ms, session};
@@ -51,31 +50,22 @@ pub struct AccountFigures {
     pub user_ear: Decimal,
 }
 
-/// The user's figures now.
+/// The user's figures now: the same valuation as `assets/getWalletAccount`.
 pub async fn figures(
     state: &AppState,
     user_id: i64,
 ) -> Result<AccountFigures, crate::http::ApiError> {
-    let coins = user_coins(&state.db, user_id).await?;
-    let rates = Rates::live(&state.db, &state.hub).await?;
-    let value = |bucket: Option<Bucket>| -> Decimal {
-        let usdt: Decimal = coins
-            .iter()
-            .map(|c| {
-                let amount = match bucket {
-                    Some(bucket) => c.get(bucket),
-                    None => c.buckets.values().copied().sum(),
-                };
-                rates.usdt_value(&c.coin, amount)
-            })
-            .sum();
-        round_down(usdt, 2)
-    };
+    let (coins, rates) = valued_balances(&state.db, &state.hub, user_id).await?;
+    let (total, buckets) = wallet(&coins, &rates);
+    let trading = buckets
+        .iter()
+        .find(|(bucket, _)| *bucket == Bucket::Trading)
+        .map_or(Decimal::ZERO, |(_, value)| value.usdt);
     // Open futures positions arrive with the futures engine; until then nothing is unrealised.
     let user_ear = Decimal::ZERO;
     Ok(AccountFigures {
-        all_margin: value(Some(Bucket::Trading)) + user_ear,
-        price: value(None),
+        all_margin: trading + user_ear,
+        price: total.usdt,
         user_ear,
     })
 }

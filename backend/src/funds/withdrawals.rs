@@ -36,9 +36,10 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use wasm_core::CoreError;
 
+use super::api::{replayed, stored};
 use super::deposits::{
     Decision, ListFilter, MAX_PAGE_SIZE, PaymentStatus, already_reviewed, channel, channel_amount,
-    check_reviewable, rejection_reason, replayed, stored,
+    check_reviewable, rejection_reason,
 };
 use super::ledger::{
     self, AccountRef, Bucket, House, Idempotency, LedgerError, NewEntry, Outcome, Posting,
