@@ -172,14 +172,18 @@ pub async fn review(
         ));
     }
     let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("id");
-    let txn = db.begin().await?;
+    // Read before the transaction (owner and level never change): on SQLite a transaction that
+    // reads first and then writes cannot wait for the write lock (SQLITE_BUSY at once under
+    // load), so the transaction starts with its write, as the ledger's do; the conditional
+    // update below decides on the current status.
     let submission = kyc_submission::Entity::find_by_id(decision.id)
-        .one(&txn)
+        .one(db)
         .await?
         .ok_or_else(not_found)?;
     if submission.user_id == operator.id {
         return Err(ApiError::new(StatusCode::FORBIDDEN, Msg::Forbidden));
     }
+    let txn = db.begin().await?;
     lock_user(&txn, submission.user_id).await?;
     let status = if decision.approve {
         Status::Passed
