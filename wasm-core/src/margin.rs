@@ -72,6 +72,6 @@ pub use orders::{
 };
 pub use seconds::{SecondsInput, SecondsPreview, seconds_preview};
 pub use spot::{
-    FeeAsset, OrderSide, OrderType, SpotOrderInput, SpotOrderPreview, spot_order_preview,
+    FeeAsset, OrderSide, OrderType, SpotOrderInput, SpotOrderPreview, spot_fee, spot_order_preview,
 };
 pub use tiers::{MarginTier, TierTable, derive_cum, tier_for, validate_tiers};

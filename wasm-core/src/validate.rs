@@ -13,6 +13,7 @@
 //! | addresses (BTC, ETH/ERC-20/BEP-20, TRON) | [`validate_address`] |
 //! | deposit and withdrawal forms | [`validate_deposit_form`], [`validate_withdrawal_form`] |
 //! | identity and bank card forms | [`validate_identity_form`], [`validate_bank_card_form`] |
+//! | spot orders: side, type, tick and step sizes, minimum notional, balance | [`validate_spot_order`] |
 //!
 //! # Results are data
 //! A broken rule is not an error of the call: it is the answer. Single-value checks return
@@ -41,6 +42,7 @@ pub mod number;
 pub mod password;
 #[cfg(test)]
 mod proptests;
+pub mod spot;
 mod violation;
 
 pub use address::{Network, validate_address};
@@ -54,6 +56,7 @@ pub use kyc::{
 };
 pub use number::{sanitize_number_input, validate_number_input, validate_seconds_quantity};
 pub use password::{PasswordChange, PasswordRule, validate_password, validate_password_change};
+pub use spot::{SpotOrderForm, validate_spot_order};
 pub use violation::{ValidationError, Violation};
 
 /// The text of a form field unless it is missing (absent, `null`, empty or only whitespace).

@@ -37,6 +37,17 @@ export interface BankCardFormInput {
   cardNumber?: string | null; bankName?: string | null; bankAddress?: string | null; bankPhone?: string | null;
   swiftCode?: string | null; branch?: string | null; homeAddress?: string | null;
 }
+/**
+ * A spot order form with the pair's rules (tickSize, stepSize, minNotional: decimal strings) and the
+ * figures it is checked against; without lastPrice a market order's value is not estimated, without
+ * availableBase/availableQuote the balance is not checked. quoteAmount is for market buys only.
+ */
+export interface SpotOrderFormInput {
+  side?: "buy" | "sell" | string | null; orderType?: "limit" | "market" | "stop_limit" | string | null;
+  price?: string | null; triggerPrice?: string | null; quantity?: string | null; quoteAmount?: string | null;
+  tickSize: string; stepSize: string; minNotional: string;
+  lastPrice?: string | null; availableBase?: string | null; availableQuote?: string | null;
+}
 "#;
 
 /// Reads a structured argument, throwing `invalid_argument` with its `name` when it has the wrong shape.
@@ -201,4 +212,13 @@ pub fn validate_bank_card_form(
     #[wasm_bindgen(unchecked_param_type = "BankCardFormInput")] form: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&validate::validate_bank_card_form(&from_js(form, "form")?))
+}
+
+/// The errors of a spot order form; throws when the pair's rules, the last price or a balance is
+/// malformed.
+#[wasm_bindgen(js_name = validateSpotOrder, unchecked_return_type = "ValidationError[]")]
+pub fn validate_spot_order(
+    #[wasm_bindgen(unchecked_param_type = "SpotOrderFormInput")] form: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&validate::validate_spot_order(&from_js(form, "form")?).map_err(throw)?)
 }

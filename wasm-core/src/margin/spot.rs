@@ -127,7 +127,7 @@ pub fn spot_order_preview(input: &SpotOrderInput) -> Result<SpotOrderPreview, Co
 
     Ok(match input.side {
         OrderSide::Buy => {
-            let fee = result(mul(quantity, rate)?);
+            let fee = spot_fee(quantity, rate)?;
             let receive = sub(quantity, fee)?;
             SpotOrderPreview {
                 quantity: result(quantity),
@@ -141,7 +141,7 @@ pub fn spot_order_preview(input: &SpotOrderInput) -> Result<SpotOrderPreview, Co
             }
         }
         OrderSide::Sell => {
-            let fee = result(mul(amount, rate)?);
+            let fee = spot_fee(amount, rate)?;
             let receive = sub(amount, fee)?;
             SpotOrderPreview {
                 quantity: result(quantity),
@@ -155,6 +155,13 @@ pub fn spot_order_preview(input: &SpotOrderInput) -> Result<SpotOrderPreview, Co
             }
         }
     })
+}
+
+/// The fee of a spot fill: `received × rate` (the asset received: base for a buy, quote for a
+/// sell) rounded to 8 decimals, midpoint away from zero. The preview and the backend's settlement
+/// of every fill use this one rule.
+pub fn spot_fee(received: Decimal, rate: Decimal) -> Result<Decimal, CoreError> {
+    Ok(result(mul(received, rate)?))
 }
 
 #[cfg(test)]

@@ -18,6 +18,15 @@ fn json() -> impl Strategy<Value = Value> {
         Just("password".to_owned()),
         Just("cardNumber".to_owned()),
         Just("swiftCode".to_owned()),
+        Just("side".to_owned()),
+        Just("orderType".to_owned()),
+        Just("price".to_owned()),
+        Just("quantity".to_owned()),
+        Just("quoteAmount".to_owned()),
+        Just("tickSize".to_owned()),
+        Just("stepSize".to_owned()),
+        Just("minNotional".to_owned()),
+        Just("lastPrice".to_owned()),
         "\\PC{0,8}",
     ];
     let leaf = prop_oneof![
@@ -29,6 +38,8 @@ fn json() -> impl Strategy<Value = Value> {
         "[0-9.]{0,12}".prop_map(Value::from),
         Just(Value::from("A")),
         Just(Value::from("TRC20")),
+        Just(Value::from("buy")),
+        Just(Value::from("market")),
     ];
     leaf.prop_recursive(3, 32, 8, move |inner| {
         prop_oneof![
@@ -61,6 +72,32 @@ fn run_forms(value: &Value) {
     if let Ok(form) = serde_json::from_value(value.clone()) {
         let _ = validate_bank_card_form(&form);
     }
+    if let Ok(form) = serde_json::from_value(value.clone()) {
+        let _ = validate_spot_order(&form);
+    }
+}
+
+/// The fields of a spot order form, in the order their errors come.
+const SPOT_FIELDS: [&str; 6] = [
+    "side",
+    "orderType",
+    "triggerPrice",
+    "price",
+    "quantity",
+    "quoteAmount",
+];
+
+/// A user field of the spot form: anything, a number input, or missing.
+fn spot_input() -> impl Strategy<Value = Option<String>> {
+    proptest::option::of(prop_oneof!["\\PC{0,12}", "[0-9]{0,31}(\\.[0-9]{0,30})?"])
+}
+
+/// A decimal of the caller's data: mostly well formed, sometimes not.
+fn spot_decimal() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[0-9]{1,29}(\\.[0-9]{0,29})?",
+        1 => "-?[0-9.]{0,6}|\\PC{0,6}",
+    ]
 }
 
 proptest! {
@@ -148,5 +185,64 @@ proptest! {
             branch: Some(text.clone()),
             home_address: Some(text),
         });
+    }
+
+    #[test]
+    fn spot_orders_never_panic(
+        side in proptest::option::of(prop_oneof![Just("buy".to_owned()), Just("sell".to_owned()), "\\PC{0,6}"]),
+        order_type in proptest::option::of(prop_oneof![
+            Just("limit".to_owned()), Just("market".to_owned()), Just("stop_limit".to_owned()), "\\PC{0,6}"
+        ]),
+        (price, trigger_price, quantity, quote_amount) in (spot_input(), spot_input(), spot_input(), spot_input()),
+        (tick_size, step_size, min_notional) in (spot_decimal(), spot_decimal(), spot_decimal()),
+        (last_price, available_base, available_quote) in (
+            proptest::option::of(spot_decimal()),
+            proptest::option::of(spot_decimal()),
+            proptest::option::of(spot_decimal()),
+        ),
+    ) {
+        let form = SpotOrderForm {
+            side, order_type, price, trigger_price, quantity, quote_amount,
+            tick_size, step_size, min_notional, last_price, available_base, available_quote,
+        };
+        if let Ok(errors) = validate_spot_order(&form) {
+            // At most one error per field, in the form's order.
+            let positions: Vec<usize> = errors
+                .iter()
+                .map(|e| SPOT_FIELDS.iter().position(|f| *f == e.field).expect("a form field"))
+                .collect();
+            prop_assert!(positions.windows(2).all(|w| w[0] < w[1]), "{errors:?}");
+        }
+    }
+
+    #[test]
+    fn spot_orders_on_the_grid_pass(
+        side in prop_oneof![Just("buy"), Just("sell")],
+        stop in any::<bool>(),
+        (tick_scale, step_scale) in (0_u32..=8, 0_u32..=8),
+        (tick_units, step_units) in (1_i64..=50, 1_i64..=50),
+        (price_ticks, trigger_ticks, quantity_steps) in (1_i64..=1_000_000_000, 1_i64..=1_000_000_000, 1_i64..=1_000_000_000),
+    ) {
+        use rust_decimal::Decimal;
+        let tick = Decimal::new(tick_units, tick_scale);
+        let step = Decimal::new(step_units, step_scale);
+        let price = Decimal::from(price_ticks) * tick;
+        let quantity = Decimal::from(quantity_steps) * step;
+        let notional = price * quantity;
+        let form = SpotOrderForm {
+            side: Some(side.to_owned()),
+            order_type: Some(if stop { "stop_limit" } else { "limit" }.to_owned()),
+            price: Some(price.normalize().to_string()),
+            trigger_price: Some((Decimal::from(trigger_ticks) * tick).normalize().to_string()),
+            quantity: Some(quantity.normalize().to_string()),
+            quote_amount: None,
+            tick_size: tick.to_string(),
+            step_size: step.to_string(),
+            min_notional: notional.to_string(),
+            last_price: None,
+            available_base: Some(quantity.to_string()),
+            available_quote: Some(notional.to_string()),
+        };
+        prop_assert_eq!(validate_spot_order(&form), Ok(vec![]));
     }
 }

@@ -125,6 +125,37 @@ pub enum Violation {
         /// The most characters allowed.
         max: u32,
     },
+    /// The value is none of the choices the field offers (an order's side or type).
+    #[error("not a valid choice: {value:?}")]
+    InvalidChoice {
+        /// The value as it was given.
+        value: String,
+    },
+    /// A price is not a multiple of the pair's tick size.
+    #[error("the price must be a multiple of {tick}")]
+    OffTick {
+        /// The tick size.
+        tick: Decimal,
+    },
+    /// A quantity is not a multiple of the pair's step size.
+    #[error("the quantity must be a multiple of {step}")]
+    OffStep {
+        /// The step size.
+        step: Decimal,
+    },
+    /// The order's value (price × quantity, or the amount spent) is below the pair's minimum
+    /// notional.
+    #[error("the order value is below the minimum of {min}")]
+    BelowMinNotional {
+        /// The minimum order value, in the quote asset.
+        min: Decimal,
+    },
+    /// An amount to spend (quote amount) is given for an order other than a market buy.
+    #[error("an amount to spend is only for a market buy")]
+    QuoteAmountNotAllowed,
+    /// A market buy gives both a quantity and an amount to spend; it takes exactly one.
+    #[error("give either the quantity or the amount to spend, not both")]
+    QuantityAndQuoteAmount,
 }
 
 impl Violation {
@@ -156,6 +187,12 @@ impl Violation {
             Self::AntiCodeFormat => "anti_code_format",
             Self::OtpFormat => "otp_format",
             Self::TooLong { .. } => "too_long",
+            Self::InvalidChoice { .. } => "invalid_choice",
+            Self::OffTick { .. } => "off_tick",
+            Self::OffStep { .. } => "off_step",
+            Self::BelowMinNotional { .. } => "below_min_notional",
+            Self::QuoteAmountNotAllowed => "quote_amount_not_allowed",
+            Self::QuantityAndQuoteAmount => "quantity_and_quote_amount",
         }
     }
 
@@ -187,6 +224,12 @@ impl Violation {
             Self::AntiCodeFormat => "errors.antiCodeFormat",
             Self::OtpFormat => "errors.otpFormat",
             Self::TooLong { .. } => "errors.tooLong",
+            Self::InvalidChoice { .. } => "errors.invalidChoice",
+            Self::OffTick { .. } => "errors.offTick",
+            Self::OffStep { .. } => "errors.offStep",
+            Self::BelowMinNotional { .. } => "errors.belowMinNotional",
+            Self::QuoteAmountNotAllowed => "errors.quoteAmountNotAllowed",
+            Self::QuantityAndQuoteAmount => "errors.quantityAndQuoteAmount",
         }
     }
 
@@ -201,11 +244,17 @@ impl Violation {
             Self::InvalidNumber { value } | Self::NumberOutOfRange { value } => {
                 BTreeMap::from([("value", value.clone())])
             }
-            Self::InvalidCardType { value } => BTreeMap::from([("value", value.clone())]),
+            Self::InvalidCardType { value } | Self::InvalidChoice { value } => {
+                BTreeMap::from([("value", value.clone())])
+            }
             Self::TooManyDecimals { max } | Self::TooLong { max } => {
                 BTreeMap::from([("max", max.to_string())])
             }
-            Self::BelowMinimum { min } => BTreeMap::from([("min", min.to_string())]),
+            Self::BelowMinimum { min } | Self::BelowMinNotional { min } => {
+                BTreeMap::from([("min", min.to_string())])
+            }
+            Self::OffTick { tick } => BTreeMap::from([("tick", tick.to_string())]),
+            Self::OffStep { step } => BTreeMap::from([("step", step.to_string())]),
             Self::AboveMaximum { max } => BTreeMap::from([("max", max.to_string())]),
             Self::InsufficientBalance { available } => {
                 BTreeMap::from([("available", available.to_string())])
@@ -225,7 +274,9 @@ impl Violation {
             | Self::SwiftFormat
             | Self::PhoneFormat
             | Self::AntiCodeFormat
-            | Self::OtpFormat => BTreeMap::new(),
+            | Self::OtpFormat
+            | Self::QuoteAmountNotAllowed
+            | Self::QuantityAndQuoteAmount => BTreeMap::new(),
         }
     }
 

@@ -30,6 +30,7 @@ pub const FUNCTIONS: &[&str] = &[
     "validateWithdrawalForm",
     "validateIdentityForm",
     "validateBankCardForm",
+    "validateSpotOrder",
 ];
 
 /// Calls the native equivalent of the wasm export `function`.
@@ -146,6 +147,12 @@ fn call_export(function: &str, args: &Args) -> Result<Value, CoreError> {
             to_json(&validate::validate_bank_card_form(&from_json(
                 args, 0, "form",
             )?))
+        }
+        "validateSpotOrder" => {
+            args.arity(1);
+            to_json(&validate::validate_spot_order(&from_json(
+                args, 0, "form",
+            )?)?)
         }
         other => unreachable!("{other} is not in FUNCTIONS"),
     })

@@ -12,6 +12,9 @@ import type {
   DepositFormInput,
   IdentityFormInput,
   PasswordChangeInput,
+  SpotOrderFormInput,
+  SpotOrderInput,
+  SpotOrderPreview,
   TickerRowInput,
   TickerRowView,
   TimeZone,
@@ -24,6 +27,9 @@ export type {
   DepositFormInput,
   IdentityFormInput,
   PasswordChangeInput,
+  SpotOrderFormInput,
+  SpotOrderInput,
+  SpotOrderPreview,
   TickerRowInput,
   TickerRowView,
   TimeZone,
@@ -247,4 +253,25 @@ export function withdrawalQuote(amount: string, fee: string): WithdrawalQuote {
  */
 export function sealText(keyBase64: string, nonceBase64: string, aad: string, plaintext: string): string {
   return core.sealText(keyBase64, nonceBase64, aad, plaintext);
+}
+
+// --- Spot trading: the order form and its preview ---
+
+/**
+ * Every error of a spot order form, each with its field: side and type, prices on the tick size,
+ * quantity on the step size, the minimum notional and the balance it pays from (`quoteAmount` is for
+ * market buys only). Throws a `CoreError` only when the pair's rules, `lastPrice` or a balance is
+ * not a decimal.
+ */
+export function validateSpotOrder(form: SpotOrderFormInput): ValidationError[] {
+  return core.validateSpotOrder(form);
+}
+
+/**
+ * A spot order as if filled at its price: quantity, amount, fee (in the asset received), what arrives
+ * and the balances after; `insufficientBalance` when it spends more than the balance. Throws a
+ * `CoreError` for a malformed decimal or when not exactly one of `quantity` and `quoteAmount` is given.
+ */
+export function spotOrderPreview(input: SpotOrderInput): SpotOrderPreview {
+  return core.spotOrderPreview(input);
 }
