@@ -33,6 +33,7 @@ use crate::market::{
     ws::{business_notice, market_channel},
 };
 use crate::security::api::SecurityApi;
+use crate::spot::api::SpotApi;
 use crate::user::{
     api::{UserApi, dev_outbox},
     mailer::{Mailer, MailerError},
@@ -54,6 +55,8 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// Key that signs short-lived file links.
     pub link_key: Arc<[u8; 32]>,
+    /// The spot markets.
+    pub spot: Arc<crate::spot::SpotExchange>,
 }
 
 /// Every domain API, in the order the OpenAPI document lists them.
@@ -70,6 +73,7 @@ pub type DomainApis = (
     DepositApi,
     WithdrawalApi,
     AdminFundsApi,
+    SpotApi,
 );
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
@@ -88,6 +92,7 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             DepositApi,
             WithdrawalApi,
             AdminFundsApi,
+            SpotApi,
         ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),
@@ -161,6 +166,16 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     let hub = Arc::new(MarketHub::new());
     let (shutdown, shutdown_rx) = watch::channel(false);
 
+    let security_percent =
+        wasm_core::money::parse_decimal(&config.platform.security_fund_percent).unwrap_or_default();
+    let spot = crate::spot::SpotExchange::start(
+        db.clone(),
+        hub.clone(),
+        config.trading.clone(),
+        security_percent,
+        shutdown_rx.clone(),
+    )
+    .await?;
     let simulator = if config.simulator.enabled {
         let pairs = simulator::load_pairs(&db).await?;
         let simulator = simulator::Simulator::start(
@@ -170,7 +185,10 @@ pub async fn start(config: Config) -> Result<App, StartError> {
             &hub,
             &db,
         )
-        .await?;
+        .await?
+        .with_quote_sink(Arc::new(crate::spot::exchange::ExchangeQuotes(
+            spot.clone(),
+        )));
         tokio::spawn(crate::market::retention::run(
             db.clone(),
             config.simulator.tick_retention_days,
@@ -214,6 +232,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         config: Arc::new(config),
         mailer,
         limiter,
+        spot,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

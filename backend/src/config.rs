@@ -35,6 +35,45 @@ pub struct Config {
     pub security: SecurityConfig,
     /// Deposit and withdrawal channels.
     pub funds: FundsConfig,
+    /// Spot trading: fees and the house market maker.
+    pub trading: TradingConfig,
+}
+
+/// Spot trading (`[trading]` in the file).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TradingConfig {
+    /// Fee of an order that rests and is taken (a fraction: `0.001` is 0.1 %).
+    pub maker_fee_rate: Decimal,
+    /// Fee of an order that takes resting liquidity (a fraction).
+    pub taker_fee_rate: Decimal,
+    /// Price levels the house market maker quotes on each side (0: no market maker).
+    pub market_maker_levels: usize,
+}
+
+impl Default for TradingConfig {
+    fn default() -> Self {
+        Self {
+            maker_fee_rate: Decimal::new(1, 3),
+            taker_fee_rate: Decimal::new(1, 3),
+            market_maker_levels: crate::market::book::BOOK_LEVELS,
+        }
+    }
+}
+
+impl TradingConfig {
+    /// Checks the fee rates (0 ≤ rate < 1).
+    fn check(&self) -> Result<(), String> {
+        for (name, rate) in [
+            ("maker_fee_rate", self.maker_fee_rate),
+            ("taker_fee_rate", self.taker_fee_rate),
+        ] {
+            if rate.is_sign_negative() || rate >= Decimal::ONE {
+                return Err(format!("{name} must be at least 0 and below 1, not {rate}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// How the deployment runs.
@@ -137,6 +176,7 @@ impl Default for Config {
             mail: MailConfig::default(),
             security: SecurityConfig::default(),
             funds: FundsConfig::default(),
+            trading: TradingConfig::default(),
         }
     }
 }
@@ -340,6 +380,9 @@ pub enum ConfigError {
     /// A deposit or withdrawal channel is not usable.
     #[error("invalid funds channel: {0}")]
     Funds(String),
+    /// The trading settings are not usable.
+    #[error("invalid trading settings: {0}")]
+    Trading(String),
     /// An environment variable has a value of the wrong kind.
     #[error("invalid value {value:?} for {name}: expected {expected}")]
     Env {
@@ -445,6 +488,7 @@ impl Config {
             )?;
         }
         config.funds.normalise().map_err(ConfigError::Funds)?;
+        config.trading.check().map_err(ConfigError::Trading)?;
         Ok(config)
     }
 

@@ -281,10 +281,31 @@ messages! {
     /// No deposit or withdrawal channel for the coin (`{coin}`).
     NoFundingChannel => "no_funding_channel",
     // -- end of payments messages --
+
+    // Spot trading (texts in locales/trading/).
+    /// The pair is not listed for spot trading (`{symbol}`).
+    SpotPairUnavailable => "spot_pair_unavailable",
+    /// A fill-or-kill order cannot fill completely at once; nothing was executed.
+    FokUnfillable => "fok_unfillable",
+    /// A post-only order would have taken liquidity; nothing was executed.
+    PostOnlyWouldTake => "post_only_would_take",
+    /// A market order found nothing to execute against.
+    NoLiquidity => "no_liquidity",
+    /// No such order of this user.
+    OrderNotFound => "order_not_found",
+    /// The order is filled or cancelled already.
+    OrderNotOpen => "order_not_open",
+    /// The trading engine could not take the order now; nothing was done.
+    TradingBusy => "trading_busy",
+    /// An order was accepted.
+    OrderPlaced => "order_placed",
+    /// An order was cancelled.
+    OrderCancelled => "order_cancelled",
+    // -- end of trading messages --
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
-pub const RULE_CODES: [&str; 23] = [
+pub const RULE_CODES: [&str; 29] = [
     "field_required",
     "required_fields",
     "password_format",
@@ -308,6 +329,12 @@ pub const RULE_CODES: [&str; 23] = [
     "swift_format",
     "phone_format",
     "too_long",
+    "invalid_choice",
+    "off_tick",
+    "off_step",
+    "below_min_notional",
+    "quote_amount_not_allowed",
+    "quantity_and_quote_amount",
 ];
 
 impl Lang {
@@ -418,11 +445,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/files/", $code, ".json")),
             include_str!(concat!("../locales/funds/", $code, ".json")),
             include_str!(concat!("../locales/payments/", $code, ".json")),
+            include_str!(concat!("../locales/trading/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 8]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 9]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

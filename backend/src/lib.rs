@@ -18,4 +18,5 @@ pub mod i18n;
 pub mod kyc;
 pub mod market;
 pub mod security;
+pub mod spot;
 pub mod user;

@@ -150,6 +150,10 @@ pub struct CoinListEntry {
     pub step_size: Decimal,
     /// Smallest order value in the quote asset.
     pub min_notional: Decimal,
+    /// Spot fee of a resting order that is taken, as a fraction (`0.001` is 0.1 %).
+    pub maker_fee_rate: Decimal,
+    /// Spot fee of an order that takes, as a fraction.
+    pub taker_fee_rate: Decimal,
     /// Listed among the home page's hot coins.
     pub hot: bool,
     /// Display order.
@@ -231,8 +235,16 @@ impl CommonApi {
         };
         match service::coin_lists(&state.db, &state.hub, &filter).await {
             Ok(lists) => CoinListResponse::Ok(Json(Envelope::ok(CoinList {
-                currency_list: lists.spot.into_iter().map(entry).collect(),
-                contract_list: lists.contract.into_iter().map(entry).collect(),
+                currency_list: lists
+                    .spot
+                    .into_iter()
+                    .map(|pair| entry(pair, &state.config.trading))
+                    .collect(),
+                contract_list: lists
+                    .contract
+                    .into_iter()
+                    .map(|pair| entry(pair, &state.config.trading))
+                    .collect(),
             }))),
             Err(error) => ApiError::from(error).into(),
         }
@@ -273,7 +285,7 @@ fn all_setting(config: &Config) -> AllSetting {
     }
 }
 
-fn entry(pair: ListedPair) -> CoinListEntry {
+fn entry(pair: ListedPair, trading: &crate::config::TradingConfig) -> CoinListEntry {
     let coin = pair.coin;
     let decimal = |value: &str| wasm_core::money::parse_decimal(value).unwrap_or_default();
     CoinListEntry {
@@ -283,6 +295,8 @@ fn entry(pair: ListedPair) -> CoinListEntry {
         tick_size: decimal(&coin.tick_size),
         step_size: decimal(&coin.step_size),
         min_notional: decimal(&coin.min_notional),
+        maker_fee_rate: trading.maker_fee_rate,
+        taker_fee_rate: trading.taker_fee_rate,
         coin: coin.coin,
         base_coin: coin.base_coin,
         symbol: coin.symbol,

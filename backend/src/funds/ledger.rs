@@ -25,7 +25,7 @@ use sea_orm::{
     ActiveModelTrait,
     ActiveValue::Set,
     ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait,
-    QueryFilter, QueryOrder, TransactionTrait,
+    QueryFilter, QueryOrder, QuerySelect, TransactionTrait,
     sea_query::{Expr, OnConflict},
 };
 
@@ -509,8 +509,23 @@ async fn find_key(
     Ok(Some(seen.response))
 }
 
+/// Claims `idempotency`'s key inside the caller's own transaction `txn` (a batch of the spot
+/// engine): `Some(first answer)` when the key was seen with the same request,
+/// [`LedgerError::KeyReused`] for another request, `None` once claimed now — then
+/// [`store_response`] records the answer before the transaction commits.
+pub async fn claim_key(
+    txn: &DatabaseTransaction,
+    idempotency: &Idempotency,
+) -> Result<Option<String>, LedgerError> {
+    if let Some(seen) = find_key(txn, idempotency).await? {
+        return Ok(Some(seen));
+    }
+    insert_key(txn, idempotency, String::new(), 0).await?;
+    Ok(None)
+}
+
 /// Stores the answer of the request that claimed `idempotency`'s key (in its transaction).
-async fn store_response(
+pub async fn store_response(
     txn: &DatabaseTransaction,
     idempotency: &Idempotency,
     response: String,
@@ -710,11 +725,16 @@ async fn account_row(
     asset: &str,
     now: i64,
 ) -> Result<ledger_account::Model, DbErr> {
+    // `FOR UPDATE` on PostgreSQL (SQLite has no row locks and takes the database's write lock
+    // instead): the row stays locked until the transaction ends, so the compare-and-swap below
+    // does not lose to a concurrent writer of a hot account (the house fee account every market
+    // credits) — the second writer waits, then reads the new balance.
     let find = || {
         ledger_account::Entity::find()
             .filter(ledger_account::Column::Owner.eq(account.owner()))
             .filter(ledger_account::Column::Asset.eq(asset))
             .filter(ledger_account::Column::Bucket.eq(account.bucket_name()))
+            .lock_exclusive()
     };
     if let Some(found) = find().one(db).await? {
         return Ok(found);

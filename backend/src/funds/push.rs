@@ -9,6 +9,10 @@
 //!   (futures) account's equity in USDT, `price` the value of everything the user holds in USDT,
 //!   `userEar` the unrealised profit of open futures positions in USDT (zero while none are open).
 //!   `HEARTBEAT` every 10 s; the client may send `{"op":"ping","ts"}` and gets `pong`.
+//! - Spot trading: `{"type": "order", "data": SpotOrder, "ts"}` whenever one of the user's orders
+//!   changes and `{"type": "fill", "data": SpotFill, "ts"}` for every fill of one, in the shapes of
+//!   `orderList` and `getEntrustLogCurrency`. A socket that falls more than the channel's buffer
+//!   behind is closed with code 4408 (`too slow`); the client reconnects and re-reads.
 //! - The session is checked again on every refresh: once revoked or expired the socket is closed
 //!   with code 4401 (`session ended`). A client silent for 60 s is closed.
 
@@ -38,6 +42,8 @@ use crate::user::{now_ms, session};
 pub const REFRESH_EVERY: Duration = Duration::from_secs(1);
 /// The close code of a socket whose session ended.
 pub const SESSION_ENDED: u16 = 4401;
+/// The close code of a socket too slow for the trading messages.
+pub const LAGGED: u16 = 4408;
 
 /// The figures of an `au` message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,8 +144,21 @@ pub async fn user_push(
             tokio::time::interval_at(Instant::now() + HEARTBEAT_EVERY, HEARTBEAT_EVERY);
         let mut last_heard = Instant::now();
         let mut last_sent: Option<AccountFigures> = None;
+        let mut trading = state.spot.subscribe_user_events();
         loop {
             let text = tokio::select! {
+                event = trading.recv() => match event {
+                    Ok(event) if event.user_id == user_id => event.text.to_string(),
+                    Ok(_) => continue,
+                    // Too slow to keep up: the client re-reads its orders on reconnect.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        let _ = sink
+                            .send(Message::Close(Some((CloseCode::from(LAGGED), "too slow".into()))))
+                            .await;
+                        break;
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                },
                 incoming = stream.next() => match incoming {
                     Some(Ok(Message::Text(text))) => {
                         last_heard = Instant::now();

@@ -484,7 +484,8 @@ async fn depth(state: &AppState, query: SymbolLimitQuery) -> Result<Depth, ApiEr
     })
 }
 
-async fn recent_trades(
+/// The newest `query.limit` trades of a pair (also the member area's `open/transaction`).
+pub(crate) async fn recent_trades(
     state: &AppState,
     query: SymbolLimitQuery,
 ) -> Result<RecentTrades, ApiError> {

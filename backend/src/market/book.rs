@@ -64,6 +64,39 @@ impl BookSnapshot {
         }
     }
 
+    /// The diff that turns this snapshot into `next` (levels new or resized in `next`, and
+    /// levels gone from it with quantity 0), numbered `next.seq` on top of `self.seq`.
+    pub fn diff_to(&self, next: &BookSnapshot) -> BookDiff {
+        let side = |before: &[Level], after: &[Level]| {
+            let old: BTreeMap<Decimal, Decimal> =
+                before.iter().map(|l| (l.price, l.quantity)).collect();
+            let new: BTreeMap<Decimal, Decimal> =
+                after.iter().map(|l| (l.price, l.quantity)).collect();
+            let mut changes: Vec<Level> = after
+                .iter()
+                .filter(|level| old.get(&level.price) != Some(&level.quantity))
+                .copied()
+                .collect();
+            changes.extend(
+                before
+                    .iter()
+                    .filter(|level| !new.contains_key(&level.price))
+                    .map(|level| Level {
+                        price: level.price,
+                        quantity: Decimal::ZERO,
+                    }),
+            );
+            changes
+        };
+        BookDiff {
+            seq: next.seq,
+            prev_seq: self.seq,
+            bids: side(&self.bids, &next.bids),
+            asks: side(&self.asks, &next.asks),
+            ts: next.ts,
+        }
+    }
+
     /// This snapshot with `diff` applied (what a client does); `None` when `diff` does not follow it.
     pub fn apply(&self, diff: &BookDiff) -> Option<BookSnapshot> {
         if diff.prev_seq != self.seq {
@@ -365,5 +398,29 @@ mod tests {
             quantity: dec!(2),
         };
         assert_eq!(serde_json::to_string(&level).unwrap(), r#"["1.50","2"]"#);
+    }
+
+    #[test]
+    fn a_diff_between_two_snapshots_applies_back_to_the_second() {
+        let level = |price: i64, quantity: i64| Level {
+            price: Decimal::from(price),
+            quantity: Decimal::from(quantity),
+        };
+        let before = BookSnapshot {
+            seq: 7,
+            bids: vec![level(100, 1), level(99, 2)],
+            asks: vec![level(101, 1), level(102, 5)],
+            ts: 1,
+        };
+        let after = BookSnapshot {
+            seq: 8,
+            bids: vec![level(100, 3), level(98, 1)],
+            asks: vec![level(102, 5)],
+            ts: 2,
+        };
+        let diff = before.diff_to(&after);
+        assert_eq!((diff.seq, diff.prev_seq), (8, 7));
+        assert_eq!(diff.asks, vec![level(101, 0)]);
+        assert_eq!(before.apply(&diff), Some(after));
     }
 }

@@ -466,23 +466,37 @@ impl MarketHub {
     }
 
     /// Records `trades` (oldest first) of `symbol` and broadcasts them as one `TRADE` message.
+    /// Ids stay increasing per pair when two sources publish (the simulated tape and the spot
+    /// engine's fills): a trade whose id is not above the last one gets the next id.
     pub fn publish_trades(&self, symbol: &str, trades: &[Trade]) {
         if trades.is_empty() {
             return;
         }
-        {
+        let numbered = {
             let mut all = self.trades.write().unwrap_or_else(|e| e.into_inner());
             let recent = all.entry(symbol.to_owned()).or_default();
-            recent.extend(trades.iter().cloned());
+            let mut last = recent.back().map_or(0, |trade| trade.id);
+            let numbered: Vec<Trade> = trades
+                .iter()
+                .map(|trade| {
+                    last = trade.id.max(last + 1);
+                    Trade {
+                        id: last,
+                        ..trade.clone()
+                    }
+                })
+                .collect();
+            recent.extend(numbered.iter().cloned());
             while recent.len() > RECENT_TRADES {
                 recent.pop_front();
             }
-        }
+            numbered
+        };
         // No receiver is not an error: nobody is watching.
         let _ = self.events.send(self.event(
             "trade",
             symbol,
-            Arc::from(trades_message(symbol, trades, false)),
+            Arc::from(trades_message(symbol, &numbered, false)),
             0,
         ));
     }

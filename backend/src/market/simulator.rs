@@ -543,6 +543,14 @@ async fn pair_spec(
     }))
 }
 
+/// Takes the simulated book of a pair every tick in place of the hub: the spot exchange, whose
+/// house market maker quotes it and which publishes the real book instead.
+pub trait QuoteSink: Send + Sync {
+    /// The simulated `book` and last `price` of `symbol`; `true` when the sink publishes the pair's
+    /// depth itself (the simulator then does not).
+    fn quote(&self, symbol: &str, book: &BookSnapshot, price: Decimal) -> bool;
+}
+
 /// The running simulator: one process per pair.
 pub struct Simulator {
     processes: Vec<PairProcess>,
@@ -550,6 +558,8 @@ pub struct Simulator {
     tick_ms: u64,
     /// The highest coin id quoted; listings above it are new.
     last_coin_id: i32,
+    /// Where the simulated books go when a real book replaces them.
+    quote_sink: Option<Arc<dyn QuoteSink>>,
 }
 
 impl Simulator {
@@ -568,11 +578,18 @@ impl Simulator {
             seed,
             tick_ms,
             last_coin_id: 0,
+            quote_sink: None,
         };
         for spec in pairs {
             simulator.add(spec, hub, db).await?;
         }
         Ok(simulator)
+    }
+
+    /// Hands every tick's simulated book to `sink` (the spot exchange).
+    pub fn with_quote_sink(mut self, sink: Arc<dyn QuoteSink>) -> Self {
+        self.quote_sink = Some(sink);
+        self
     }
 
     /// Starts quoting the pair of `spec`: a day of history (stored, or backfilled and stored),
@@ -706,7 +723,14 @@ impl Simulator {
         }
         for (process, (symbol, tick)) in self.processes.iter_mut().zip(&ticks) {
             process.publish_ticker(hub, now);
-            hub.publish_book(symbol, process.book(), &tick.book);
+            let book = process.book();
+            let taken = self
+                .quote_sink
+                .as_ref()
+                .is_some_and(|sink| sink.quote(symbol, &book, tick.price));
+            if !taken {
+                hub.publish_book(symbol, book, &tick.book);
+            }
             hub.publish_trades(symbol, &tick.trades);
             hub.publish_detail(symbol, process.detail(now));
             hub.publish_klines(symbol, process.live_klines(), &tick.completed);

@@ -37,6 +37,16 @@ pub async fn spawn_app_in(
     spawn_app_configured(data_dir, database_url, |_| {}).await
 }
 
+/// Starts the app on `data_dir` with `database_url` (see [`spawn_app_in`]) and the test
+/// configuration changed by `configure`.
+pub async fn spawn_app_in_with(
+    data_dir: tempfile::TempDir,
+    database_url: Option<(String, String)>,
+    configure: impl FnOnce(&mut Config),
+) -> TestApp {
+    spawn_app_configured(data_dir, database_url, configure).await
+}
+
 /// Starts the app with a fresh database and the test configuration changed by `configure`.
 pub async fn spawn_app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
     spawn_app_configured(
@@ -338,6 +348,7 @@ impl TestApp {
 pub const PASSWORD: &str = "Secret123";
 
 /// A registered, logged-in user.
+#[derive(Clone)]
 pub struct Member {
     /// User id.
     pub user_id: i64,

@@ -25,5 +25,6 @@ mod push;
 mod reports;
 mod retention;
 mod security;
+mod spot;
 mod user;
 mod withdrawals;

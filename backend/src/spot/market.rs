@@ -1,0 +1,1143 @@
+//! One spot market: the single writer of its order book. A tokio task owns the pair's
+//! [`matching::Book`] and the open orders' rows; every change reaches it as a [`Command`] on its
+//! queue, so orders of one pair are matched strictly one after another.
+//!
+//! Commands are taken in batches (whatever is queued, up to [`MAX_BATCH`]) and the whole batch is
+//! written in one database transaction — group commit: one commit for many orders. Each order
+//! runs in its own savepoint: a refusal (insufficient balance, a fill-or-kill that cannot fill, a
+//! post-only order that would take) rolls back only that order, and the engine refuses before it
+//! changes the book, so memory and database stay equal. Answers, trades, the depth and the users'
+//! order and fill messages go out only after the commit. If the commit fails, every order of the
+//! batch is answered "busy, nothing done" and the book is rebuilt from the database (the open
+//! orders, in arrival order), exactly as after a restart.
+//!
+//! The house market maker quotes a ladder around the simulated price on every tick ([`Command::Quote`]):
+//! its previous orders are withdrawn and the new ladder placed. Its orders live only in memory
+//! (re-quoted every tick, never resting long); its fills are real — settled on the house's
+//! market-maker account and published on the market channel like any trade.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use matching::{Book, CancelReason, Event, OrderKind, OrderRequest, RejectReason, StopCondition};
+use poem::http::StatusCode;
+use rust_decimal::Decimal;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, DatabaseTransaction,
+    DbErr, EntityTrait, QueryFilter, QueryOrder, TransactionTrait,
+};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+
+use super::rules::PairRules;
+use super::settle::{self, Fill, Party};
+use super::views::{OrderSide, OrderStatus, SpotFill, SpotOrder, TimeInForce};
+use crate::entity::{spot_order, spot_trade};
+use crate::funds::ledger::{self, Idempotency, LedgerError};
+use crate::http::ApiError;
+use crate::i18n::Msg;
+use crate::market::MarketHub;
+use crate::market::book::{BookSnapshot, Level};
+use crate::market::hub::{Side as TapeSide, Trade};
+use crate::market::simulator::now_ms;
+
+/// Most commands written in one transaction.
+pub const MAX_BATCH: usize = 256;
+/// The owner id of the house market maker's orders.
+pub const HOUSE: i64 = 0;
+/// House order ids have the top bit set, so they never meet a database id.
+const HOUSE_ID_BIT: u64 = 1 << 63;
+/// Levels of the book published on the market channel.
+const DEPTH_LEVELS: usize = crate::market::book::BOOK_LEVELS;
+
+/// What an order asks for, checked against the pair's rules by the caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderSpec {
+    /// A limit order.
+    Limit {
+        /// Price (on the tick grid).
+        price: Decimal,
+        /// Base quantity (on the step grid).
+        quantity: Decimal,
+    },
+    /// A market order by base quantity.
+    Market {
+        /// Base quantity.
+        quantity: Decimal,
+    },
+    /// A market buy spending at most this quote amount.
+    MarketFunds {
+        /// Quote amount.
+        amount: Decimal,
+    },
+    /// A limit order placed when the last price reaches `trigger`.
+    StopLimit {
+        /// Trigger price.
+        trigger: Decimal,
+        /// Limit price.
+        price: Decimal,
+        /// Base quantity.
+        quantity: Decimal,
+    },
+}
+
+/// A new order of a user.
+#[derive(Debug)]
+pub struct Submit {
+    /// The owner.
+    pub user_id: i64,
+    /// Buy or sell.
+    pub side: OrderSide,
+    /// What it asks for.
+    pub spec: OrderSpec,
+    /// Time in force (limit orders).
+    pub time_in_force: TimeInForce,
+    /// Refuse if it would take.
+    pub post_only: bool,
+    /// The caller's idempotency key.
+    pub idempotency: Option<Idempotency>,
+    /// Where the answer goes.
+    pub reply: oneshot::Sender<Result<Answer, ApiError>>,
+}
+
+/// The answer to an order.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// The order after matching.
+    Order(Box<SpotOrder>),
+    /// The key was seen with the same request: the first answer's JSON.
+    Replayed(String),
+}
+
+/// Work for a market's task.
+#[derive(Debug)]
+pub enum Command {
+    /// A user's new order.
+    Submit(Box<Submit>),
+    /// A user cancels an open order.
+    Cancel {
+        /// The user.
+        user_id: i64,
+        /// The order.
+        order_id: i64,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Result<SpotOrder, ApiError>>,
+    },
+    /// The simulated market moved: re-quote the house ladder and trigger stops.
+    Quote {
+        /// The simulated book (best first on each side).
+        book: BookSnapshot,
+        /// The last simulated trade price.
+        last: Decimal,
+    },
+}
+
+/// A message for one user's channel (`order` or `fill`), serialised once.
+#[derive(Debug, Clone)]
+pub struct UserEvent {
+    /// The user.
+    pub user_id: i64,
+    /// The JSON text.
+    pub text: Arc<str>,
+}
+
+/// What the task shares with the rest of the server.
+#[derive(Clone)]
+pub struct MarketContext {
+    /// The database.
+    pub db: DatabaseConnection,
+    /// The market channel.
+    pub hub: Arc<MarketHub>,
+    /// The users' channels.
+    pub user_events: broadcast::Sender<Arc<UserEvent>>,
+    /// Share of every fee paid into the security fund, in percent.
+    pub security_percent: Decimal,
+    /// Levels the house quotes per side.
+    pub house_levels: usize,
+}
+
+/// An open order of a user, as the task keeps it.
+#[derive(Debug, Clone)]
+struct OpenOrder {
+    row: spot_order::Model,
+    filled_quantity: Decimal,
+    filled_amount: Decimal,
+    fee: Decimal,
+    frozen: Decimal,
+}
+
+impl OpenOrder {
+    fn of(row: spot_order::Model) -> Self {
+        let parse = |text: &str| wasm_core::money::parse_decimal(text).unwrap_or_default();
+        Self {
+            filled_quantity: parse(&row.filled_quantity),
+            filled_amount: parse(&row.filled_amount),
+            fee: parse(&row.fee),
+            frozen: parse(&row.frozen_remaining),
+            row,
+        }
+    }
+
+    fn side(&self) -> OrderSide {
+        OrderSide::parse(&self.row.side)
+    }
+
+    /// The row with the figures written back.
+    fn synced(&mut self, now: i64) -> &spot_order::Model {
+        self.row.filled_quantity = self.filled_quantity.normalize().to_string();
+        self.row.filled_amount = self.filled_amount.normalize().to_string();
+        self.row.fee = self.fee.normalize().to_string();
+        self.row.frozen_remaining = self.frozen.normalize().to_string();
+        self.row.updated_at = now;
+        &self.row
+    }
+}
+
+/// Why a step stopped: the order is refused (its savepoint rolls back), or the batch cannot go on.
+enum Stop {
+    Refused(ApiError),
+    Fatal(String),
+}
+
+impl From<DbErr> for Stop {
+    fn from(error: DbErr) -> Self {
+        Stop::Fatal(error.to_string())
+    }
+}
+
+impl From<LedgerError> for Stop {
+    fn from(error: LedgerError) -> Self {
+        Stop::Fatal(error.to_string())
+    }
+}
+
+/// Where an answer goes, and the answer.
+type Reply<T> = (oneshot::Sender<Result<T, ApiError>>, Result<T, ApiError>);
+
+/// What a batch sends out once committed.
+#[derive(Default)]
+struct Outbox {
+    submits: Vec<Reply<Answer>>,
+    cancels: Vec<Reply<SpotOrder>>,
+    tape: Vec<Trade>,
+    user_events: Vec<UserEvent>,
+    touched: HashSet<i64>,
+    book_changed: bool,
+}
+
+/// One pair's market task.
+pub struct SpotMarket {
+    rules: Arc<PairRules>,
+    context: MarketContext,
+    book: Book,
+    open: HashMap<i64, OpenOrder>,
+    house_orders: Vec<u64>,
+    next_house_id: u64,
+    events: Vec<Event>,
+    /// Orders finished in the current batch, for the answers.
+    finished: HashMap<i64, spot_order::Model>,
+}
+
+impl SpotMarket {
+    /// A market for `rules`; its book is loaded by [`SpotMarket::run`].
+    pub fn new(rules: Arc<PairRules>, context: MarketContext) -> Self {
+        Self {
+            rules,
+            context,
+            book: Book::new(),
+            open: HashMap::new(),
+            house_orders: Vec::new(),
+            next_house_id: 0,
+            events: Vec::new(),
+            finished: HashMap::new(),
+        }
+    }
+
+    /// Loads the open orders, then serves commands until the queue closes or `shutdown` changes.
+    pub async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<Command>,
+        mut shutdown: watch::Receiver<bool>,
+    ) {
+        if let Err(error) = self.rebuild().await {
+            tracing::error!(%error, symbol = %self.rules.symbol, "loading the spot book failed");
+        }
+        // The pair has a book from the start: the simulator's until the market maker's first
+        // quote replaces it, or this one (the users' orders) when no simulator runs.
+        if self.context.hub.book(&self.rules.symbol).is_none() {
+            self.publish_depth();
+        }
+        loop {
+            let first = tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => command,
+                    None => break,
+                },
+                _ = shutdown.changed() => {
+                    // What is queued already is answered before the task ends.
+                    commands.close();
+                    while let Some(command) = commands.recv().await {
+                        self.process(batch_from(command, &mut commands)).await;
+                    }
+                    break;
+                }
+            };
+            self.process(batch_from(first, &mut commands)).await;
+        }
+    }
+
+    /// The book again from the database: every open order in arrival order, as a restart does.
+    pub async fn rebuild(&mut self) -> Result<(), DbErr> {
+        self.book = Book::new();
+        self.open.clear();
+        self.house_orders.clear();
+        let rows = spot_order::Entity::find()
+            .filter(spot_order::Column::Symbol.eq(&self.rules.symbol))
+            .filter(spot_order::Column::Status.is_in(OrderStatus::OPEN))
+            .order_by_asc(spot_order::Column::Id)
+            .all(&self.context.db)
+            .await?;
+        for row in rows {
+            let order = OpenOrder::of(row);
+            let Some(request) = self.resting_request(&order) else {
+                tracing::error!(
+                    id = order.row.id,
+                    "an open order no longer fits its pair's rules"
+                );
+                continue;
+            };
+            self.events.clear();
+            match (
+                &order.row.trigger_condition,
+                OrderStatus::parse(&order.row.status),
+            ) {
+                (Some(condition), OrderStatus::WaitTrigger) => {
+                    let trigger = order
+                        .row
+                        .trigger_price
+                        .as_deref()
+                        .and_then(|p| wasm_core::money::parse_decimal(p).ok())
+                        .and_then(|p| self.rules.ticks(p))
+                        .unwrap_or(1);
+                    let condition = if condition == "above" {
+                        StopCondition::AtOrAbove
+                    } else {
+                        StopCondition::AtOrBelow
+                    };
+                    self.book.place_stop(
+                        matching::StopRequest {
+                            order: request,
+                            trigger,
+                            condition,
+                        },
+                        &mut self.events,
+                    );
+                }
+                _ => self.book.place(request, &mut self.events),
+            }
+            if self
+                .events
+                .iter()
+                .any(|event| !matches!(event, Event::Rested { .. } | Event::StopAccepted { .. }))
+            {
+                tracing::error!(id = order.row.id, events = ?self.events, "an open order did not rest on rebuild");
+            }
+            self.open.insert(order.row.id, order);
+        }
+        self.events.clear();
+        Ok(())
+    }
+
+    /// The GTC limit request that puts `order`'s remaining quantity back in the book.
+    fn resting_request(&self, order: &OpenOrder) -> Option<OrderRequest> {
+        let parse = |text: &Option<String>| {
+            text.as_deref()
+                .and_then(|t| wasm_core::money::parse_decimal(t).ok())
+        };
+        let price = self.rules.ticks(parse(&order.row.price)?)?;
+        let remaining = parse(&order.row.quantity)? - order.filled_quantity;
+        let quantity = self.rules.lots(remaining)?;
+        Some(OrderRequest {
+            id: u64::try_from(order.row.id).ok()?,
+            owner: order.row.user_id,
+            side: engine_side(order.side()),
+            kind: OrderKind::Limit { price, quantity },
+            time_in_force: matching::TimeInForce::Gtc,
+            post_only: false,
+        })
+    }
+
+    async fn process(&mut self, batch: Vec<Command>) {
+        let mut outbox = Outbox::default();
+        let result = self.write_batch(batch, &mut outbox).await;
+        match result {
+            Ok(()) => self.deliver(outbox),
+            Err(cause) => {
+                tracing::error!(%cause, symbol = %self.rules.symbol, "a spot batch failed; nothing of it was kept");
+                let busy = || ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::TradingBusy);
+                for (reply, _) in outbox.submits {
+                    let _ = reply.send(Err(busy()));
+                }
+                for (reply, _) in outbox.cancels {
+                    let _ = reply.send(Err(busy()));
+                }
+                if let Err(error) = self.rebuild().await {
+                    tracing::error!(%error, "reloading the spot book failed");
+                }
+            }
+        }
+    }
+
+    async fn write_batch(
+        &mut self,
+        batch: Vec<Command>,
+        outbox: &mut Outbox,
+    ) -> Result<(), String> {
+        self.finished.clear();
+        let txn = self.context.db.begin().await.map_err(|e| e.to_string())?;
+        for command in batch {
+            match command {
+                Command::Submit(submit) => self.submit(&txn, *submit, outbox).await?,
+                Command::Cancel {
+                    user_id,
+                    order_id,
+                    reply,
+                } => {
+                    let answer = self.cancel(&txn, user_id, order_id, outbox).await;
+                    match answer {
+                        Ok(order) => outbox.cancels.push((reply, Ok(order))),
+                        Err(Stop::Refused(error)) => outbox.cancels.push((reply, Err(error))),
+                        Err(Stop::Fatal(cause)) => return Err(cause),
+                    }
+                }
+                Command::Quote { book, last } => {
+                    match self.quote(&txn, &book, last, outbox).await {
+                        Ok(()) => {}
+                        Err(Stop::Refused(_)) => {}
+                        Err(Stop::Fatal(cause)) => return Err(cause),
+                    }
+                }
+            }
+        }
+        // Every order a step changed is written once per batch.
+        let now = now_ms();
+        for id in &outbox.touched {
+            if let Some(order) = self.open.get_mut(id) {
+                let row = order.synced(now);
+                update_row(&txn, row).await.map_err(|e| e.to_string())?;
+                outbox.user_events.push(order_event(row));
+            }
+        }
+        txn.commit().await.map_err(|e| e.to_string())
+    }
+
+    async fn submit(
+        &mut self,
+        txn: &DatabaseTransaction,
+        submit: Submit,
+        outbox: &mut Outbox,
+    ) -> Result<(), String> {
+        let savepoint = txn.begin().await.map_err(|e| e.to_string())?;
+        let result = self.try_submit(&savepoint, &submit, outbox).await;
+        match result {
+            Ok(answer) => {
+                savepoint.commit().await.map_err(|e| e.to_string())?;
+                outbox.submits.push((submit.reply, Ok(answer)));
+                Ok(())
+            }
+            Err(Stop::Refused(error)) => {
+                savepoint.rollback().await.map_err(|e| e.to_string())?;
+                outbox.submits.push((submit.reply, Err(error)));
+                Ok(())
+            }
+            Err(Stop::Fatal(cause)) => Err(cause),
+        }
+    }
+
+    async fn try_submit(
+        &mut self,
+        txn: &DatabaseTransaction,
+        submit: &Submit,
+        outbox: &mut Outbox,
+    ) -> Result<Answer, Stop> {
+        if let Some(idempotency) = &submit.idempotency {
+            match ledger::claim_key(txn, idempotency).await {
+                Ok(Some(first)) => return Ok(Answer::Replayed(first)),
+                Ok(None) => {}
+                Err(error @ LedgerError::KeyReused) => {
+                    return Err(Stop::Refused(crate::funds::service::ledger_error(
+                        error, "quantity",
+                    )));
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+        let rules = self.rules.clone();
+        let user_id = submit.user_id;
+        let side = engine_side(submit.side);
+        // What the order may spend, held before it reaches the book.
+        let (frozen_coin, fee_coin) = match submit.side {
+            OrderSide::Buy => (&rules.quote, &rules.base),
+            OrderSide::Sell => (&rules.base, &rules.quote),
+        };
+        let (kind, hold, stop) = match &submit.spec {
+            OrderSpec::Limit { price, quantity } => (
+                OrderKind::Limit {
+                    price: ticks(&rules, *price)?,
+                    quantity: lots(&rules, *quantity)?,
+                },
+                hold_of(submit.side, *price, *quantity),
+                None,
+            ),
+            OrderSpec::StopLimit {
+                trigger,
+                price,
+                quantity,
+            } => (
+                OrderKind::Limit {
+                    price: ticks(&rules, *price)?,
+                    quantity: lots(&rules, *quantity)?,
+                },
+                hold_of(submit.side, *price, *quantity),
+                Some(ticks(&rules, *trigger)?),
+            ),
+            OrderSpec::Market { quantity } => {
+                let wanted = lots(&rules, *quantity)?;
+                let (executable, cost) = self.book.cost_to_take(side, wanted, None, user_id);
+                if executable == 0 {
+                    return Err(Stop::Refused(refusal(Msg::NoLiquidity, "quantity")));
+                }
+                let hold = match submit.side {
+                    OrderSide::Buy => rules.amount(cost),
+                    OrderSide::Sell => *quantity,
+                };
+                (OrderKind::Market { quantity: wanted }, hold, None)
+            }
+            OrderSpec::MarketFunds { amount } => {
+                let funds = rules.notional_units(*amount);
+                if funds == 0 || self.book.cost_to_take(side, 1, None, user_id).0 == 0 {
+                    return Err(Stop::Refused(refusal(Msg::NoLiquidity, "quoteAmount")));
+                }
+                (OrderKind::MarketFunds { funds }, *amount, None)
+            }
+        };
+        let now = now_ms();
+        let (price, quantity, quote_amount, trigger) = match &submit.spec {
+            OrderSpec::Limit { price, quantity } => (Some(*price), Some(*quantity), None, None),
+            OrderSpec::StopLimit {
+                trigger,
+                price,
+                quantity,
+            } => (Some(*price), Some(*quantity), None, Some(*trigger)),
+            OrderSpec::Market { quantity } => (None, Some(*quantity), None, None),
+            OrderSpec::MarketFunds { amount } => (None, None, Some(*amount), None),
+        };
+        let condition = trigger.map(|trigger| {
+            let last = self.book.last_price().map(|p| rules.price(p));
+            if last.is_some_and(|last| trigger >= last) {
+                "above"
+            } else {
+                "below"
+            }
+        });
+        let text = |value: Option<Decimal>| value.map(|v| v.normalize().to_string());
+        let row = spot_order::ActiveModel {
+            user_id: Set(user_id),
+            symbol: Set(rules.symbol.clone()),
+            side: Set(submit.side.as_str().to_owned()),
+            order_type: Set(match submit.spec {
+                OrderSpec::Limit { .. } => "limit",
+                OrderSpec::StopLimit { .. } => "stop_limit",
+                _ => "market",
+            }
+            .to_owned()),
+            time_in_force: Set(submit.time_in_force.as_str().to_owned()),
+            post_only: Set(submit.post_only),
+            price: Set(text(price)),
+            quantity: Set(text(quantity)),
+            quote_amount: Set(text(quote_amount)),
+            trigger_price: Set(text(trigger)),
+            trigger_condition: Set(condition.map(str::to_owned)),
+            filled_quantity: Set("0".into()),
+            filled_amount: Set("0".into()),
+            fee: Set("0".into()),
+            fee_coin: Set(fee_coin.clone()),
+            frozen_coin: Set(frozen_coin.clone()),
+            frozen_remaining: Set(hold.normalize().to_string()),
+            status: Set(OrderStatus::WaitDeal.as_str().to_owned()),
+            cancel_reason: Set(None),
+            created_at: Set(now),
+            updated_at: Set(now),
+            ..Default::default()
+        }
+        .insert(txn)
+        .await?;
+        let id = row.id;
+        match ledger::post_within(txn, &settle::freeze(user_id, id, frozen_coin, hold)).await {
+            Ok(_) => {}
+            Err(LedgerError::InsufficientBalance { available, .. }) => {
+                let field = if quote_amount.is_some() {
+                    "quoteAmount"
+                } else {
+                    "quantity"
+                };
+                return Err(Stop::Refused(ApiError::rule(
+                    field,
+                    &wasm_core::validate::Violation::InsufficientBalance {
+                        available: available.normalize(),
+                    },
+                )));
+            }
+            Err(error) => return Err(error.into()),
+        }
+        let request = OrderRequest {
+            id: u64::try_from(id).map_err(|e| Stop::Fatal(e.to_string()))?,
+            owner: user_id,
+            side,
+            kind,
+            time_in_force: engine_tif(submit.time_in_force),
+            post_only: submit.post_only,
+        };
+        self.events.clear();
+        match (stop, condition) {
+            (Some(trigger), Some(condition)) => self.book.place_stop(
+                matching::StopRequest {
+                    order: request,
+                    trigger,
+                    condition: if condition == "above" {
+                        StopCondition::AtOrAbove
+                    } else {
+                        StopCondition::AtOrBelow
+                    },
+                },
+                &mut self.events,
+            ),
+            _ => self.book.place(request, &mut self.events),
+        }
+        if let Some(Event::Rejected { reason, .. }) = self.events.first() {
+            let (msg, field) = match reason {
+                RejectReason::FokUnfillable => (Msg::FokUnfillable, "timeInForce"),
+                RejectReason::PostOnlyWouldTake => (Msg::PostOnlyWouldTake, "postOnly"),
+                other => {
+                    return Err(Stop::Fatal(format!(
+                        "the engine refused order {id}: {other:?}"
+                    )));
+                }
+            };
+            return Err(Stop::Refused(refusal(msg, field)));
+        }
+        self.open.insert(id, OpenOrder::of(row));
+        outbox.touched.insert(id);
+        let events = std::mem::take(&mut self.events);
+        self.apply(txn, &events, outbox).await?;
+        self.events = events;
+        let order = self.view(id, now).await?;
+        if let Some(idempotency) = &submit.idempotency {
+            ledger::store_response(txn, idempotency, crate::funds::api::stored(&order)).await?;
+        }
+        Ok(Answer::Order(Box::new(order)))
+    }
+
+    /// The order as it stands now (open, or just finished and written).
+    async fn view(&mut self, id: i64, now: i64) -> Result<SpotOrder, Stop> {
+        if let Some(order) = self.open.get_mut(&id) {
+            return Ok(SpotOrder::from(order.synced(now)));
+        }
+        match self.finished.get(&id) {
+            Some(row) => Ok(SpotOrder::from(row)),
+            None => Err(Stop::Fatal(format!("order {id} vanished"))),
+        }
+    }
+
+    async fn cancel(
+        &mut self,
+        txn: &DatabaseTransaction,
+        user_id: i64,
+        order_id: i64,
+        outbox: &mut Outbox,
+    ) -> Result<SpotOrder, Stop> {
+        match self.open.get(&order_id) {
+            Some(order) if order.row.user_id == user_id => {}
+            _ => {
+                let finished = spot_order::Entity::find_by_id(order_id)
+                    .filter(spot_order::Column::UserId.eq(user_id))
+                    .one(txn)
+                    .await?;
+                let msg = if finished.is_some() {
+                    Msg::OrderNotOpen
+                } else {
+                    Msg::OrderNotFound
+                };
+                return Err(Stop::Refused(refusal(msg, "id")));
+            }
+        }
+        let engine_id = u64::try_from(order_id).map_err(|e| Stop::Fatal(e.to_string()))?;
+        let Some(event) = self.book.cancel(engine_id) else {
+            return Err(Stop::Fatal(format!(
+                "open order {order_id} is not in the book"
+            )));
+        };
+        self.apply(txn, &[event], outbox).await?;
+        self.view(order_id, now_ms()).await
+    }
+
+    async fn quote(
+        &mut self,
+        txn: &DatabaseTransaction,
+        simulated: &BookSnapshot,
+        last: Decimal,
+        outbox: &mut Outbox,
+    ) -> Result<(), Stop> {
+        let mut events = std::mem::take(&mut self.events);
+        events.clear();
+        // The previous ladder goes; its cancellations need no settlement.
+        for id in self.house_orders.drain(..) {
+            self.book.cancel(id);
+        }
+        outbox.book_changed = true;
+        if let Some(last) = self.rules.ticks_floor(last) {
+            self.book.set_last_price(last, &mut events);
+        }
+        let levels = self.context.house_levels;
+        let ladder = simulated
+            .bids
+            .iter()
+            .take(levels)
+            .map(|level| (matching::Side::Buy, level))
+            .chain(
+                simulated
+                    .asks
+                    .iter()
+                    .take(levels)
+                    .map(|level| (matching::Side::Sell, level)),
+            );
+        for (side, level) in ladder {
+            let (Some(price), Some(quantity)) = (
+                self.rules.ticks(level.price),
+                self.rules.lots_floor(level.quantity),
+            ) else {
+                continue;
+            };
+            self.next_house_id += 1;
+            let id = HOUSE_ID_BIT | self.next_house_id;
+            self.book.place(
+                OrderRequest {
+                    id,
+                    owner: HOUSE,
+                    side,
+                    kind: OrderKind::Limit { price, quantity },
+                    time_in_force: matching::TimeInForce::Gtc,
+                    post_only: false,
+                },
+                &mut events,
+            );
+            self.house_orders.push(id);
+        }
+        let result = self.apply(txn, &events, outbox).await;
+        self.events = events;
+        result
+    }
+
+    /// Writes what the engine reported: fills settled, orders updated, held funds released.
+    async fn apply(
+        &mut self,
+        txn: &DatabaseTransaction,
+        events: &[Event],
+        outbox: &mut Outbox,
+    ) -> Result<(), Stop> {
+        let now = now_ms();
+        for event in events {
+            match *event {
+                Event::Fill {
+                    taker,
+                    taker_owner,
+                    maker,
+                    maker_owner,
+                    taker_side,
+                    price,
+                    quantity,
+                    maker_remaining,
+                } => {
+                    outbox.book_changed = true;
+                    self.settle_fill(
+                        txn,
+                        FillEvent {
+                            taker,
+                            taker_owner,
+                            maker,
+                            maker_owner,
+                            taker_side,
+                            price,
+                            quantity,
+                        },
+                        now,
+                        outbox,
+                    )
+                    .await?;
+                    if maker_remaining == 0 {
+                        if maker & HOUSE_ID_BIT != 0 {
+                            self.house_orders.retain(|id| *id != maker);
+                        } else {
+                            self.finish(txn, maker, OrderStatus::DealTotol, None, now, outbox)
+                                .await?;
+                        }
+                    }
+                }
+                Event::Filled { id } => {
+                    if id & HOUSE_ID_BIT == 0 {
+                        self.finish(txn, id, OrderStatus::DealTotol, None, now, outbox)
+                            .await?;
+                    }
+                }
+                Event::Cancelled { id, reason, .. } => {
+                    outbox.book_changed = true;
+                    if id & HOUSE_ID_BIT != 0 {
+                        self.house_orders.retain(|house| *house != id);
+                    } else {
+                        let reason = match reason {
+                            CancelReason::Requested => "user",
+                            CancelReason::SelfTrade => "self_trade",
+                            CancelReason::ImmediateRemainder => "immediate_remainder",
+                            CancelReason::NoLiquidity => "no_liquidity",
+                        };
+                        self.finish(txn, id, OrderStatus::Cancelled, Some(reason), now, outbox)
+                            .await?;
+                    }
+                }
+                Event::Rejected { id, reason } => {
+                    // Only a triggered stop gets here (a new order's refusal is answered first).
+                    if id & HOUSE_ID_BIT == 0 {
+                        let reason = match reason {
+                            RejectReason::PostOnlyWouldTake => "post_only",
+                            RejectReason::FokUnfillable => "fok",
+                            _ => "rejected",
+                        };
+                        self.finish(txn, id, OrderStatus::Cancelled, Some(reason), now, outbox)
+                            .await?;
+                    }
+                }
+                Event::Rested { id, .. } => {
+                    outbox.book_changed = true;
+                    if let Some(order) = self.open.get_mut(&(id as i64)) {
+                        order.row.status = if order.filled_quantity.is_zero() {
+                            OrderStatus::WaitDeal
+                        } else {
+                            OrderStatus::PartDeal
+                        }
+                        .as_str()
+                        .to_owned();
+                        outbox.touched.insert(order.row.id);
+                    }
+                }
+                Event::StopAccepted { id } => {
+                    if let Some(order) = self.open.get_mut(&(id as i64)) {
+                        order.row.status = OrderStatus::WaitTrigger.as_str().to_owned();
+                        outbox.touched.insert(order.row.id);
+                    }
+                }
+                Event::StopTriggered { id, .. } => {
+                    if let Some(order) = self.open.get_mut(&(id as i64)) {
+                        order.row.status = OrderStatus::WaitDeal.as_str().to_owned();
+                        outbox.touched.insert(order.row.id);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SpotMarket {
+    /// Settles one fill: the journal entry, the fill's row, both orders' figures, the tape.
+    async fn settle_fill(
+        &mut self,
+        txn: &DatabaseTransaction,
+        fill: FillEvent,
+        now: i64,
+        outbox: &mut Outbox,
+    ) -> Result<(), Stop> {
+        let rules = self.rules.clone();
+        let price = rules.price(fill.price);
+        let quantity = rules.quantity(fill.quantity);
+        let amount = (price * quantity).normalize();
+        let party = |owner: i64| {
+            if owner == HOUSE {
+                Party::House
+            } else {
+                Party::User(owner)
+            }
+        };
+        let rate = |owner: i64, taker: bool| match (owner == HOUSE, taker) {
+            (true, _) => Decimal::ZERO,
+            (false, true) => rules.taker_fee,
+            (false, false) => rules.maker_fee,
+        };
+        let buys = fill.taker_side == matching::Side::Buy;
+        let (buyer, seller) = if buys {
+            (
+                (fill.taker, fill.taker_owner, true),
+                (fill.maker, fill.maker_owner, false),
+            )
+        } else {
+            (
+                (fill.maker, fill.maker_owner, false),
+                (fill.taker, fill.taker_owner, true),
+            )
+        };
+        let fee = |value: Decimal, owner: i64, taker: bool| {
+            wasm_core::margin::spot_fee(value, rate(owner, taker))
+                .map_err(|e| Stop::Fatal(e.to_string()))
+        };
+        let buyer_fee = fee(quantity, buyer.1, buyer.2)?;
+        let seller_fee = fee(amount, seller.1, seller.2)?;
+        let entry = settle::fill_entry(
+            &Fill {
+                symbol: &rules.symbol,
+                base: &rules.base,
+                quote: &rules.quote,
+                buyer: party(buyer.1),
+                seller: party(seller.1),
+                quantity,
+                amount,
+                buyer_fee,
+                seller_fee,
+            },
+            format!(
+                "spot_fill:{}/{}",
+                order_ref(fill.taker),
+                order_ref(fill.maker)
+            ),
+            self.context.security_percent,
+        );
+        let posted = ledger::post_within(txn, &entry).await?;
+        let user_order = |id: u64| (id & HOUSE_ID_BIT == 0).then_some(id as i64);
+        let user = |owner: i64| (owner != HOUSE).then_some(owner);
+        let (taker_fee, maker_fee) = if buys {
+            (buyer_fee, seller_fee)
+        } else {
+            (seller_fee, buyer_fee)
+        };
+        let trade = spot_trade::ActiveModel {
+            symbol: Set(rules.symbol.clone()),
+            taker_side: Set(if buys { "buy" } else { "sell" }.to_owned()),
+            taker_order_id: Set(user_order(fill.taker)),
+            taker_user_id: Set(user(fill.taker_owner)),
+            maker_order_id: Set(user_order(fill.maker)),
+            maker_user_id: Set(user(fill.maker_owner)),
+            price: Set(price.normalize().to_string()),
+            quantity: Set(quantity.normalize().to_string()),
+            amount: Set(amount.to_string()),
+            taker_fee: Set(taker_fee.normalize().to_string()),
+            maker_fee: Set(maker_fee.normalize().to_string()),
+            entry_id: Set(posted.entry_id),
+            created_at: Set(now),
+            ..Default::default()
+        }
+        .insert(txn)
+        .await?;
+        for (order_id, user_fee) in [(buyer.0, buyer_fee), (seller.0, seller_fee)] {
+            let Some(order) = user_order(order_id).and_then(|id| self.open.get_mut(&id)) else {
+                continue;
+            };
+            order.filled_quantity += quantity;
+            order.filled_amount += amount;
+            order.fee += user_fee;
+            order.frozen -= match order.side() {
+                OrderSide::Buy => amount,
+                OrderSide::Sell => quantity,
+            };
+            order.row.status = OrderStatus::PartDeal.as_str().to_owned();
+            outbox.touched.insert(order.row.id);
+            if let Some(view) = SpotFill::of(&trade, order.row.user_id, &rules.base, &rules.quote) {
+                outbox
+                    .user_events
+                    .push(user_event(order.row.user_id, "fill", &view));
+            }
+        }
+        outbox.tape.push(Trade {
+            id: 0,
+            price,
+            quantity,
+            side: if buys { TapeSide::Buy } else { TapeSide::Sell },
+            ts: now,
+        });
+        Ok(())
+    }
+
+    /// Ends an order: releases what it still holds and writes its final row.
+    async fn finish(
+        &mut self,
+        txn: &DatabaseTransaction,
+        id: u64,
+        status: OrderStatus,
+        reason: Option<&str>,
+        now: i64,
+        outbox: &mut Outbox,
+    ) -> Result<(), Stop> {
+        let Some(mut order) = self.open.remove(&(id as i64)) else {
+            return Ok(());
+        };
+        if order.frozen.is_sign_positive() && !order.frozen.is_zero() {
+            let entry = settle::release(
+                order.row.user_id,
+                order.row.id,
+                &order.row.frozen_coin,
+                order.frozen,
+            );
+            ledger::post_within(txn, &entry).await?;
+            order.frozen = Decimal::ZERO;
+        }
+        order.row.status = status.as_str().to_owned();
+        order.row.cancel_reason = reason.map(str::to_owned);
+        let row = order.synced(now).clone();
+        update_row(txn, &row).await?;
+        outbox.touched.remove(&row.id);
+        outbox.user_events.push(order_event(&row));
+        self.finished.insert(row.id, row);
+        Ok(())
+    }
+
+    /// Sends what a committed batch produced.
+    fn deliver(&mut self, outbox: Outbox) {
+        for (reply, answer) in outbox.submits {
+            let _ = reply.send(answer);
+        }
+        for (reply, answer) in outbox.cancels {
+            let _ = reply.send(answer);
+        }
+        let hub = &self.context.hub;
+        hub.publish_trades(&self.rules.symbol, &outbox.tape);
+        if outbox.book_changed {
+            self.publish_depth();
+        }
+        for event in outbox.user_events {
+            // No receiver is not an error: the user is not watching.
+            let _ = self.context.user_events.send(Arc::new(event));
+        }
+    }
+
+    /// Publishes the book's top levels as the pair's depth (a diff against the last one).
+    fn publish_depth(&self) {
+        let rules = &self.rules;
+        let (bids, asks) = self.book.depth(DEPTH_LEVELS);
+        let level = |(price, quantity): (u64, u64)| Level {
+            price: rules.price(price),
+            quantity: rules.quantity(quantity),
+        };
+        let hub = &self.context.hub;
+        let previous = hub.book(&rules.symbol);
+        let next = BookSnapshot {
+            seq: previous.as_ref().map_or(0, |book| book.seq) + 1,
+            bids: bids.into_iter().map(level).collect(),
+            asks: asks.into_iter().map(level).collect(),
+            ts: now_ms(),
+        };
+        let empty = BookSnapshot {
+            seq: next.seq - 1,
+            bids: Vec::new(),
+            asks: Vec::new(),
+            ts: next.ts,
+        };
+        let diff = previous.as_deref().unwrap_or(&empty).diff_to(&next);
+        hub.publish_book(&rules.symbol, next, &diff);
+    }
+}
+
+/// How an order appears in a fill's reference: its id, or `house`.
+fn order_ref(id: u64) -> String {
+    if id & HOUSE_ID_BIT == 0 {
+        id.to_string()
+    } else {
+        "house".to_owned()
+    }
+}
+
+fn user_event<T: serde::Serialize>(user_id: i64, kind: &str, data: &T) -> UserEvent {
+    let text = serde_json::json!({"type": kind, "data": data, "ts": now_ms()}).to_string();
+    UserEvent {
+        user_id,
+        text: Arc::from(text),
+    }
+}
+
+fn order_event(row: &spot_order::Model) -> UserEvent {
+    user_event(row.user_id, "order", &SpotOrder::from(row))
+}
+
+/// The fields of an [`Event::Fill`].
+struct FillEvent {
+    taker: u64,
+    taker_owner: i64,
+    maker: u64,
+    maker_owner: i64,
+    taker_side: matching::Side,
+    price: u64,
+    quantity: u64,
+}
+
+/// `first` and whatever else is queued, up to [`MAX_BATCH`] commands.
+fn batch_from(first: Command, commands: &mut mpsc::Receiver<Command>) -> Vec<Command> {
+    let mut batch = vec![first];
+    while batch.len() < MAX_BATCH {
+        match commands.try_recv() {
+            Ok(command) => batch.push(command),
+            Err(_) => break,
+        }
+    }
+    batch
+}
+
+async fn update_row(txn: &DatabaseTransaction, row: &spot_order::Model) -> Result<(), DbErr> {
+    spot_order::ActiveModel {
+        id: sea_orm::ActiveValue::Unchanged(row.id),
+        filled_quantity: Set(row.filled_quantity.clone()),
+        filled_amount: Set(row.filled_amount.clone()),
+        fee: Set(row.fee.clone()),
+        frozen_remaining: Set(row.frozen_remaining.clone()),
+        status: Set(row.status.clone()),
+        cancel_reason: Set(row.cancel_reason.clone()),
+        updated_at: Set(row.updated_at),
+        ..Default::default()
+    }
+    .update(txn)
+    .await?;
+    Ok(())
+}
+
+fn engine_side(side: OrderSide) -> matching::Side {
+    match side {
+        OrderSide::Buy => matching::Side::Buy,
+        OrderSide::Sell => matching::Side::Sell,
+    }
+}
+
+fn engine_tif(tif: TimeInForce) -> matching::TimeInForce {
+    match tif {
+        TimeInForce::Gtc => matching::TimeInForce::Gtc,
+        TimeInForce::Ioc => matching::TimeInForce::Ioc,
+        TimeInForce::Fok => matching::TimeInForce::Fok,
+    }
+}
+
+/// What an order holds: the quote cost of a buy, the base quantity of a sell.
+fn hold_of(side: OrderSide, price: Decimal, quantity: Decimal) -> Decimal {
+    match side {
+        OrderSide::Buy => price * quantity,
+        OrderSide::Sell => quantity,
+    }
+}
+
+fn ticks(rules: &PairRules, price: Decimal) -> Result<u64, Stop> {
+    rules
+        .ticks(price)
+        .ok_or_else(|| Stop::Refused(refusal(Msg::InvalidField, "price")))
+}
+
+fn lots(rules: &PairRules, quantity: Decimal) -> Result<u64, Stop> {
+    rules
+        .lots(quantity)
+        .ok_or_else(|| Stop::Refused(refusal(Msg::InvalidField, "quantity")))
+}
+
+fn refusal(msg: Msg, field: &str) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, msg).with_field(field)
+}

@@ -1,0 +1,228 @@
+//! Rules of the spot calls, free of HTTP: an order checked by wasm-core's `validate_spot_order`
+//! (the form's own rule) and turned into decimals, and the reads of orders and fills.
+
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use rust_decimal::Decimal;
+use sea_orm::{
+    ColumnTrait, Condition, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder,
+};
+use wasm_core::validate::{SpotOrderForm, validate_spot_order};
+
+use super::api::{CheckedOrder, FillQuery, SpotOrderRequest};
+use super::exchange::SpotExchange;
+use super::market::OrderSpec;
+use super::rules::PairRules;
+use super::views::{OrderStatus, OrderType, SpotFill, SpotOrder, TimeInForce};
+use crate::app::AppState;
+use crate::entity::{coin, spot_order, spot_trade};
+use crate::http::ApiError;
+use crate::i18n::Msg;
+
+/// Largest page of orders or fills.
+const MAX_PAGE_SIZE: u64 = 100;
+/// Page size when none is asked for.
+const DEFAULT_PAGE_SIZE: u64 = 20;
+
+/// The rules of the spot pair `symbol` (lower case).
+pub fn rules(exchange: &SpotExchange, symbol: &str) -> Result<Arc<PairRules>, ApiError> {
+    exchange.rules(symbol).ok_or_else(|| {
+        ApiError::new(StatusCode::BAD_REQUEST, Msg::SpotPairUnavailable)
+            .with_field("symbol")
+            .with_param("symbol", symbol.to_uppercase())
+    })
+}
+
+/// `body` checked against the pair's rules (tick, step, minimum order value; a market order's
+/// value estimated at the last price) and read into decimals. Balances are the ledger's to check.
+pub(super) fn checked_order(
+    state: &AppState,
+    rules: &PairRules,
+    body: &SpotOrderRequest,
+) -> Result<CheckedOrder, ApiError> {
+    let last_price = state.hub.ticker(&rules.symbol).map(|t| t.close.to_string());
+    let form = SpotOrderForm {
+        side: Some(body.side.as_str().to_owned()),
+        order_type: Some(body.order_type.as_str().to_owned()),
+        price: body.price.clone(),
+        trigger_price: body.trigger_price.clone(),
+        quantity: body.quantity.clone(),
+        quote_amount: body.quote_amount.clone(),
+        tick_size: rules.tick.to_string(),
+        step_size: rules.step.to_string(),
+        min_notional: rules.min_notional.to_string(),
+        last_price,
+        available_base: None,
+        available_quote: None,
+    };
+    let errors = validate_spot_order(&form).map_err(ApiError::internal)?;
+    ApiError::first_of(errors)?;
+    let decimal = |text: &Option<String>, field: &str| -> Result<Decimal, ApiError> {
+        text.as_deref()
+            .and_then(|t| wasm_core::money::parse_decimal(t.trim()).ok())
+            .ok_or_else(|| {
+                ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field(field)
+            })
+    };
+    let filled = |text: &Option<String>| text.as_deref().is_some_and(|t| !t.trim().is_empty());
+    let time_in_force = body.time_in_force.unwrap_or_default();
+    let post_only = body.post_only.unwrap_or(false);
+    let spec = match body.order_type {
+        OrderType::Limit => OrderSpec::Limit {
+            price: decimal(&body.price, "price")?,
+            quantity: decimal(&body.quantity, "quantity")?,
+        },
+        OrderType::StopLimit => OrderSpec::StopLimit {
+            trigger: decimal(&body.trigger_price, "triggerPrice")?,
+            price: decimal(&body.price, "price")?,
+            quantity: decimal(&body.quantity, "quantity")?,
+        },
+        OrderType::Market if filled(&body.quote_amount) => OrderSpec::MarketFunds {
+            amount: decimal(&body.quote_amount, "quoteAmount")?,
+        },
+        OrderType::Market => OrderSpec::Market {
+            quantity: decimal(&body.quantity, "quantity")?,
+        },
+    };
+    // Post-only means "rest or nothing": only a good-till-cancelled limit order can.
+    let resting = body.order_type != OrderType::Market && time_in_force == TimeInForce::Gtc;
+    if post_only && !resting {
+        return Err(
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("postOnly")
+        );
+    }
+    Ok(CheckedOrder {
+        spec,
+        // A market order takes what it can now and never rests.
+        time_in_force: if body.order_type == OrderType::Market {
+            TimeInForce::Ioc
+        } else {
+            time_in_force
+        },
+        post_only,
+    })
+}
+
+/// Page and page size within bounds.
+pub fn paging(page: Option<u64>, page_size: Option<u64>) -> (u64, u64) {
+    (
+        page.unwrap_or(1).max(1),
+        page_size
+            .unwrap_or(DEFAULT_PAGE_SIZE)
+            .clamp(1, MAX_PAGE_SIZE),
+    )
+}
+
+/// A page of the user's open (`current`) or finished orders, newest first.
+pub async fn orders(
+    db: &DatabaseConnection,
+    user_id: i64,
+    current: bool,
+    symbol: Option<&str>,
+    page: u64,
+    page_size: u64,
+) -> Result<(u64, Vec<SpotOrder>), ApiError> {
+    let statuses: &[&str] = if current {
+        &OrderStatus::OPEN
+    } else {
+        &OrderStatus::FINISHED
+    };
+    let mut query = spot_order::Entity::find()
+        .filter(spot_order::Column::UserId.eq(user_id))
+        .filter(spot_order::Column::Status.is_in(statuses.iter().copied()));
+    if let Some(symbol) = symbol.map(str::trim).filter(|s| !s.is_empty()) {
+        query = query.filter(spot_order::Column::Symbol.eq(symbol.to_ascii_lowercase()));
+    }
+    let pages = query
+        .order_by_desc(spot_order::Column::Id)
+        .paginate(db, page_size);
+    let total = pages.num_items().await?;
+    let rows = pages.fetch_page(page - 1).await?;
+    Ok((total, rows.iter().map(SpotOrder::from).collect()))
+}
+
+/// The pair of the user's order `order_id`; "not found" for an unknown or someone else's order.
+pub async fn symbol_of(
+    db: &DatabaseConnection,
+    user_id: i64,
+    order_id: i64,
+) -> Result<String, ApiError> {
+    spot_order::Entity::find_by_id(order_id)
+        .filter(spot_order::Column::UserId.eq(user_id))
+        .one(db)
+        .await?
+        .map(|order| order.symbol)
+        .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, Msg::OrderNotFound).with_field("id"))
+}
+
+/// A page of the user's fills, newest first.
+pub async fn fills(
+    db: &DatabaseConnection,
+    user_id: i64,
+    query: &FillQuery,
+    page: u64,
+    page_size: u64,
+) -> Result<(u64, Vec<SpotFill>), ApiError> {
+    let mine = Condition::any()
+        .add(spot_trade::Column::TakerUserId.eq(user_id))
+        .add(spot_trade::Column::MakerUserId.eq(user_id));
+    let mut select = spot_trade::Entity::find().filter(mine);
+    if let Some(symbol) = query
+        .symbol
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        select = select.filter(spot_trade::Column::Symbol.eq(symbol.to_ascii_lowercase()));
+    }
+    if let Some(side) = query.side {
+        // The user bought as a buying taker or as the maker against a selling taker.
+        let opposite = match side {
+            super::views::OrderSide::Buy => "sell",
+            super::views::OrderSide::Sell => "buy",
+        };
+        select = select.filter(
+            Condition::any()
+                .add(
+                    Condition::all()
+                        .add(spot_trade::Column::TakerUserId.eq(user_id))
+                        .add(spot_trade::Column::TakerSide.eq(side.as_str())),
+                )
+                .add(
+                    Condition::all()
+                        .add(spot_trade::Column::MakerUserId.eq(user_id))
+                        .add(spot_trade::Column::TakerSide.eq(opposite)),
+                ),
+        );
+    }
+    if let Some(start) = query.start_time {
+        select = select.filter(spot_trade::Column::CreatedAt.gte(start));
+    }
+    if let Some(end) = query.end_time {
+        select = select.filter(spot_trade::Column::CreatedAt.lt(end));
+    }
+    let pages = select
+        .order_by_desc(spot_trade::Column::Id)
+        .paginate(db, page_size);
+    let total = pages.num_items().await?;
+    let rows = pages.fetch_page(page - 1).await?;
+    let coins = coin::Entity::find().all(db).await?;
+    let assets = |symbol: &str| {
+        coins
+            .iter()
+            .find(|c| c.symbol == symbol)
+            .map(|c| (c.coin.clone(), c.base_coin.clone()))
+            .unwrap_or_default()
+    };
+    Ok((
+        total,
+        rows.iter()
+            .filter_map(|trade| {
+                let (base, quote) = assets(&trade.symbol);
+                SpotFill::of(trade, user_id, &base, &quote)
+            })
+            .collect(),
+    ))
+}
