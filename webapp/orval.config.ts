@@ -9,7 +9,8 @@
  * - The backend's reads are POSTs (`getAllSetting`, `getCoinList`, …: `readOnlyPosts`), so those
  *   are generated as `useQuery` hooks; every other POST (login, register, …) is a `useMutation`
  *   hook (`use<Operation>` taking `{ data }`), GETs are queries. The funds reads (balances, record
- *   pages, bills, the exchange quote, the operator's review lists) are such POSTs too.
+ *   pages, bills, the exchange quote, the operator's review lists) are such POSTs too, and so are
+ *   the spot reads (the user's orders `listSpotOrders` and fills `getEntrustLogCurrency`).
  * - `headers: true`: header parameters (the money-moving calls' `Idempotency-Key`) become a
  *   `headers` argument of the call and a `headers` field of the mutation's variables.
  */
@@ -34,6 +35,8 @@ const readOnlyPosts = [
   'getPersonalIncome',
   'adminListDeposits',
   'adminListWithdrawals',
+  'listSpotOrders',
+  'getEntrustLogCurrency',
 ] as const;
 
 export default defineConfig({

@@ -26,6 +26,8 @@ export function coin(symbol: string, amount: string, open: string, extra: Partia
     tickSize: '0.01',
     stepSize: '0.0001',
     minNotional: '5',
+    makerFeeRate: '0.001',
+    takerFeeRate: '0.001',
     hot: false,
     sort: 0,
     ...extra,

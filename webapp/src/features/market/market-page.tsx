@@ -16,8 +16,8 @@ import { type MarketRow, pairName, useMarketRows } from '../../hooks/use-market-
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
 import { MarketHeader } from './market-header';
-import { OrderBookPanel } from './order-book';
-import { RecentTrades } from './recent-trades';
+import { OrderBookPanel } from '../../components/order-book';
+import { RecentTrades } from '../../components/recent-trades';
 
 /** The pair shown without `?symbol=`. */
 export const DEFAULT_SYMBOL = 'btcusdt';

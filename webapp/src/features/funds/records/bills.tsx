@@ -19,7 +19,19 @@ import { coinLogo, coinName, formatCoin, useDateTimeFormatter, useTimeZoneOffset
 import { useBalances } from '../lib/queries';
 
 /** The kinds of bill a user can filter by. */
-export const BILL_KINDS = ['deposit', 'withdrawal', 'withdrawal_refund', 'bucket_transfer', 'user_transfer', 'exchange', 'fee', 'earn_income'] as const;
+export const BILL_KINDS = [
+  'deposit',
+  'withdrawal',
+  'withdrawal_refund',
+  'bucket_transfer',
+  'user_transfer',
+  'exchange',
+  'spot_trade',
+  'spot_freeze',
+  'spot_release',
+  'fee',
+  'earn_income',
+] as const;
 
 /** Bills per page. */
 const PAGE_SIZE = 20;

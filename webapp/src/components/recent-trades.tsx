@@ -1,23 +1,24 @@
 //! The pair's recent trades from the market channel (`useTrades`), newest first, formatted by
 //! wasm-core in one `formatTrades` call per frame: price coloured by the taker's side (with the side
 //! also in words for screen readers), amount and time of day in the platform's time zone.
+//! Shared by the market and trade screens.
 
 import { Box, Flex, Table, Text, chakra } from '@chakra-ui/react';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CoinListEntry } from '../../api/generated/model';
-import { useTrades } from '../../lib/live';
-import { formatTrades, type TradeView } from '../../lib/wasm';
+import type { CoinListEntry } from '../api/generated/model';
+import { useTrades } from '../lib/live';
+import { formatTrades, type TradeView } from '../lib/wasm';
 
 /** Trades shown. */
 export const TRADE_ROWS = 26;
 
-export function RecentTrades({ coin, offsetMinutes }: { coin: CoinListEntry; offsetMinutes: number }) {
+export function RecentTrades({ coin, offsetMinutes, rows: rowCount = TRADE_ROWS }: { coin: CoinListEntry; offsetMinutes: number; rows?: number }) {
   const { t } = useTranslation();
   const trades = useTrades(coin.symbol);
   const headingId = useId();
   const rows = useMemo((): Array<TradeView & { id: number; side: 'buy' | 'sell' }> => {
-    const shown = trades.slice(0, TRADE_ROWS);
+    const shown = trades.slice(0, rowCount);
     try {
       const views = formatTrades(
         shown.map((trade) => ({ price: trade.price, quantity: trade.quantity, time: trade.ts, side: trade.side })),
@@ -29,7 +30,7 @@ export function RecentTrades({ coin, offsetMinutes }: { coin: CoinListEntry; off
       console.error('formatTrades failed', error);
       return [];
     }
-  }, [trades, coin.pricePrecision, coin.quantityPrecision, offsetMinutes]);
+  }, [trades, coin.pricePrecision, coin.quantityPrecision, offsetMinutes, rowCount]);
 
   const base = coin.coin.toUpperCase();
   const quote = coin.baseCoin.toUpperCase();

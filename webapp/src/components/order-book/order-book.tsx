@@ -2,6 +2,9 @@
 //! (best at the top), each row with a depth bar of its cumulative size. The book comes from the
 //! market channel (`useOrderBook`: snapshot + diffs, resynced on a gap) and is grouped to the
 //! chosen tick and formatted by wasm-core in one `formatOrderBook` call per frame.
+//!
+//! Shared by the market screen and the trade screen; the trade screen passes `onPickPrice`, which
+//! makes every level's price a button that hands the level's price (a plain decimal string) over.
 
 import { Box, Flex, HStack, NativeSelect, Table, Text, chakra } from '@chakra-ui/react';
 import { useId, useMemo, useState } from 'react';
@@ -16,11 +19,28 @@ export const BOOK_ROWS = 12;
 
 type Direction = 'up' | 'down' | 'flat';
 
-export function OrderBookPanel({ coin, lastPrice, direction }: { coin: CoinListEntry; lastPrice: string | null; direction: Direction }) {
+/** A formatted price (`"67,012.35"`) as the plain decimal it stands for (`"67012.35"`). */
+export function plainPrice(formatted: string): string {
+  return formatted.replace(/,/g, '');
+}
+
+interface OrderBookPanelProps {
+  coin: CoinListEntry;
+  lastPrice: string | null;
+  direction: Direction;
+  /** Rows per side (12 by default). */
+  rows?: number;
+  /** How many grouping choices (the tick ×1, ×10, ×100, …) the selector offers. */
+  groupingChoices?: number;
+  /** Called with a level's price (plain decimal string) when it is chosen; makes prices buttons. */
+  onPickPrice?: (price: string) => void;
+}
+
+export function OrderBookPanel({ coin, lastPrice, direction, rows: rowCount = BOOK_ROWS, groupingChoices, onPickPrice }: OrderBookPanelProps) {
   const { t } = useTranslation();
   const book = useOrderBook(coin.symbol);
   const detail = useMarketDetail(coin.symbol);
-  const choices = useMemo(() => tickChoices(coin.tickSize), [coin.tickSize]);
+  const choices = useMemo(() => tickChoices(coin.tickSize, groupingChoices), [coin.tickSize, groupingChoices]);
   const [tick, setTick] = useState(choices[0] ?? '');
   const headingId = useId();
   const selectId = useId();
@@ -34,14 +54,14 @@ export function OrderBookPanel({ coin, lastPrice, direction }: { coin: CoinListE
         tick: tick || null,
         pricePrecision: tick ? Math.min(coin.pricePrecision, decimalsOf(tick)) : coin.pricePrecision,
         quantityPrecision: coin.quantityPrecision,
-        limit: BOOK_ROWS,
+        limit: rowCount,
       });
       return { view, error: null };
     } catch (error) {
       console.error('formatOrderBook failed', error);
       return { view: null, error };
     }
-  }, [book, tick, coin.pricePrecision, coin.quantityPrecision]);
+  }, [book, tick, coin.pricePrecision, coin.quantityPrecision, rowCount]);
 
   const base = coin.coin.toUpperCase();
   const quote = coin.baseCoin.toUpperCase();
@@ -80,7 +100,7 @@ export function OrderBookPanel({ coin, lastPrice, direction }: { coin: CoinListE
         </Box>
       ) : (
         <Box opacity={book.resyncing ? 0.6 : 1} transition="opacity 0.2s" aria-busy={book.resyncing}>
-          <BookSide label={t('market.book.asks')} rows={asks} side="ask" base={base} quote={quote} />
+          <BookSide label={t('market.book.asks')} rows={asks} side="ask" base={base} quote={quote} onPickPrice={onPickPrice} />
           <Flex px="3" py="2" align="baseline" justify="space-between" gap="2" borderYWidth="1px" bg="bg.subtle">
             <Text
               as="span"
@@ -98,14 +118,28 @@ export function OrderBookPanel({ coin, lastPrice, direction }: { coin: CoinListE
               {t('market.book.mark', { price: detail ? formatPrice(detail.markPrice, coin.pricePrecision) : '--' })}
             </Text>
           </Flex>
-          <BookSide label={t('market.book.bids')} rows={bids} side="bid" base={base} quote={quote} />
+          <BookSide label={t('market.book.bids')} rows={bids} side="bid" base={base} quote={quote} onPickPrice={onPickPrice} />
         </Box>
       )}
     </Box>
   );
 }
 
-function BookSide({ label, rows, side, base, quote }: { label: string; rows: OrderBookRow[]; side: 'bid' | 'ask'; base: string; quote: string }) {
+function BookSide({
+  label,
+  rows,
+  side,
+  base,
+  quote,
+  onPickPrice,
+}: {
+  label: string;
+  rows: OrderBookRow[];
+  side: 'bid' | 'ask';
+  base: string;
+  quote: string;
+  onPickPrice?: (price: string) => void;
+}) {
   const { t } = useTranslation();
   const color = side === 'bid' ? 'up' : 'down';
   const bar = side === 'bid' ? 'var(--chakra-colors-up-subtle, rgba(3, 135, 90, 0.12))' : 'var(--chakra-colors-down-subtle, rgba(217, 48, 79, 0.12))';
@@ -132,7 +166,22 @@ function BookSide({ label, rows, side, base, quote }: { label: string; rows: Ord
             style={{ backgroundImage: `linear-gradient(to left, ${bar} ${row.depth}%, transparent ${row.depth}%)` }}
           >
             <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" color={color} fontWeight="medium">
-              {row.price}
+              {onPickPrice ? (
+                <chakra.button
+                  type="button"
+                  font="inherit"
+                  color="inherit"
+                  cursor="pointer"
+                  _hover={{ textDecoration: 'underline' }}
+                  _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '1px', rounded: 'sm' }}
+                  aria-label={t('trade.book.usePrice', { price: row.price })}
+                  onClick={() => onPickPrice(plainPrice(row.price))}
+                >
+                  {row.price}
+                </chakra.button>
+              ) : (
+                row.price
+              )}
             </Table.Cell>
             <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" textAlign="end">
               {row.quantity}

@@ -1,0 +1,4 @@
+//! The live order book shared by the market and trade screens, and its grouping choices.
+
+export { BOOK_ROWS, OrderBookPanel, plainPrice } from './order-book';
+export { TICK_CHOICES, decimalsOf, tickChoices } from './ticks';

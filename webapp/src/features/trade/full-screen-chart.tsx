@@ -1,0 +1,65 @@
+//! /exchange/full-screen/:type?symbol=: the pair's chart filling the window, under a slim header
+//! (pair, last price, 24h figures) with the way back to the trade screen. `usta` is futures: the
+//! "coming soon" panel.
+
+import { Box, Button, Container, Stack } from '@chakra-ui/react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
+import { useGetCoinList } from '../../api/generated/common/common';
+import { KlineChart } from '../../components/kline-chart';
+import { useDocumentTitle } from '../../hooks/use-document-title';
+import { pairName } from '../../hooks/use-market-rows';
+import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
+import { FuturesComingSoon } from './futures-coming-soon';
+import { useTickDirection } from './lib/use-tick-direction';
+import { PairHeader } from './pair-header';
+import { tradePath } from './pair-list';
+import { DEFAULT_SYMBOL } from './trade-page';
+
+/** The chart's price pane fills most of the window. */
+const FULL_HEIGHT = { base: 420, lg: 560, xl: 680 };
+
+export function FullScreenChartPage() {
+  const { type = 'bb' } = useParams();
+  const [search] = useSearchParams();
+  if (type.toLowerCase() === 'usta') return <FuturesComingSoon symbol={search.get('symbol')} />;
+  return <SpotFullScreenChart symbol={(search.get('symbol') || DEFAULT_SYMBOL).trim().toLowerCase()} />;
+}
+
+function SpotFullScreenChart({ symbol }: { symbol: string }) {
+  const { t } = useTranslation();
+  const coinList = useGetCoinList();
+  const coin = useMemo(() => coinList.data?.currencyList.find((c) => c.symbol === symbol), [coinList.data, symbol]);
+  const { tickers, status } = useTickers();
+  const detail = useMarketDetail(coin?.symbol ?? null);
+  const trades = useTrades(coin?.symbol ?? null);
+  const ticker = coin ? tickers[coin.symbol] : undefined;
+  const lastPrice = trades[0]?.price ?? detail?.lastPrice ?? ticker?.close ?? coin?.amount ?? null;
+  const direction = useTickDirection(lastPrice);
+  const pair = coin ? pairName(coin) : symbol.toUpperCase();
+  useDocumentTitle(t('screens.exchangeFullScreen'));
+
+  if (!coin) {
+    return (
+      <Container maxW="3xl" py="12" textAlign="center">
+        <Box role={coinList.isPending ? 'status' : 'alert'} color="fg.muted">
+          {coinList.isPending ? t('common.loading') : t('trade.unknownPair', { symbol })}
+        </Box>
+      </Container>
+    );
+  }
+  return (
+    <Container maxW="full" px={{ base: '2', md: '3' }} py="2">
+      <Stack gap="2">
+        <PairHeader coin={coin} pair={pair} ticker={ticker} lastPrice={lastPrice} direction={direction} status={status} />
+        <Box alignSelf="flex-end">
+          <Button asChild size="xs" variant="outline">
+            <RouterLink to={tradePath(coin.symbol)}>{t('trade.backToTrade', { pair })}</RouterLink>
+          </Button>
+        </Box>
+        <KlineChart symbol={coin.symbol} pair={pair} pricePrecision={coin.pricePrecision} quantityPrecision={coin.quantityPrecision} height={FULL_HEIGHT} />
+      </Stack>
+    </Container>
+  );
+}

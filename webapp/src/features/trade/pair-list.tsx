@@ -1,0 +1,123 @@
+//! The spot pairs beside the chart: a search box, the Spot and Favourites tabs, and each pair with
+//! its live price and 24h change. Choosing one changes `?symbol=` (a link, so it also opens in a new
+//! tab); the current pair is marked.
+
+import { Box, Flex, Input, InputGroup, Table, Tabs, Text, chakra } from '@chakra-ui/react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { PairLabel } from '../../components/change-pill';
+import { SearchIcon } from '../../components/icons';
+import { favouriteId, useFavourites } from '../../hooks/use-favourites';
+import { filterRows, useMarketRows } from '../../hooks/use-market-rows';
+
+type ListTab = 'spot' | 'favourites';
+
+/** The trade page of a spot pair. */
+export function tradePath(symbol: string): string {
+  return `/trade/index?type=bb&symbol=${encodeURIComponent(symbol)}`;
+}
+
+export function PairList({ current }: { current: string }) {
+  const { t } = useTranslation();
+  const { rows } = useMarketRows('spot');
+  const favourites = useFavourites();
+  const [tab, setTab] = useState<ListTab>('spot');
+  const [query, setQuery] = useState('');
+  const shown = useMemo(() => {
+    const list = tab === 'favourites' ? rows.filter((row) => favourites.has(favouriteId('spot', row.coin.symbol))) : rows;
+    return filterRows(list, query);
+  }, [rows, favourites, tab, query]);
+
+  return (
+    <Box as="section" aria-labelledby="trade-pairs-heading" borderWidth="1px" rounded="xl" bg="bg.panel" overflow="hidden" minW="0">
+      <Flex px="3" pt="2.5" pb="2" direction="column" gap="2" borderBottomWidth="1px">
+        <Text as="h2" id="trade-pairs-heading" fontSize="sm" fontWeight="semibold">
+          {t('trade.pairs.title')}
+        </Text>
+        <InputGroup startElement={<SearchIcon boxSize="3.5" color="fg.muted" />}>
+          <Input
+            size="xs"
+            type="search"
+            aria-label={t('trade.pairs.search')}
+            placeholder={t('trade.pairs.search')}
+            value={query}
+            onChange={(event) => setQuery(event.currentTarget.value)}
+          />
+        </InputGroup>
+        <Tabs.Root value={tab} onValueChange={(details) => setTab(details.value as ListTab)} size="sm" variant="line">
+          <Tabs.List aria-label={t('trade.pairs.tabs')}>
+            <Tabs.Trigger value="spot" fontSize="xs">
+              {t('trade.pairs.spot')}
+            </Tabs.Trigger>
+            <Tabs.Trigger value="favourites" fontSize="xs">
+              {t('trade.pairs.favourites')}
+            </Tabs.Trigger>
+          </Tabs.List>
+        </Tabs.Root>
+      </Flex>
+      <Box maxH={{ base: '72', '2xl': '640px' }} overflowY="auto">
+        <Table.Root size="sm" aria-label={t(tab === 'favourites' ? 'trade.pairs.favourites' : 'trade.pairs.spot')} css={{ '& td, & th': { borderBottomWidth: 0 } }}>
+          <Table.Header position="sticky" top="0" bg="bg.panel" zIndex="1">
+            <Table.Row>
+              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3">
+                {t('trade.pairs.colPair')}
+              </Table.ColumnHeader>
+              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
+                {t('trade.pairs.colPrice')}
+              </Table.ColumnHeader>
+              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
+                {t('trade.pairs.colChange')}
+              </Table.ColumnHeader>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {shown.map((row) => {
+              const active = row.coin.symbol === current;
+              return (
+                <Table.Row key={row.coin.symbol} bg={active ? 'bg.muted' : 'transparent'} _hover={{ bg: 'bg.subtle' }}>
+                  <Table.Cell py="1" px="3" fontSize="xs">
+                    <chakra.a
+                      asChild
+                      fontWeight={active ? 'bold' : 'semibold'}
+                      _hover={{ color: 'brand.fg' }}
+                      _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', rounded: 'sm' }}
+                    >
+                      <RouterLink
+                        to={tradePath(row.coin.symbol)}
+                        aria-label={t('trade.pairs.open', { pair: row.pair })}
+                        aria-current={active ? 'page' : undefined}
+                      >
+                        <PairLabel pair={row.pair} />
+                      </RouterLink>
+                    </chakra.a>
+                  </Table.Cell>
+                  <Table.Cell py="1" px="3" fontSize="xs" textAlign="end" fontVariantNumeric="tabular-nums">
+                    {row.view.price}
+                  </Table.Cell>
+                  <Table.Cell
+                    py="1"
+                    px="3"
+                    fontSize="xs"
+                    textAlign="end"
+                    fontVariantNumeric="tabular-nums"
+                    color={row.view.direction === 'flat' ? 'fg.muted' : row.view.direction}
+                  >
+                    {row.view.changeText}
+                  </Table.Cell>
+                </Table.Row>
+              );
+            })}
+            {shown.length === 0 && (
+              <Table.Row>
+                <Table.Cell colSpan={3} textAlign="center" py="6" fontSize="xs" color="fg.muted">
+                  {tab === 'favourites' && !query ? t('trade.pairs.noFavourites') : t('trade.pairs.empty')}
+                </Table.Cell>
+              </Table.Row>
+            )}
+          </Table.Body>
+        </Table.Root>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,109 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSocket } from '../test/fake-socket';
+import {
+  INVALIDATE_DEBOUNCE_MS,
+  SESSION_ENDED_CLOSE_CODE,
+  USER_PUSH_PING_MS,
+  USER_PUSH_RECONNECT_MS,
+  UserPushClient,
+  acquireUserPush,
+  invalidatePushedReads,
+  isPushedRead,
+  setUserPushFactory,
+  userPushUrl,
+} from './user-push';
+import { setPlatformConfig } from './platform-config';
+
+function makeClient() {
+  return new UserPushClient({ url: () => 'ws://test/ws/user/push/1001', createSocket: (url) => new FakeSocket(url) });
+}
+
+const order = { type: 'order', data: { id: 7, symbol: 'btcusdt', status: 'dealTotol' }, ts: 1 };
+const fill = { type: 'fill', data: { id: 31, orderId: 7, symbol: 'btcusdt' }, ts: 2 };
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  FakeSocket.created = [];
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  setUserPushFactory(null);
+  setPlatformConfig({});
+});
+
+describe('user channel', () => {
+  it('hands order, fill and account messages to listeners and pings while connected', () => {
+    const client = makeClient();
+    const heard: unknown[] = [];
+    client.listen((message) => heard.push(message.type));
+    client.start();
+    const socket = FakeSocket.latest();
+    socket.open();
+    socket.receive(order);
+    socket.receive(fill);
+    socket.receive({ type: 'au', data: { allMargin: '1', price: '2', userEar: '0' }, ts: 3 });
+    socket.receive({ type: 'HEARTBEAT', ts: 4 });
+    socket.onmessage?.(new MessageEvent('message', { data: 'not json' }));
+    expect(heard).toEqual(['order', 'fill', 'au']);
+    vi.advanceTimersByTime(USER_PUSH_PING_MS);
+    expect(socket.sent).toEqual([{ op: 'ping', ts: expect.any(Number) }]);
+    client.stop();
+    expect(socket.closed).toBe(true);
+  });
+
+  it('reconnects 3 s after the connection drops, but not after the session ended', () => {
+    const client = makeClient();
+    client.start();
+    FakeSocket.latest().open();
+    FakeSocket.latest().drop();
+    vi.advanceTimersByTime(USER_PUSH_RECONNECT_MS - 1);
+    expect(FakeSocket.created).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.created).toHaveLength(2);
+
+    const socket = FakeSocket.latest();
+    socket.open();
+    socket.onclose?.(new CloseEvent('close', { code: SESSION_ENDED_CLOSE_CODE }));
+    vi.advanceTimersByTime(USER_PUSH_RECONNECT_MS * 3);
+    expect(FakeSocket.created).toHaveLength(2);
+    expect(client.sessionEnded).toBe(true);
+  });
+
+  it('shares one connection per user and closes it with the last user', () => {
+    setUserPushFactory(() => makeClient());
+    const a = acquireUserPush(1001);
+    const b = acquireUserPush(1001);
+    expect(a.client).toBe(b.client);
+    expect(FakeSocket.created).toHaveLength(1);
+    a.release();
+    a.release();
+    expect(FakeSocket.latest().closed).toBe(false);
+    b.release();
+    expect(FakeSocket.latest().closed).toBe(true);
+  });
+
+  it('refetches the user’s orders, fills and balances only', async () => {
+    const queryClient = new QueryClient();
+    const keys = [
+      ['POST', '/api/currency/order/orderList', { scope: 'current' }],
+      ['POST', '/api/coin/coin/entrust/getEntrustLogCurrency', { page: 1 }],
+      ['POST', '/api/userCoin/getUserCoin'],
+      ['POST', '/api/common/getCoinList'],
+    ];
+    for (const key of keys) queryClient.setQueryData(key, { ok: true });
+    expect(keys.map((key) => isPushedRead(key))).toEqual([true, true, true, false]);
+    await invalidatePushedReads(queryClient);
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, true, false]);
+    expect(INVALIDATE_DEBOUNCE_MS).toBeLessThan(1000);
+  });
+
+  it('authenticates with the cookie on its own origin and with the token elsewhere', () => {
+    document.cookie = 'coin-access-token=tok; path=/';
+    expect(userPushUrl(1001)).toBe(`ws://${window.location.host}/ws/user/push/1001?lang=en`);
+    setPlatformConfig({ wsBaseUrl: 'wss://ws.example.com' });
+    expect(userPushUrl(1001)).toBe('wss://ws.example.com/ws/user/push/1001?lang=en&satoken=tok');
+    document.cookie = 'coin-access-token=; Max-Age=0; path=/';
+  });
+});

@@ -1,0 +1,286 @@
+//! The user channel (`/ws/user/push/{userId}`, docs/api.md "User channel"): the logged-in user's own
+//! live messages — `au` (account values), `order` (one of their spot orders changed) and `fill` (one
+//! of their orders traded). A ping every 15 s keeps the socket alive (the server closes a client
+//! silent for 60 s); an error or close reconnects after 3 s like the market feed, except a close with
+//! code 4401 (the session ended: logout, device removed), after which the channel stays closed.
+//!
+//! The socket authenticates with the `coin-access-token` cookie the browser sends on a same-origin
+//! socket; only when the platform config puts the sockets on another origin (where the cookie is not
+//! sent) does the token travel as `?satoken=`.
+//!
+//! `useUserPush(userId)` keeps one shared connection per user open while any component uses it and
+//! turns `order` and `fill` messages into a refetch of the reads they change: the user's spot orders
+//! (`listSpotOrders`), fills (`getEntrustLogCurrency`) and balances (`getUserCoin`). A burst of
+//! messages (a market order crossing several levels) costs one refetch.
+
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { SpotFill, SpotOrder } from '../api/generated/model';
+import { currentLanguage } from '../i18n';
+import type { SocketLike } from './live';
+import { getPlatformConfig, wsOrigin } from './platform-config';
+import { getAccessToken } from './session';
+
+/** Delay before reconnecting after an error or close (spec section 9). */
+export const USER_PUSH_RECONNECT_MS = 3_000;
+/** Ping interval while connected. */
+export const USER_PUSH_PING_MS = 15_000;
+/** The close code of a session that ended: no reconnect. */
+export const SESSION_ENDED_CLOSE_CODE = 4401;
+/** Messages arriving within this window cause a single refetch. */
+export const INVALIDATE_DEBOUNCE_MS = 150;
+
+/** The account values pushed on connect and whenever one changes (decimal strings, USDT). */
+export interface AccountValues {
+  allMargin: string;
+  price: string;
+  userEar: string;
+}
+
+/** One message of the user channel. */
+export type UserPushMessage =
+  | { type: 'order'; data: SpotOrder; ts: number }
+  | { type: 'fill'; data: SpotFill; ts: number }
+  | { type: 'au'; data: AccountValues; ts: number };
+
+/** Injectable dependencies (tests pass a fake socket). */
+export interface UserPushOptions {
+  url: () => string;
+  createSocket?: (url: string) => SocketLike;
+}
+
+const OPEN = 1;
+
+function readMessage(raw: unknown): UserPushMessage | null {
+  if (typeof raw !== 'string') return null;
+  let message: unknown;
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof message !== 'object' || message === null) return null;
+  const { type, data, ts } = message as { type?: unknown; data?: unknown; ts?: unknown };
+  if (typeof data !== 'object' || data === null) return null;
+  const time = typeof ts === 'number' ? ts : Date.now();
+  switch (type) {
+    case 'order':
+      return typeof (data as SpotOrder).id === 'number' ? { type, data: data as SpotOrder, ts: time } : null;
+    case 'fill':
+      return typeof (data as SpotFill).orderId === 'number' ? { type, data: data as SpotFill, ts: time } : null;
+    case 'au':
+      return { type, data: data as AccountValues, ts: time };
+    default:
+      return null;
+  }
+}
+
+/** One user's channel: connects on `start()`, reconnects after 3 s, tells listeners every message. */
+export class UserPushClient {
+  private readonly options: Required<UserPushOptions>;
+  private socket: SocketLike | null = null;
+  private readonly listeners = new Set<(message: UserPushMessage) => void>();
+  private started = false;
+  private ended = false;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: UserPushOptions) {
+    this.options = { createSocket: (url) => new WebSocket(url), ...options };
+  }
+
+  /** Connects (idempotent). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.ended = false;
+    this.connect();
+  }
+
+  /** Disconnects and stops reconnecting. */
+  stop(): void {
+    this.started = false;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.dropSocket();
+  }
+
+  /** Whether the server ended the session (close code 4401): the channel stays closed. */
+  get sessionEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Calls `listener` with every message; returns the unsubscribe function. */
+  listen(listener: (message: UserPushMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private connect(): void {
+    if (!this.started) return;
+    let socket: SocketLike;
+    try {
+      socket = this.options.createSocket(this.options.url());
+    } catch (error) {
+      console.error('User channel: cannot open the socket', error);
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      if (socket !== this.socket) return;
+      this.pingTimer = setInterval(() => this.send({ op: 'ping', ts: Date.now() }), USER_PUSH_PING_MS);
+    };
+    socket.onmessage = (event) => {
+      if (socket !== this.socket) return;
+      const message = readMessage(event.data);
+      if (message) for (const listener of [...this.listeners]) listener(message);
+    };
+    socket.onerror = () => {
+      if (socket !== this.socket) return;
+      this.lost();
+    };
+    socket.onclose = (event) => {
+      if (socket !== this.socket) return;
+      if (event.code === SESSION_ENDED_CLOSE_CODE) {
+        // The session is over: reconnecting would only be refused; the API client logs out on its next 401.
+        this.ended = true;
+        this.stop();
+        return;
+      }
+      this.lost();
+    };
+  }
+
+  private lost(): void {
+    this.dropSocket();
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.started || this.reconnectTimer !== undefined) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.connect();
+    }, USER_PUSH_RECONNECT_MS);
+  }
+
+  private dropSocket(): void {
+    clearInterval(this.pingTimer);
+    this.pingTimer = undefined;
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
+      try {
+        socket.close();
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+
+  private send(message: object): void {
+    if (this.socket?.readyState === OPEN) this.socket.send(JSON.stringify(message));
+  }
+}
+
+/** The user channel URL of `userId` (with `?satoken=` only when the sockets live on another origin). */
+export function userPushUrl(userId: number | string): string {
+  const origin = wsOrigin();
+  const params = new URLSearchParams({ lang: currentLanguage() });
+  const token = getAccessToken();
+  if (token && getPlatformConfig().wsBaseUrl && !sameHost(origin)) params.set('satoken', token);
+  return `${origin}/ws/user/push/${encodeURIComponent(String(userId))}?${params.toString()}`;
+}
+
+function sameHost(origin: string): boolean {
+  try {
+    return new URL(origin).host === window.location.host;
+  } catch {
+    return false;
+  }
+}
+
+/** The reads an `order` or `fill` message changes: the user's spot orders, fills and balances. */
+const PUSHED_READS = /\/api\/currency\/order\/orderList$|\/coin\/entrust\/getEntrustLogCurrency$|\/api\/userCoin\/getUserCoin$/;
+
+/** Whether a query key is one of the reads `order` and `fill` messages change. */
+export function isPushedRead(queryKey: readonly unknown[]): boolean {
+  return queryKey.some((part) => typeof part === 'string' && PUSHED_READS.test(part));
+}
+
+/** Refetches the user's spot orders, fills and balances. */
+export function invalidatePushedReads(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: (query) => isPushedRead(query.queryKey) });
+}
+
+type Factory = (userId: number) => UserPushClient;
+
+const defaultFactory: Factory = (userId) => new UserPushClient({ url: () => userPushUrl(userId) });
+let factory: Factory = defaultFactory;
+const shared = new Map<number, { client: UserPushClient; users: number }>();
+
+/** Replaces how clients are made (tests pass fake sockets); `null` restores the default. */
+export function setUserPushFactory(next: Factory | null): void {
+  for (const { client } of shared.values()) client.stop();
+  shared.clear();
+  factory = next ?? defaultFactory;
+}
+
+/** Takes a share of `userId`'s connection (opening it for the first user); returns the release function. */
+export function acquireUserPush(userId: number): { client: UserPushClient; release: () => void } {
+  let entry = shared.get(userId);
+  if (!entry) {
+    entry = { client: factory(userId), users: 0 };
+    shared.set(userId, entry);
+  }
+  entry.users += 1;
+  entry.client.start();
+  const held = entry;
+  let released = false;
+  return {
+    client: held.client,
+    release: () => {
+      if (released) return;
+      released = true;
+      held.users -= 1;
+      if (held.users > 0) return;
+      held.client.stop();
+      if (shared.get(userId) === held) shared.delete(userId);
+    },
+  };
+}
+
+/**
+ * React hook: keeps the user channel of `userId` open while mounted (nothing for `null`, a visitor)
+ * and refetches the user's orders, fills and balances after `order` and `fill` messages; `onMessage`
+ * hears every message too.
+ */
+export function useUserPush(userId: number | null | undefined, onMessage?: (message: UserPushMessage) => void): void {
+  const queryClient = useQueryClient();
+  // The latest callback, so a new function on every render neither reconnects nor goes stale.
+  const listener = useRef(onMessage);
+  useEffect(() => {
+    listener.current = onMessage;
+  });
+  useEffect(() => {
+    if (userId === null || userId === undefined) return;
+    const { client, release } = acquireUserPush(userId);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stopListening = client.listen((message) => {
+      listener.current?.(message);
+      if (message.type !== 'order' && message.type !== 'fill') return;
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void invalidatePushedReads(queryClient);
+      }, INVALIDATE_DEBOUNCE_MS);
+    });
+    return () => {
+      clearTimeout(timer);
+      stopListening();
+      release();
+    };
+  }, [userId, queryClient]);
+}
