@@ -191,3 +191,32 @@ test('admin deposit review', async ({ memberToken, request, browser, baseURL }) 
   await shoot(operator, 'admin-deposits');
   await operator.context().close();
 });
+
+/** A funded member with a fill and a resting order, so the trade page's tables have rows. */
+async function traderWithOrders(request: APIRequestContext, browser: Browser, baseURL: string, token: string): Promise<void> {
+  await fundMember(request, browser, baseURL, token);
+  await apiPost(request, '/api/currency/order/submit', { symbol: 'btcusdt', side: 'buy', orderType: 'market', quoteAmount: '150' }, token);
+  await apiPost(request, '/api/currency/order/submit', { symbol: 'btcusdt', side: 'buy', orderType: 'limit', price: '90000', quantity: '0.01' }, token);
+}
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'en', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 1024 },
+  { lang: 'de', theme: 'light', width: 360 },
+] as const) {
+  test(`trade ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await traderWithOrders(request, browser, baseURL!, memberToken);
+    await page.goto('/trade/index?type=bb&symbol=btcusdt');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('heading', { level: 1, name: 'BTC/USDT', exact: true })).toBeVisible();
+    await expect(page.getByRole('table', { name: t(lang, 'market.book.asks'), exact: true }).getByRole('row').nth(1)).toBeVisible();
+    await shoot(page, `trade-${theme}-${lang}-${width}`);
+  });
+}
