@@ -531,8 +531,14 @@ impl SpotMarket {
             OrderSpec::Market { quantity } => (None, Some(*quantity), None, None),
             OrderSpec::MarketFunds { amount } => (None, None, Some(*amount), None),
         };
+        // A trigger above the last price waits for the price to rise to it, one below for it to
+        // fall (the engine's last trade, else the reference market's).
         let condition = trigger.map(|trigger| {
-            let last = self.book.last_price().map(|p| rules.price(p));
+            let last = self
+                .book
+                .last_price()
+                .map(|p| rules.price(p))
+                .or_else(|| self.context.hub.ticker(&rules.symbol).map(|t| t.close));
             if last.is_some_and(|last| trigger >= last) {
                 "above"
             } else {

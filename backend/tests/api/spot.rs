@@ -524,3 +524,173 @@ async fn after_a_restart_under_load_the_books_equal_the_open_orders_and_the_audi
     assert_audit_clean(&app).await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_stop_limit_order_waits_for_its_trigger_then_trades() {
+    let app = quiet_app().await;
+    let seller = app.member("spot-stop-seller@example.com").await;
+    let trader = app.member("spot-stop-trader@example.com").await;
+    let taker = app.member("spot-stop-taker@example.com").await;
+    app.credit(seller.user_id, "btc", dec!(1)).await;
+    app.credit(trader.user_id, "usdt", dec!(1000)).await;
+    app.credit(taker.user_id, "usdt", dec!(1000)).await;
+    for (price, quantity) in [("51000", "0.01"), ("52000", "0.02")] {
+        let (status, body) = submit(
+            &app,
+            &seller,
+            json!({"symbol": "btcusdt", "side": "sell", "orderType": "limit", "price": price, "quantity": quantity}),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // A first trade at 51,000 sets the last price.
+    let (status, body) = submit(
+        &app,
+        &taker,
+        json!({"symbol": "btcusdt", "side": "buy", "orderType": "limit", "price": "51000", "quantity": "0.005"}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["data"]["status"].clone()),
+        (200, json!("dealTotol")),
+        "{body}"
+    );
+
+    // A stop buy above the last price waits (its limit price held), then triggers when a trade
+    // reaches 51,500 and takes the ask at 52,000 within its limit.
+    let (status, body) = submit(
+        &app,
+        &trader,
+        json!({"symbol": "btcusdt", "side": "buy", "orderType": "stop_limit", "triggerPrice": "51500",
+            "price": "52000", "quantity": "0.01"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let stop_id = body["data"]["id"].as_i64().unwrap();
+    assert_eq!(body["data"]["status"], "waitTrigger", "{body}");
+    assert_eq!(decimal(&body["data"]["triggerPrice"]), dec!(51500));
+    assert_eq!(balance(&app, &trader, "usdt").await, (dec!(480), dec!(520)));
+
+    // Trades at 51,000 do not reach the trigger; one at 52,000 does.
+    let (status, body) = submit(
+        &app,
+        &taker,
+        json!({"symbol": "btcusdt", "side": "buy", "orderType": "market", "quantity": "0.005"}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["data"]["status"].clone()),
+        (200, json!("dealTotol")),
+        "{body}"
+    );
+    assert_eq!(
+        orders(&app, &trader, "current").await[0]["status"],
+        "waitTrigger"
+    );
+    let (status, body) = submit(
+        &app,
+        &taker,
+        json!({"symbol": "btcusdt", "side": "buy", "orderType": "limit", "price": "52000", "quantity": "0.001"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    let history = orders(&app, &trader, "history").await;
+    let stop = history
+        .iter()
+        .find(|o| o["id"] == stop_id)
+        .expect("the stop order finished");
+    assert_eq!(stop["status"], "dealTotol", "{stop}");
+    assert_eq!(decimal(&stop["haveDealNum"]), dec!(0.01));
+    assert_eq!(balance(&app, &trader, "usdt").await, (dec!(480), dec!(0)));
+    assert_eq!(
+        balance(&app, &trader, "btc").await,
+        (dec!(0.00999), dec!(0))
+    );
+    assert_audit_clean(&app).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn random_orders_conserve_every_asset_and_hold_exactly_what_open_orders_need() {
+    let app = quiet_app().await;
+    let mut traders = Vec::new();
+    for n in 0..3 {
+        let member = app.member(&format!("spot-random-{n}@example.com")).await;
+        app.credit(member.user_id, "usdt", dec!(50000)).await;
+        app.credit(member.user_id, "btc", dec!(1)).await;
+        traders.push(member);
+    }
+    // A small deterministic generator (LCG): the same workload on every run.
+    let mut seed: u64 = 0x5eed;
+    let mut next = |bound: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % bound
+    };
+    for _ in 0..150 {
+        let member = &traders[next(3) as usize];
+        let side = if next(2) == 0 { "buy" } else { "sell" };
+        let order = match next(10) {
+            0 => {
+                json!({"symbol": "btcusdt", "side": side, "orderType": "market", "quantity": format!("0.00{}", 1 + next(9))})
+            }
+            1 => {
+                json!({"symbol": "btcusdt", "side": "buy", "orderType": "market", "quoteAmount": format!("{}", 10 + next(200))})
+            }
+            2 => {
+                json!({"symbol": "btcusdt", "side": side, "orderType": "limit", "price": format!("{}", 49900 + next(200)),
+                "quantity": format!("0.00{}", 1 + next(9)), "timeInForce": if next(2) == 0 { "ioc" } else { "fok" }})
+            }
+            3 => {
+                let open = orders(&app, member, "current").await;
+                if let Some(order) = open.first() {
+                    let (status, body) = cancel(&app, member, order["id"].as_i64().unwrap()).await;
+                    assert_eq!(status, 200, "{body}");
+                }
+                continue;
+            }
+            _ => {
+                json!({"symbol": "btcusdt", "side": side, "orderType": "limit", "price": format!("{}", 49900 + next(200)),
+                "quantity": format!("0.00{}", 1 + next(9))})
+            }
+        };
+        let (status, body) = submit(&app, member, order.clone()).await;
+        // Refusals are allowed (no liquidity, FOK); failures are not.
+        assert!(status == 200 || status == 400, "{order} → {status} {body}");
+    }
+
+    let house = |house: House, asset: &'static str| {
+        let db = app.db().clone();
+        async move {
+            ledger::balance(&db, AccountRef::House(house), asset)
+                .await
+                .unwrap()
+        }
+    };
+    for (asset, credited) in [("usdt", dec!(150000)), ("btc", dec!(3))] {
+        let mut total = house(House::Fees, asset).await + house(House::SecurityFund, asset).await;
+        for member in &traders {
+            let (funding, frozen) = balance(&app, member, asset).await;
+            assert!(funding >= Decimal::ZERO && frozen >= Decimal::ZERO);
+            total += funding + frozen;
+        }
+        assert_eq!(total, credited, "{asset} is conserved");
+    }
+    for member in &traders {
+        let mut held = (Decimal::ZERO, Decimal::ZERO);
+        for order in orders(&app, member, "current").await {
+            let executed = decimal(&order["haveDealNum"]);
+            if order["side"] == "buy" {
+                held.0 += decimal(&order["entrustedValue"]) - decimal(&order["dealAmount"]);
+            } else {
+                held.1 += decimal(&order["commissNum"]) - executed;
+            }
+        }
+        assert_eq!(balance(&app, member, "usdt").await.1, held.0);
+        assert_eq!(balance(&app, member, "btc").await.1, held.1);
+    }
+    assert_audit_clean(&app).await;
+    app.stop().await;
+}

@@ -1,0 +1,1657 @@
+//! Load tool for spot orders over HTTP, `POST /api/currency/order/submit` and
+//! `POST /api/currency/order/cancelOrder` (a benchmark, not a test).
+//!
+//! K clients, each a user of its own with one keep-alive HTTP connection (reqwest), send orders
+//! back to back (closed loop) for `--secs` after a warm-up: limit orders near the touch on both
+//! sides (most rest; some improve the touch, some are post-only), limit orders priced through the
+//! touch (they take, from the house market maker's ladder or from other users' resting orders, and
+//! what is left rests), market orders (by quantity, or a buy by quote amount) and cancellations of
+//! the client's own oldest open order. Every order carries an `Idempotency-Key`, as the webapp's
+//! order form sends. Reports order requests per second, latency percentiles per kind, refusals and
+//! failures by status and reason, and the server's CPU and memory.
+//!
+//! By default the server is `target/release/backend serve` started by the tool as its own process
+//! on a free port over a fresh database — SQLite in a temporary folder, or with `--database-url`
+//! (an existing PostgreSQL database the role may create databases from) a new PostgreSQL database
+//! created for the run and dropped after it — with the simulator on, so the house market maker
+//! quotes its ladder every tick. Everything the users need goes through the product's own
+//! interfaces: an operator made by `backend admin create-operator`; users registered over HTTP
+//! (`sendEmailCode`, the code from the dev outbox, `register`, `login`); funds by deposit claims
+//! (a screenshot uploaded by the user, `recharge/submit`) passed by the operator
+//! (`admin/deposits/{id}/review`), and for a base asset without a deposit channel a conversion
+//! from USDT (`getExchangeQuote`, `currencyExchange`). The server the tool starts allows many
+//! verification codes per IP address (`EXCHANGE_CODES_PER_IP_HOUR`): every user registers from
+//! 127.0.0.1. After the window every user's open orders are cancelled (read back with `orderList`)
+//! and every frozen balance must be zero; then the server stops and `backend audit` re-derives
+//! every balance. `--url` uses a running server (`--server-pid` to read its CPU and memory, and
+//! an existing operator's `--operator-email` and `--operator-password`).
+//!
+//! A failed request — any answer but success and the expected refusals (400 `order_not_open`,
+//! `insufficient_balance`, `no_liquidity`, `post_only_would_take`, `fok_unfillable`), a 503
+//! `trading_busy` included — fails the run, and so does a frozen balance left or an unsound audit.
+//!
+//! ```text
+//! cargo build --release -p backend --bins --examples
+//! cargo run --release -p backend --example order_load -- --clients 32 --secs 30
+//! ```
+
+mod support;
+
+use std::{
+    collections::{BTreeMap, VecDeque},
+    path::{Path, PathBuf},
+    process::{Child, Command, ExitCode, Stdio},
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use clap::Parser;
+use futures_util::{StreamExt, stream};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+use support::CpuMark;
+
+/// The password of every user and of the operator (rule A).
+const PASSWORD: &str = "Secret123";
+/// The operator the tool creates on its own server.
+const OPERATOR: &str = "operator@order-load.test";
+/// The refusals a correct client meets under this load: its oldest order was filled meanwhile, a
+/// post-only order met a touch that moved, a side ran out. Any other failure fails the run.
+const EXPECTED_REFUSALS: [&str; 5] = [
+    "order_not_open",
+    "insufficient_balance",
+    "no_liquidity",
+    "post_only_would_take",
+    "fok_unfillable",
+];
+/// How often the touch of every pair is read (`POST /api/market/depth`).
+const TOUCH_EVERY: Duration = Duration::from_millis(100);
+
+/// Spot order load: K keep-alive clients, each a funded user, placing and cancelling orders.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Concurrent clients, each a user of its own with one keep-alive connection.
+    #[arg(long, default_value_t = 32, env = "ORDER_LOAD_CLIENTS")]
+    clients: usize,
+    /// Seconds measured (after the warm-up).
+    #[arg(long, default_value_t = 30, env = "ORDER_LOAD_SECS")]
+    secs: u64,
+    /// Seconds of warm-up, not measured.
+    #[arg(long, default_value_t = 3)]
+    warmup: u64,
+    /// Pairs traded (comma-separated); every client trades all of them.
+    #[arg(long, default_value = "btcusdt,ethusdt", value_delimiter = ',')]
+    symbols: Vec<String>,
+    /// Share of requests that cancel the client's oldest open order (when it has one).
+    #[arg(long, default_value_t = 0.2)]
+    share_cancel: f64,
+    /// Share of market orders.
+    #[arg(long, default_value_t = 0.1)]
+    share_market: f64,
+    /// Share of limit orders priced through the touch (they take; what is left rests). The rest
+    /// are limit orders near the touch, most of which rest.
+    #[arg(long, default_value_t = 0.25)]
+    share_cross: f64,
+    /// Open orders a client keeps at most; at the limit it cancels before it places.
+    #[arg(long, default_value_t = 20)]
+    max_open: usize,
+    /// Send orders without an `Idempotency-Key` (the webapp always sends one).
+    #[arg(long)]
+    no_idempotency_key: bool,
+    /// USDT deposited per user, and the value in USDT of each base asset it gets.
+    #[arg(long, default_value_t = 1_000_000)]
+    fund_usdt: u64,
+    /// PostgreSQL instead of SQLite: the URL of an existing database of a role that may create
+    /// databases; the server runs on a new database beside it, dropped after the run.
+    #[arg(long, env = "ORDER_LOAD_DATABASE_URL", conflicts_with = "url")]
+    database_url: Option<String>,
+    /// A running server (`http://127.0.0.1:8080`) instead of starting one.
+    #[arg(long, requires = "operator_email")]
+    url: Option<String>,
+    /// With `--url`: the server's process id, to read its CPU and memory.
+    #[arg(long, requires = "url")]
+    server_pid: Option<u32>,
+    /// With `--url`: an existing operator, who passes the users' deposits.
+    #[arg(long, requires = "url")]
+    operator_email: Option<String>,
+    /// With `--url`: the operator's password.
+    #[arg(
+        long,
+        env = "ORDER_LOAD_OPERATOR_PASSWORD",
+        hide_env_values = true,
+        requires = "url"
+    )]
+    operator_password: Option<String>,
+    /// The backend binary started as the server (and run for `admin create-operator`, `audit`).
+    #[arg(long)]
+    server_bin: Option<PathBuf>,
+    /// Milliseconds between two simulator ticks (the house re-quotes its ladder on each).
+    #[arg(long, default_value_t = 1000)]
+    tick_ms: u64,
+}
+
+/// What a request did.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Kind {
+    /// A limit order near the touch, on the passive side (rests unless the touch moved).
+    Near,
+    /// A limit order priced through the touch (takes; the rest rests unless IOC).
+    Cross,
+    /// A market order.
+    Market,
+    /// A cancellation of the client's oldest open order.
+    Cancel,
+}
+
+impl Kind {
+    const ALL: [Kind; 4] = [Kind::Near, Kind::Cross, Kind::Market, Kind::Cancel];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Near => "limit near",
+            Kind::Cross => "limit cross",
+            Kind::Market => "market",
+            Kind::Cancel => "cancel",
+        }
+    }
+}
+
+/// How a request ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Answered with success; for an order, its status after matching.
+    Ok(Option<String>),
+    /// An expected refusal (400 with one of [`EXPECTED_REFUSALS`]).
+    Refused(String),
+    /// Anything else: status and reason, or the transport error.
+    Failed(String),
+}
+
+/// One request.
+struct Sample {
+    kind: Kind,
+    /// When it was sent, from the start of the window (negative: in the warm-up).
+    sent_ms: i64,
+    micros: u64,
+    outcome: Outcome,
+}
+
+/// A traded pair and its live touch.
+struct Pair {
+    symbol: String,
+    base: String,
+    tick: Decimal,
+    step: Decimal,
+    min_notional: Decimal,
+    /// Best bid and best ask of the real book, read every [`TOUCH_EVERY`].
+    touch: Mutex<Option<(Decimal, Decimal)>>,
+}
+
+impl Pair {
+    fn touch(&self) -> Option<(Decimal, Decimal)> {
+        *self.touch.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A registered, logged-in, funded user.
+#[derive(Clone)]
+struct User {
+    account: String,
+    token: String,
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> ExitCode {
+    match run(Args::parse()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("order_load: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    support::raise_nofile(65_536);
+    let share_near = 1.0 - args.share_cancel - args.share_market - args.share_cross;
+    if share_near < 0.0
+        || args.share_cancel < 0.0
+        || args.share_market < 0.0
+        || args.share_cross < 0.0
+    {
+        return Err(
+            "--share-cancel, --share-market and --share-cross must add up to at most 1".into(),
+        );
+    }
+    if args.symbols.is_empty() || args.clients == 0 {
+        return Err("at least one client and one symbol".into());
+    }
+    println!(
+        "order_load: {} keep-alive clients (one user each), POST /api/currency/order/submit and cancelOrder on {}; mix {:.0}% limit near the touch, {:.0}% limit through the touch, {:.0}% market, {:.0}% cancel{}; {} s measured after {} s warm-up",
+        args.clients,
+        args.symbols.join(", "),
+        share_near * 100.0,
+        args.share_cross * 100.0,
+        args.share_market * 100.0,
+        args.share_cancel * 100.0,
+        if args.no_idempotency_key {
+            ", no Idempotency-Key"
+        } else {
+            ", an Idempotency-Key on every order"
+        },
+        args.secs,
+        args.warmup
+    );
+    println!(
+        "  date {} | {} CPUs | load average {}",
+        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
+        support::cpus(),
+        support::load_average()
+    );
+    let bin = args
+        .server_bin
+        .clone()
+        .unwrap_or_else(support::default_server_bin);
+    let mut server = None;
+    let (base, pid, database) = match &args.url {
+        Some(url) => (
+            url.trim_end_matches('/').to_owned(),
+            args.server_pid,
+            "the running server's".to_owned(),
+        ),
+        None => {
+            let database = match &args.database_url {
+                Some(admin) => Some(PostgresDatabase::create(admin).await?),
+                None => None,
+            };
+            let mut process = Server::spawn(&bin, database, args.tick_ms)?;
+            process.wait_ready(Duration::from_secs(120)).await?;
+            let database = match &process.postgres {
+                Some(db) => format!("PostgreSQL database {} (fresh)", db.name),
+                None => format!(
+                    "SQLite (WAL) {}",
+                    process.data_dir.path().join("exchange.db").display()
+                ),
+            };
+            println!(
+                "  server: {} serve, pid {}, {} (log {})",
+                bin.display(),
+                process.pid,
+                process.base,
+                process.log.display()
+            );
+            let found = (process.base.clone(), Some(process.pid), database);
+            server = Some(process);
+            found
+        }
+    };
+    println!("  database: {database}");
+    let result = load(&args, &base, pid, server.as_ref()).await;
+    // The audit reads the database once the server has stopped.
+    let audit = match server.as_mut() {
+        Some(server) => {
+            server.stop();
+            server.report_log();
+            Some(server.cli(&["audit"], &[]))
+        }
+        None => None,
+    };
+    if let Some(server) = server.as_mut()
+        && let Some(db) = server.postgres.take()
+    {
+        db.drop_database().await;
+    }
+    let (summary, mut problems) = result?;
+    match audit {
+        Some(Ok(output)) => {
+            let last = output.lines().last().unwrap_or_default().to_owned();
+            println!("  backend audit: {}", output.trim().replace('\n', "; "));
+            if !last.contains("sound") {
+                problems.push(format!("backend audit: {last}"));
+            }
+        }
+        Some(Err(error)) => {
+            println!("  backend audit: {error}");
+            problems.push(format!("backend audit: {error}"));
+        }
+        None => println!("  backend audit: not run (a running server's database)"),
+    }
+    println!(
+        "{}",
+        summary.replace(
+            "\"audit\":null",
+            &format!("\"audit\":{}", problems.is_empty())
+        )
+    );
+    if !problems.is_empty() {
+        return Err(problems.join("; "));
+    }
+    Ok(())
+}
+
+/// The server under test, started by the tool.
+struct Server {
+    child: Option<Child>,
+    base: String,
+    pid: u32,
+    log: PathBuf,
+    bin: PathBuf,
+    data_dir: tempfile::TempDir,
+    postgres: Option<PostgresDatabase>,
+}
+
+impl Server {
+    /// `bin serve` on a free port over a fresh database: SQLite in a temporary folder, or the new
+    /// PostgreSQL database `postgres`.
+    fn spawn(bin: &Path, postgres: Option<PostgresDatabase>, tick_ms: u64) -> Result<Self, String> {
+        if !bin.is_file() {
+            return Err(format!(
+                "{} not found: build it first (cargo build --release -p backend) or pass --server-bin",
+                bin.display()
+            ));
+        }
+        let data_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let port = support::free_port().map_err(|e| format!("no free port: {e}"))?;
+        let log = data_dir.path().join("server.log");
+        let out = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let err = out.try_clone().map_err(|e| e.to_string())?;
+        let mut server = Self {
+            child: None,
+            base: format!("http://127.0.0.1:{port}"),
+            pid: 0,
+            log,
+            bin: bin.to_path_buf(),
+            data_dir,
+            postgres,
+        };
+        let mut command = server.command();
+        command
+            .arg("serve")
+            .env("EXCHANGE_HOST", "127.0.0.1")
+            .env("EXCHANGE_PORT", port.to_string())
+            .env("EXCHANGE_WEBAPP_DIR", server.data_dir.path().join("webapp"))
+            .env("EXCHANGE_SIM_TICK_MS", tick_ms.to_string())
+            // Every user asks for its registration code from 127.0.0.1.
+            .env("EXCHANGE_CODES_PER_IP_HOUR", "1000000")
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err);
+        let child = command
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+        server.pid = child.id();
+        server.child = Some(child);
+        Ok(server)
+    }
+
+    /// The backend command on this server's database.
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.bin);
+        command
+            .env("EXCHANGE_DATA_DIR", self.data_dir.path())
+            .env("EXCHANGE_LOG", "warn")
+            .env_remove("EXCHANGE_CONFIG");
+        match &self.postgres {
+            Some(db) => command.env("DATABASE_URL", &db.url),
+            None => command.env_remove("DATABASE_URL"),
+        };
+        command
+    }
+
+    /// Runs `backend <args>` on this server's database; its standard output, or why it failed.
+    fn cli(&self, args: &[&str], env: &[(&str, &str)]) -> Result<String, String> {
+        let mut command = self.command();
+        command.args(args).stdin(Stdio::null());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let output = command
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.bin.display()))?;
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        if output.status.success() {
+            Ok(stdout)
+        } else {
+            Err(format!(
+                "backend {} failed ({}): {}{}",
+                args.join(" "),
+                output.status,
+                stdout.trim(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            ))
+        }
+    }
+
+    /// Waits until the server answers a price (the simulator publishes before it listens).
+    async fn wait_ready(&mut self, timeout: Duration) -> Result<(), String> {
+        let client = reqwest::Client::new();
+        let url = format!(
+            "{}/api/contract/coin/currencyPrice?symbol=btcusdt",
+            self.base
+        );
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(child) = self.child.as_mut()
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                return Err(format!(
+                    "the server exited ({status}); its log: {}",
+                    self.log.display()
+                ));
+            }
+            if let Ok(response) = client.get(&url).send().await
+                && response.status().is_success()
+            {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                return Err(format!(
+                    "the server did not answer within {timeout:?}; its log: {}",
+                    self.log.display()
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Prints how many warnings and errors the server logged, and the first distinct ones (the
+    /// log goes with the temporary folder).
+    fn report_log(&self) {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let mut distinct: Vec<String> = Vec::new();
+        let mut count = 0;
+        for line in text
+            .lines()
+            .filter(|l| l.contains(" ERROR ") || l.contains(" WARN "))
+        {
+            count += 1;
+            // Without the time stamp, at most 300 characters.
+            let message: String = line
+                .split_once(' ')
+                .map_or(line, |(_, rest)| rest)
+                .trim()
+                .chars()
+                .take(300)
+                .collect();
+            if distinct.len() < 5 && !distinct.contains(&message) {
+                distinct.push(message);
+            }
+        }
+        println!("  server log: {count} warnings and errors");
+        for message in distinct {
+            println!("    {message}");
+        }
+    }
+
+    /// Stops the server: SIGTERM, SIGKILL after 10 s.
+    fn stop(&mut self) {
+        let Some(mut child) = self.child.take() else {
+            return;
+        };
+        // SAFETY: signalling our own child by its id.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A PostgreSQL database created for one run.
+struct PostgresDatabase {
+    admin_url: String,
+    url: String,
+    name: String,
+}
+
+impl PostgresDatabase {
+    /// Creates a new database beside the one `admin_url` names.
+    async fn create(admin_url: &str) -> Result<Self, String> {
+        use sea_orm::ConnectionTrait;
+        let name = format!("kestrel_order_load_{:016x}", rand::rng().random::<u64>());
+        let admin = sea_orm::Database::connect(admin_url)
+            .await
+            .map_err(|e| format!("--database-url: {e}"))?;
+        admin
+            .execute_unprepared(&format!("CREATE DATABASE {name}"))
+            .await
+            .map_err(|e| format!("--database-url: cannot create a database: {e}"))?;
+        admin.close().await.ok();
+        let (base, query) = admin_url
+            .split_once('?')
+            .map_or((admin_url, String::new()), |(base, query)| {
+                (base, format!("?{query}"))
+            });
+        let url = match base.rsplit_once('/') {
+            Some((server, _)) if server.contains("//") => format!("{server}/{name}{query}"),
+            _ => return Err("--database-url: no database name in the URL".into()),
+        };
+        Ok(Self {
+            admin_url: admin_url.to_owned(),
+            url,
+            name,
+        })
+    }
+
+    /// Drops the database (the server has stopped).
+    async fn drop_database(self) {
+        use sea_orm::ConnectionTrait;
+        let Ok(admin) = sea_orm::Database::connect(&self.admin_url).await else {
+            eprintln!("order_load: could not drop {}: no connection", self.name);
+            return;
+        };
+        for _ in 0..50 {
+            let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
+            match admin.execute_unprepared(&sql).await {
+                Ok(_) => break,
+                Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+            }
+        }
+        admin.close().await.ok();
+    }
+}
+
+/// One JSON call: `POST` (or `GET` without a body and `get`) `path` as `token`. Returns the HTTP
+/// status and the envelope.
+async fn call(
+    http: &reqwest::Client,
+    base: &str,
+    token: Option<&str>,
+    path: &str,
+    body: Option<Value>,
+) -> Result<(u16, Value), String> {
+    let mut request = http.post(format!("{base}{path}"));
+    if let Some(token) = token {
+        request = request.header("satoken", token);
+    }
+    if let Some(body) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(body.to_string());
+    }
+    envelope(request.send().await, path).await
+}
+
+async fn get(http: &reqwest::Client, base: &str, path: &str) -> Result<(u16, Value), String> {
+    envelope(http.get(format!("{base}{path}")).send().await, path).await
+}
+
+async fn envelope(
+    response: Result<reqwest::Response, reqwest::Error>,
+    path: &str,
+) -> Result<(u16, Value), String> {
+    let response = response.map_err(|e| format!("{path}: {e}"))?;
+    let status = response.status().as_u16();
+    let text = response.text().await.map_err(|e| format!("{path}: {e}"))?;
+    let value: Value =
+        serde_json::from_str(&text).map_err(|_| format!("{path}: not JSON: {text}"))?;
+    Ok((status, value))
+}
+
+/// The envelope's `data` when the call succeeded, else the failure as text.
+fn ok_data(path: &str, (status, body): (u16, Value)) -> Result<Value, String> {
+    if status == 200 && body["code"] == 200 {
+        Ok(body["data"].clone())
+    } else {
+        Err(format!("{path}: {status} {body}"))
+    }
+}
+
+fn decimal(value: &Value) -> Option<Decimal> {
+    value.as_str()?.parse().ok()
+}
+
+/// The pairs' rules from `getCoinList`.
+async fn pairs(
+    http: &reqwest::Client,
+    base: &str,
+    symbols: &[String],
+) -> Result<Vec<Pair>, String> {
+    let path = "/api/common/getCoinList";
+    let data = ok_data(path, call(http, base, None, path, Some(json!({}))).await?)?;
+    let list = data["currencyList"].as_array().cloned().unwrap_or_default();
+    symbols
+        .iter()
+        .map(|symbol| {
+            let symbol = symbol.trim().to_ascii_lowercase();
+            let entry = list
+                .iter()
+                .find(|c| c["symbol"] == symbol.as_str())
+                .ok_or_else(|| format!("{symbol} is not a listed spot pair"))?;
+            if entry["baseCoin"] != "usdt" {
+                return Err(format!("{symbol}: only pairs against USDT are loaded"));
+            }
+            let rule = |key: &str| {
+                decimal(&entry[key]).ok_or_else(|| format!("{symbol}: no {key} in {entry}"))
+            };
+            Ok(Pair {
+                base: entry["coin"].as_str().unwrap_or_default().to_owned(),
+                tick: rule("tickSize")?,
+                step: rule("stepSize")?,
+                min_notional: rule("minNotional")?,
+                touch: Mutex::new(None),
+                symbol,
+            })
+        })
+        .collect()
+}
+
+/// Reads the best bid and ask of `pair` from the real book (house ladder and users' orders).
+async fn read_touch(http: &reqwest::Client, base: &str, pair: &Pair) -> Result<(), String> {
+    let path = "/api/market/depth";
+    let data = ok_data(
+        path,
+        call(http, base, None, path, Some(json!({"symbol": pair.symbol}))).await?,
+    )?;
+    let best = |side: &str| decimal(&data[side][0][0]);
+    let touch = best("bids").zip(best("asks"));
+    *pair.touch.lock().unwrap_or_else(|e| e.into_inner()) = touch;
+    Ok(())
+}
+
+/// Registers `account` over HTTP and logs in: the session token.
+async fn register(http: &reqwest::Client, base: &str, account: &str) -> Result<String, String> {
+    let path = "/api/user/sendEmailCode";
+    ok_data(
+        path,
+        call(
+            http,
+            base,
+            None,
+            path,
+            Some(json!({"account": account, "type": "register"})),
+        )
+        .await?,
+    )?;
+    let path = format!("/api/dev/outbox?to={}", account.replace('@', "%40"));
+    let messages = ok_data(&path, get(http, base, &path).await?)?;
+    let body = messages[0]["body"].as_str().unwrap_or_default();
+    let code = body
+        .split(|c: char| !c.is_ascii_digit())
+        .find(|word| word.len() == 6)
+        .ok_or_else(|| format!("no code in the dev outbox for {account}: {messages}"))?;
+    let path = "/api/user/register";
+    ok_data(
+        path,
+        call(
+            http,
+            base,
+            None,
+            path,
+            Some(json!({"account": account, "password": PASSWORD,
+                "confirmPassword": PASSWORD, "code": code})),
+        )
+        .await?,
+    )?;
+    login(http, base, account, PASSWORD).await
+}
+
+async fn login(
+    http: &reqwest::Client,
+    base: &str,
+    account: &str,
+    password: &str,
+) -> Result<String, String> {
+    let path = "/api/user/login";
+    let data = ok_data(
+        path,
+        call(
+            http,
+            base,
+            None,
+            path,
+            Some(json!({"account": account, "password": password})),
+        )
+        .await?,
+    )?;
+    data["satoken"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("no satoken in {data}"))
+}
+
+/// What one user is funded with.
+struct Funding {
+    /// Deposit claims: coin, network, amount.
+    deposits: Vec<(String, String, String)>,
+    /// Conversions from USDT: coin, USDT amount.
+    conversions: Vec<(String, String)>,
+}
+
+/// Uploads a screenshot and files the deposit claims of `funding`; returns the claims' ids.
+async fn claim_deposits(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    funding: &Funding,
+) -> Result<Vec<i64>, String> {
+    // The smallest JPEG the upload accepts: its magic bytes and some padding.
+    let mut jpeg = b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00".to_vec();
+    jpeg.resize(256, b'x');
+    let part = reqwest::multipart::Part::bytes(jpeg)
+        .file_name("transfer.jpg")
+        .mime_str("image/jpeg")
+        .map_err(|e| e.to_string())?;
+    let path = "/api/common/upload/OSS";
+    let uploaded = ok_data(
+        path,
+        envelope(
+            http.post(format!("{base}{path}"))
+                .header("satoken", token)
+                .multipart(reqwest::multipart::Form::new().part("file", part))
+                .send()
+                .await,
+            path,
+        )
+        .await?,
+    )?;
+    let file = uploaded["fileId"].to_string();
+    let mut ids = Vec::new();
+    for (coin, network, amount) in &funding.deposits {
+        let path = "/api/recharge/submit";
+        let claim = ok_data(
+            path,
+            call(
+                http,
+                base,
+                Some(token),
+                path,
+                Some(
+                    json!({"coin": coin, "network": network, "amount": amount, "screenshot": file}),
+                ),
+            )
+            .await?,
+        )?;
+        ids.push(
+            claim["id"]
+                .as_i64()
+                .ok_or_else(|| format!("no id in {claim}"))?,
+        );
+    }
+    Ok(ids)
+}
+
+/// Converts USDT into the base assets without a deposit channel.
+async fn convert(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    funding: &Funding,
+) -> Result<(), String> {
+    for (coin, amount) in &funding.conversions {
+        let path = "/api/texchange/getExchangeQuote";
+        let quote = ok_data(
+            path,
+            call(
+                http,
+                base,
+                Some(token),
+                path,
+                Some(json!({"from": "usdt", "to": coin, "amount": amount})),
+            )
+            .await?,
+        )?;
+        let path = "/api/texchange/currencyExchange";
+        ok_data(
+            path,
+            call(
+                http,
+                base,
+                Some(token),
+                path,
+                Some(json!({"quoteId": quote["quoteId"]})),
+            )
+            .await?,
+        )?;
+    }
+    Ok(())
+}
+
+/// Registers `count` users, logs them in and funds them (deposits passed by the operator, then
+/// conversions); prints what it did.
+async fn setup_users(
+    http: &reqwest::Client,
+    base: &str,
+    operator: &str,
+    pairs: &[Pair],
+    count: usize,
+    fund_usdt: u64,
+) -> Result<Vec<User>, String> {
+    // Which deposit channel each asset has.
+    let path = "/api/recharge/ga";
+    let channels = ok_data(path, {
+        let response = http
+            .get(format!("{base}{path}"))
+            .header("satoken", operator)
+            .send()
+            .await;
+        envelope(response, path).await?
+    })?;
+    let network_of = |coin: &str| -> Option<String> {
+        channels["coins"]
+            .as_array()?
+            .iter()
+            .find(|c| c["coin"] == coin)?["networks"][0]["network"]
+            .as_str()
+            .map(str::to_owned)
+    };
+    let usdt_network = network_of("usdt").ok_or("no USDT deposit channel")?;
+    let mut funding = Funding {
+        deposits: Vec::new(),
+        conversions: Vec::new(),
+    };
+    let mut usdt = Decimal::from(fund_usdt);
+    let mut described = vec![format!("{fund_usdt} USDT")];
+    for pair in pairs {
+        if pairs
+            .iter()
+            .take_while(|p| p.symbol != pair.symbol)
+            .any(|p| p.base == pair.base)
+        {
+            continue;
+        }
+        let (bid, ask) = pair
+            .touch()
+            .ok_or_else(|| format!("no book for {}", pair.symbol))?;
+        let mid = (bid + ask) / Decimal::TWO;
+        match network_of(&pair.base) {
+            Some(network) => {
+                let amount = (Decimal::from(fund_usdt) / mid).round_dp(6).normalize();
+                described.push(format!("{amount} {} (deposit)", pair.base));
+                funding
+                    .deposits
+                    .push((pair.base.clone(), network, amount.to_string()));
+            }
+            None => {
+                described.push(format!("{fund_usdt} USDT of {} (conversion)", pair.base));
+                funding
+                    .conversions
+                    .push((pair.base.clone(), fund_usdt.to_string()));
+                usdt += Decimal::from(fund_usdt);
+            }
+        }
+    }
+    funding
+        .deposits
+        .insert(0, ("usdt".into(), usdt_network, usdt.to_string()));
+    let run = format!("{:08x}", rand::rng().random::<u32>());
+    let started = Instant::now();
+    // argon2id makes registration and login CPU-bound: a few at a time.
+    let registered: Vec<Result<(User, Vec<i64>), String>> = stream::iter(0..count)
+        .map(|n| {
+            let funding = &funding;
+            let account = format!("trader{n}-{run}@order-load.test");
+            async move {
+                let token = register(http, base, &account).await?;
+                let deposits = claim_deposits(http, base, &token, funding).await?;
+                Ok((User { account, token }, deposits))
+            }
+        })
+        .buffer_unordered(4)
+        .collect()
+        .await;
+    let mut users = Vec::new();
+    let mut claims = Vec::new();
+    for result in registered {
+        let (user, ids) = result?;
+        users.push(user);
+        claims.extend(ids);
+    }
+    let registering = started.elapsed();
+    let started = Instant::now();
+    let reviews: Vec<Result<Value, String>> = stream::iter(claims.iter().copied())
+        .map(|id| async move {
+            let path = format!("/api/admin/deposits/{id}/review");
+            ok_data(
+                &path,
+                call(
+                    http,
+                    base,
+                    Some(operator),
+                    &path,
+                    Some(json!({"approve": true})),
+                )
+                .await?,
+            )
+        })
+        .buffer_unordered(4)
+        .collect()
+        .await;
+    for review in reviews {
+        let record = review?;
+        if record["status"] != "passed" {
+            return Err(format!("a deposit did not pass: {record}"));
+        }
+    }
+    let converted: Vec<Result<(), String>> = stream::iter(users.iter())
+        .map(|user| convert(http, base, &user.token, &funding))
+        .buffer_unordered(4)
+        .collect()
+        .await;
+    converted.into_iter().collect::<Result<Vec<()>, String>>()?;
+    println!(
+        "  setup: {count} users registered and logged in over HTTP, a screenshot and {} deposit claims each in {:.1} s; the operator passed {} deposits{} in {:.1} s; each user holds {}",
+        funding.deposits.len(),
+        registering.as_secs_f64(),
+        claims.len(),
+        if funding.conversions.is_empty() {
+            String::new()
+        } else {
+            format!(", {} conversions each", funding.conversions.len())
+        },
+        started.elapsed().as_secs_f64(),
+        described.join(", ")
+    );
+    Ok(users)
+}
+
+/// What every client shares.
+struct Shared {
+    base: String,
+    pairs: Vec<Pair>,
+    share_cancel: f64,
+    share_market: f64,
+    share_cross: f64,
+    max_open: usize,
+    idempotency: bool,
+    measure_from: Instant,
+    end: Instant,
+}
+
+/// `value` on `step`'s grid, rounded down (or up).
+fn on_grid(value: Decimal, step: Decimal, up: bool) -> Decimal {
+    let units = value / step;
+    let units = if up { units.ceil() } else { units.floor() };
+    (units * step).normalize()
+}
+
+fn fraction(value: f64) -> Decimal {
+    Decimal::try_from(value).unwrap_or_default()
+}
+
+/// A quantity worth about `notional` USDT at `price`, at least the pair's minimum with room.
+fn quantity_for(pair: &Pair, notional: Decimal, price: Decimal) -> Decimal {
+    let floor = pair.min_notional * Decimal::TWO;
+    let quantity = on_grid(notional.max(floor) / price, pair.step, true);
+    quantity.max(pair.step)
+}
+
+/// The next order of a client (`None`: no book yet): its kind and body.
+fn next_order(shared: &Shared, rng: &mut ChaCha8Rng) -> Option<(Kind, Value)> {
+    let pair = &shared.pairs[rng.random_range(0..shared.pairs.len())];
+    let (bid, ask) = pair.touch()?;
+    let mid = (bid + ask) / Decimal::TWO;
+    let buy = rng.random::<bool>();
+    let side = if buy { "buy" } else { "sell" };
+    let notional = fraction(15.0 + rng.random::<f64>() * 135.0).round_dp(2);
+    let draw = rng.random::<f64>() * (1.0 - shared.share_cancel);
+    if draw < shared.share_market {
+        // Market: a buy by quantity or by quote amount, or a sell by quantity.
+        let order = if buy && rng.random::<f64>() < 1.0 / 3.0 {
+            json!({"symbol": pair.symbol, "side": side, "orderType": "market",
+                "quoteAmount": notional.to_string()})
+        } else {
+            let quantity = quantity_for(pair, notional, mid);
+            json!({"symbol": pair.symbol, "side": side, "orderType": "market",
+                "quantity": quantity.to_string()})
+        };
+        return Some((Kind::Market, order));
+    }
+    let u = rng.random::<f64>();
+    let (kind, price, extra) = if draw < shared.share_market + shared.share_cross {
+        // Through the touch by up to 5 basis points: takes, and what is left rests (or, for one
+        // in five, is cancelled at once: IOC).
+        let price = if buy {
+            on_grid(ask * (Decimal::ONE + fraction(u * 0.0005)), pair.tick, true)
+        } else {
+            on_grid(
+                bid * (Decimal::ONE - fraction(u * 0.0005)),
+                pair.tick,
+                false,
+            )
+        };
+        let extra = if rng.random::<f64>() < 0.2 {
+            json!({"timeInForce": "ioc"})
+        } else {
+            json!({})
+        };
+        (Kind::Cross, price, extra)
+    } else {
+        // On the passive side within 10 basis points of the middle: from inside the spread (a
+        // better touch) to behind the house's ladder; one in five post-only.
+        let price = if buy {
+            let low = mid * (Decimal::ONE - fraction(0.001));
+            let high = (ask - pair.tick).max(low);
+            on_grid(low + (high - low) * fraction(u), pair.tick, false)
+        } else {
+            let high = mid * (Decimal::ONE + fraction(0.001));
+            let low = (bid + pair.tick).min(high);
+            on_grid(low + (high - low) * fraction(u), pair.tick, true)
+        };
+        let extra = if rng.random::<f64>() < 0.2 {
+            json!({"postOnly": true})
+        } else {
+            json!({})
+        };
+        (Kind::Near, price, extra)
+    };
+    let quantity = quantity_for(pair, notional, price);
+    let mut order = json!({"symbol": pair.symbol, "side": side, "orderType": "limit",
+        "price": price.to_string(), "quantity": quantity.to_string()});
+    if let (Some(order), Some(extra)) = (order.as_object_mut(), extra.as_object()) {
+        order.extend(extra.clone());
+    }
+    Some((kind, order))
+}
+
+/// Classifies an answer.
+fn outcome(status: u16, body: &Value) -> Outcome {
+    let reason = body["data"]["reason"].as_str().unwrap_or_default();
+    if status == 200 && body["code"] == 200 {
+        Outcome::Ok(body["data"]["status"].as_str().map(str::to_owned))
+    } else if status == 400 && EXPECTED_REFUSALS.contains(&reason) {
+        Outcome::Refused(reason.to_owned())
+    } else {
+        let reason = if reason.is_empty() {
+            body["msg"].as_str().unwrap_or_default()
+        } else {
+            reason
+        };
+        Outcome::Failed(format!("{status} {reason}"))
+    }
+}
+
+/// One client: its user's orders, back to back, until the end of the window.
+async fn client(id: usize, user: User, shared: Arc<Shared>) -> (Vec<Sample>, VecDeque<i64>) {
+    let mut samples = Vec::new();
+    let mut open: VecDeque<i64> = VecDeque::new();
+    let http = match reqwest::Client::builder()
+        .pool_max_idle_per_host(1)
+        .timeout(Duration::from_secs(30))
+        .build()
+    {
+        Ok(http) => http,
+        Err(error) => {
+            samples.push(Sample {
+                kind: Kind::Near,
+                sent_ms: 0,
+                micros: 0,
+                outcome: Outcome::Failed(format!("client: {error}")),
+            });
+            return (samples, open);
+        }
+    };
+    let submit_url = format!("{}/api/currency/order/submit", shared.base);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x6f72_6465_7200 + id as u64);
+    let mut sequence = 0u64;
+    while Instant::now() < shared.end {
+        let cancel = !open.is_empty()
+            && (open.len() >= shared.max_open || rng.random::<f64>() < shared.share_cancel);
+        let (kind, request) = if cancel {
+            let order = open.pop_front().unwrap_or_default();
+            let url = format!("{}/api/currency/order/cancelOrder?id={order}", shared.base);
+            (Kind::Cancel, http.post(url).header("satoken", &user.token))
+        } else {
+            let Some((kind, order)) = next_order(&shared, &mut rng) else {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            };
+            sequence += 1;
+            let mut request = http
+                .post(&submit_url)
+                .header("satoken", &user.token)
+                .header("content-type", "application/json")
+                .body(order.to_string());
+            if shared.idempotency {
+                request = request.header("Idempotency-Key", format!("ol-{id}-{sequence}"));
+            }
+            (kind, request)
+        };
+        let started = Instant::now();
+        let answer = match request.send().await {
+            Ok(response) => {
+                let status = response.status().as_u16();
+                match response.bytes().await {
+                    Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+                        Ok(body) => Ok((status, body)),
+                        Err(_) => Err(format!("{status} not JSON")),
+                    },
+                    Err(error) => Err(format!("reading the body: {error}")),
+                }
+            }
+            Err(error) if error.is_timeout() => Err("timed out (30 s)".to_owned()),
+            Err(error) if error.is_connect() => Err("connect failed".to_owned()),
+            Err(error) => Err(format!("transport: {error}")),
+        };
+        let micros = started.elapsed().as_micros() as u64;
+        let outcome = match &answer {
+            Ok((status, body)) => {
+                let outcome = outcome(*status, body);
+                if kind != Kind::Cancel
+                    && let Outcome::Ok(Some(status)) = &outcome
+                    && (status == "waitDeal" || status == "partDeal")
+                    && let Some(order) = body["data"]["id"].as_i64()
+                {
+                    open.push_back(order);
+                }
+                outcome
+            }
+            Err(error) => Outcome::Failed(error.clone()),
+        };
+        let sent_ms = if started >= shared.measure_from {
+            started.duration_since(shared.measure_from).as_millis() as i64
+        } else {
+            -(shared.measure_from.duration_since(started).as_millis() as i64) - 1
+        };
+        samples.push(Sample {
+            kind,
+            sent_ms,
+            micros,
+            outcome,
+        });
+    }
+    (samples, open)
+}
+
+/// The CPU time of every `postgres` process of this machine (the server's connections), in clock
+/// ticks.
+fn postgres_ticks() -> Option<u64> {
+    let mut total = 0;
+    let mut found = false;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let comm = std::fs::read_to_string(entry.path().join("comm")).unwrap_or_default();
+        if comm.trim() == "postgres" {
+            found = true;
+            total += support::cpu_ticks(Some(pid)).unwrap_or(0);
+        }
+    }
+    found.then_some(total)
+}
+
+/// CPU time of a process's threads by name (numbers dropped: `sqlx-sqlite-worker-3` counts as
+/// `sqlx-sqlite-worker`), in clock ticks: where the server's time goes.
+fn thread_ticks(pid: u32) -> BTreeMap<String, u64> {
+    let mut groups = BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return groups;
+    };
+    for task in tasks.flatten() {
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        let name = comm
+            .trim()
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '_')
+            .to_owned();
+        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+        let ticks = stat.rfind(')').and_then(|at| {
+            let fields: Vec<&str> = stat[at + 2..].split_whitespace().collect();
+            Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+        });
+        *groups.entry(name).or_default() += ticks.unwrap_or(0);
+    }
+    groups
+}
+
+/// Latency percentiles of a set of samples (microseconds, sorted).
+fn line(name: &str, micros: &[u64], secs: f64, extra: &str) -> String {
+    let q = |p: f64| support::quantile(micros, p).map_or(f64::NAN, |v| v as f64 / 1000.0);
+    format!(
+        "  {name:<12} {:>7.0} req/s  p50 {:>6.1} ms  p90 {:>6.1} ms  p99 {:>6.1} ms  max {:>7.1} ms  ({} requests{extra})",
+        micros.len() as f64 / secs,
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        q(1.0),
+        micros.len()
+    )
+}
+
+/// Everything after the server is up: setup, the window, the report, the checks. Returns the
+/// `RESULT` line (with `"audit":null` for the caller to fill) and the problems found.
+async fn load(
+    args: &Args,
+    base: &str,
+    pid: Option<u32>,
+    server: Option<&Server>,
+) -> Result<(String, Vec<String>), String> {
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let pairs = pairs(&http, base, &args.symbols).await?;
+    // The house market maker's first ladder.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for pair in &pairs {
+        while read_touch(&http, base, pair).await.is_err() || pair.touch().is_none() {
+            if Instant::now() > deadline {
+                return Err(format!(
+                    "the house market maker never quoted {}",
+                    pair.symbol
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let operator = match (server, &args.operator_email) {
+        (Some(server), _) => {
+            server.cli(
+                &["admin", "create-operator", "--email", OPERATOR],
+                &[("EXCHANGE_OPERATOR_PASSWORD", PASSWORD)],
+            )?;
+            login(&http, base, OPERATOR, PASSWORD).await?
+        }
+        (None, Some(email)) => {
+            let password = args
+                .operator_password
+                .as_deref()
+                .ok_or("--operator-password (or ORDER_LOAD_OPERATOR_PASSWORD) is needed")?;
+            login(&http, base, email, password).await?
+        }
+        (None, None) => return Err("--operator-email is needed with --url".into()),
+    };
+    let users = setup_users(&http, base, &operator, &pairs, args.clients, args.fund_usdt).await?;
+
+    let start = Instant::now();
+    let measure_from = start + Duration::from_secs(args.warmup);
+    let end = measure_from + Duration::from_secs(args.secs);
+    let shared = Arc::new(Shared {
+        base: base.to_owned(),
+        pairs,
+        share_cancel: args.share_cancel,
+        share_market: args.share_market,
+        share_cross: args.share_cross,
+        max_open: args.max_open.max(1),
+        idempotency: !args.no_idempotency_key,
+        measure_from,
+        end,
+    });
+    // The touch of every pair, for the clients' prices.
+    let poller = {
+        let shared = shared.clone();
+        let http = http.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(TOUCH_EVERY);
+            loop {
+                every.tick().await;
+                for pair in &shared.pairs {
+                    let _ = read_touch(&http, &shared.base, pair).await;
+                }
+            }
+        })
+    };
+    let handles: Vec<_> = users
+        .iter()
+        .enumerate()
+        .map(|(id, user)| tokio::spawn(client(id, user.clone(), shared.clone())))
+        .collect();
+    tokio::time::sleep_until(measure_from.into()).await;
+    let server_mark = CpuMark::now(pid);
+    let own_mark = CpuMark::now(None);
+    let postgres_mark = postgres_ticks();
+    let wait_mark = pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
+    let rss_before = pid.and_then(|pid| support::rss_kib(Some(pid)));
+    let threads_mark = pid.map(thread_ticks).unwrap_or_default();
+    tokio::time::sleep_until(end.into()).await;
+    let threads_end = pid.map(thread_ticks).unwrap_or_default();
+    let server_end = CpuMark::now(pid);
+    let own_end = CpuMark::now(None);
+    let postgres_end = postgres_ticks();
+    let wait_end = pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
+    let rss_after = pid.and_then(|pid| support::rss_kib(Some(pid)));
+    let rss_peak = pid.and_then(|pid| support::status_kib(Some(pid), "VmHWM"));
+    let mut samples = Vec::new();
+    let mut tracked_open = 0;
+    for handle in handles {
+        let (mine, open) = handle.await.map_err(|e| e.to_string())?;
+        samples.extend(mine);
+        tracked_open += open.len();
+    }
+    poller.abort();
+    let secs = args.secs as f64;
+    let measured: Vec<&Sample> = samples.iter().filter(|s| s.sent_ms >= 0).collect();
+
+    println!();
+    println!(
+        "spot orders over {secs:.0} s (latency = sending the request to the last byte of the answer)"
+    );
+    let sorted = |filter: &dyn Fn(&Sample) -> bool| -> Vec<u64> {
+        let mut micros: Vec<u64> = measured
+            .iter()
+            .filter(|s| filter(s))
+            .map(|s| s.micros)
+            .collect();
+        micros.sort_unstable();
+        micros
+    };
+    let all = sorted(&|_| true);
+    let refused = |s: &Sample| matches!(s.outcome, Outcome::Refused(_));
+    let failed = |s: &Sample| matches!(s.outcome, Outcome::Failed(_));
+    let count = |filter: &dyn Fn(&Sample) -> bool| measured.iter().filter(|s| filter(s)).count();
+    println!(
+        "{}",
+        line(
+            "all",
+            &all,
+            secs,
+            &format!(
+                ", {} refused as expected, {} failed",
+                count(&refused),
+                count(&failed)
+            )
+        )
+    );
+    for kind in Kind::ALL {
+        let micros = sorted(&|s| s.kind == kind);
+        let statuses = {
+            let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
+            for sample in measured.iter().filter(|s| s.kind == kind) {
+                let key = match &sample.outcome {
+                    Outcome::Ok(Some(status)) => status.clone(),
+                    Outcome::Ok(None) => "ok".into(),
+                    Outcome::Refused(reason) => format!("400 {reason}"),
+                    Outcome::Failed(reason) => format!("FAILED {reason}"),
+                };
+                *statuses.entry(key).or_default() += 1;
+            }
+            statuses
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        println!(
+            "{}",
+            line(kind.name(), &micros, secs, &format!(": {statuses}"))
+        );
+    }
+    let submits = count(&|s| s.kind != Kind::Cancel);
+    let accepted = count(&|s| s.kind != Kind::Cancel && matches!(s.outcome, Outcome::Ok(_)));
+    let cancels = count(&|s| s.kind == Kind::Cancel && matches!(s.outcome, Outcome::Ok(_)));
+    let order_requests = count(&|s| !failed(s));
+    let orders_per_sec = order_requests as f64 / secs;
+    // Answers per second of the window, second by second: is the rate sustained?
+    let mut per_second = vec![0usize; args.secs as usize];
+    let mut worst = vec![0u64; args.secs as usize];
+    for sample in &measured {
+        let second = (sample.sent_ms / 1000) as usize;
+        if let Some(slot) = per_second.get_mut(second) {
+            *slot += 1;
+            worst[second] = worst[second].max(sample.micros);
+        }
+    }
+    let mut rates = per_second.clone();
+    rates.sort_unstable();
+    println!(
+        "  orders {:.0}/s submitted, {:.0}/s accepted; cancels {:.0}/s done; per second of the window: min {}, median {}, max {} requests",
+        submits as f64 / secs,
+        accepted as f64 / secs,
+        cancels as f64 / secs,
+        rates.first().copied().unwrap_or(0),
+        support::quantile(&rates, 0.5).unwrap_or(0),
+        rates.last().copied().unwrap_or(0)
+    );
+    println!(
+        "  requests by second: {}",
+        per_second
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    println!(
+        "  slowest answer by second (ms): {}",
+        worst
+            .iter()
+            .map(|m| format!("{:.0}", *m as f64 / 1000.0))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let slow = |ms: u64| all.iter().filter(|m| **m > ms * 1000).count();
+    println!(
+        "  answers over 50 ms: {}, over 200 ms: {}, over 1 s: {}",
+        slow(50),
+        slow(200),
+        slow(1000)
+    );
+    // Every failure of the run, warm-up included.
+    let mut failures: BTreeMap<String, usize> = BTreeMap::new();
+    let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
+    for sample in &samples {
+        match &sample.outcome {
+            Outcome::Failed(reason) => *failures.entry(reason.clone()).or_default() += 1,
+            Outcome::Refused(reason) => *refusals.entry(reason.clone()).or_default() += 1,
+            Outcome::Ok(_) => {}
+        }
+    }
+    let listed = |map: &BTreeMap<String, usize>| {
+        if map.is_empty() {
+            "none".to_owned()
+        } else {
+            map.iter()
+                .map(|(k, v)| format!("{k} x {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    println!(
+        "  expected refusals (400, whole run): {}",
+        listed(&refusals)
+    );
+    println!("  failures (whole run): {}", listed(&failures));
+
+    let server_cpu = server_mark.process_percent(&server_end);
+    let own_cpu = own_mark.process_percent(&own_end);
+    let machine = own_mark.machine_percent(&own_end);
+    let postgres_cpu = postgres_mark.zip(postgres_end).map(|(a, b)| {
+        100.0 * b.saturating_sub(a) as f64 / support::clock_ticks_per_second() / secs
+    });
+    let per_request = |cpu: Option<f64>| {
+        cpu.filter(|_| order_requests > 0)
+            .map_or("n/a".into(), |p| {
+                format!("{:.0} us", p / 100.0 * secs * 1e6 / order_requests as f64)
+            })
+    };
+    println!(
+        "  server CPU {} of one core ({} an order request); its threads waited {} for a CPU; RSS {} MiB before the window, {} MiB after (peak {} MiB)",
+        server_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
+        per_request(server_cpu),
+        wait_mark
+            .zip(wait_end)
+            .map_or("n/a".into(), |(a, b)| format!(
+                "{:.1} s in {secs:.0} s",
+                (b - a) / 1000.0
+            )),
+        rss_before.map_or("n/a".into(), |k| (k / 1024).to_string()),
+        rss_after.map_or("n/a".into(), |k| (k / 1024).to_string()),
+        rss_peak.map_or("n/a".into(), |k| (k / 1024).to_string()),
+    );
+    if !threads_end.is_empty() {
+        let mut groups: Vec<(String, f64)> = threads_end
+            .iter()
+            .map(|(name, ticks)| {
+                let spent = ticks.saturating_sub(threads_mark.get(name).copied().unwrap_or(0));
+                let percent = 100.0 * spent as f64 / support::clock_ticks_per_second() / secs;
+                (name.clone(), percent)
+            })
+            .filter(|(_, percent)| *percent >= 0.5)
+            .collect();
+        groups.sort_by(|a, b| b.1.total_cmp(&a.1));
+        println!(
+            "  server CPU by thread (% of one core): {}",
+            groups
+                .iter()
+                .map(|(name, percent)| format!("{name} {percent:.0}%"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if args.database_url.is_some() {
+        println!(
+            "  PostgreSQL processes CPU {} of one core ({} an order request)",
+            postgres_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
+            per_request(postgres_cpu)
+        );
+    }
+    println!(
+        "  this tool CPU {} of one core; machine busy {} of {} cores; load average {}",
+        own_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
+        machine.map_or("n/a".into(), |p| format!("{p:.0}%")),
+        support::cpus(),
+        support::load_average()
+    );
+
+    // Consistency: every open order cancelled, every hold released.
+    println!();
+    println!("consistency after the window");
+    let mut problems = Vec::new();
+    let (cancelled, frozen_left) = wind_down(&http, base, &users).await?;
+    println!(
+        "  open orders cancelled over orderList: {cancelled} (the clients tracked {tracked_open}); users with a frozen balance or a stuck order left: {}",
+        if frozen_left.is_empty() {
+            "none".to_owned()
+        } else {
+            frozen_left.join("; ")
+        }
+    );
+    if !frozen_left.is_empty() {
+        problems.push(format!("{} users kept a frozen balance", frozen_left.len()));
+    }
+    let unexpected: usize = failures.values().sum();
+    if unexpected > 0 {
+        problems.push(format!(
+            "{unexpected} requests failed: {}",
+            listed(&failures)
+        ));
+    }
+
+    let p99 = support::quantile(&all, 0.99).unwrap_or(0) as f64 / 1000.0;
+    let p50 = support::quantile(&all, 0.5).unwrap_or(0) as f64 / 1000.0;
+    let p90 = support::quantile(&all, 0.9).unwrap_or(0) as f64 / 1000.0;
+    let max = all.last().copied().unwrap_or(0) as f64 / 1000.0;
+    println!();
+    println!("goals");
+    let verdict = |met: bool| if met { "met" } else { "NOT MET" };
+    println!(
+        "  at least 5,000 orders/s (order requests answered: submissions and cancellations): {orders_per_sec:.0}/s ({}; submissions alone {:.0}/s)",
+        verdict(orders_per_sec >= 5000.0),
+        submits as f64 / secs
+    );
+    println!("  p99 under 50 ms: {p99:.1} ms ({})", verdict(p99 < 50.0));
+    let result = format!(
+        "RESULT {{\"database\":\"{}\",\"clients\":{},\"secs\":{secs:.0},\"symbols\":\"{}\",\"ordersPerSec\":{orders_per_sec:.0},\"submitsPerSec\":{:.0},\"acceptedPerSec\":{:.0},\"cancelsPerSec\":{:.0},\"p50Ms\":{p50:.1},\"p90Ms\":{p90:.1},\"p99Ms\":{p99:.1},\"maxMs\":{max:.1},\"refused\":{},\"failed\":{unexpected},\"serverCpuPercent\":{},\"postgresCpuPercent\":{},\"serverRssMiB\":{},\"machineBusyPercent\":{},\"audit\":null}}",
+        if args.database_url.is_some() {
+            "postgres"
+        } else {
+            "sqlite"
+        },
+        args.clients,
+        args.symbols.join(","),
+        submits as f64 / secs,
+        accepted as f64 / secs,
+        cancels as f64 / secs,
+        refusals.values().sum::<usize>(),
+        server_cpu.map_or("null".into(), |v| format!("{v:.0}")),
+        postgres_cpu.map_or("null".into(), |v| format!("{v:.0}")),
+        rss_after.map_or("null".into(), |k| (k / 1024).to_string()),
+        machine.map_or("null".into(), |v| format!("{v:.0}")),
+    );
+    Ok((result, problems))
+}
+
+/// Cancels every user's open orders (as `orderList` lists them) and lists the users left with a
+/// frozen balance: `(orders cancelled, problems)`.
+async fn wind_down(
+    http: &reqwest::Client,
+    base: &str,
+    users: &[User],
+) -> Result<(usize, Vec<String>), String> {
+    let results: Vec<Result<(usize, Option<String>), String>> = stream::iter(users.iter())
+        .map(|user| async move {
+            let mut cancelled = 0;
+            loop {
+                let path = "/api/currency/order/orderList?scope=current&pageSize=100";
+                let page = ok_data(path, call(http, base, Some(&user.token), path, None).await?)?;
+                let records = page["records"].as_array().cloned().unwrap_or_default();
+                if records.is_empty() {
+                    break;
+                }
+                let before = cancelled;
+                let listed = records.len();
+                for order in records {
+                    let id = order["id"].as_i64().unwrap_or_default();
+                    let path = format!("/api/currency/order/cancelOrder?id={id}");
+                    let (status, body) = call(http, base, Some(&user.token), &path, None).await?;
+                    match outcome(status, &body) {
+                        Outcome::Ok(_) => cancelled += 1,
+                        // Filled between the list and the cancellation.
+                        Outcome::Refused(reason) if reason == "order_not_open" => {}
+                        _ => return Err(format!("{path}: {status} {body}")),
+                    }
+                }
+                if cancelled == before {
+                    // Listed as open, yet none could be cancelled: a stuck order.
+                    return Ok((
+                        cancelled,
+                        Some(format!(
+                            "{}: {listed} orders listed as open but not cancellable",
+                            user.account
+                        )),
+                    ));
+                }
+            }
+            let path = "/api/userCoin/getUserCoin";
+            let coins = ok_data(path, call(http, base, Some(&user.token), path, None).await?)?;
+            let frozen: Vec<String> = coins["coins"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .iter()
+                .filter(|c| decimal(&c["frozen"]).is_some_and(|f| !f.is_zero()))
+                .map(|c| {
+                    format!(
+                        "{} {}",
+                        c["frozen"].as_str().unwrap_or(""),
+                        c["coin"].as_str().unwrap_or("")
+                    )
+                })
+                .collect();
+            Ok((
+                cancelled,
+                (!frozen.is_empty()).then(|| format!("{}: {}", user.account, frozen.join(", "))),
+            ))
+        })
+        .buffer_unordered(4)
+        .collect()
+        .await;
+    let mut cancelled = 0;
+    let mut frozen = Vec::new();
+    for result in results {
+        let (n, left) = result?;
+        cancelled += n;
+        frozen.extend(left);
+    }
+    Ok((cancelled, frozen))
+}
