@@ -23,8 +23,8 @@ use matching::{Book, CancelReason, Event, OrderKind, OrderRequest, RejectReason,
 use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, DatabaseTransaction,
-    DbErr, EntityTrait, QueryFilter, QueryOrder, TransactionTrait,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, TransactionTrait,
 };
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
@@ -394,6 +394,13 @@ impl SpotMarket {
     ) -> Result<(), String> {
         self.finished.clear();
         let txn = self.context.db.begin().await.map_err(|e| e.to_string())?;
+        // Write first: on SQLite a transaction that reads before its first write cannot take the
+        // write lock once another connection has written meanwhile (it fails at once, without
+        // waiting); a write that matches no row takes the lock now, waiting its turn. On
+        // PostgreSQL it touches nothing.
+        txn.execute_unprepared("UPDATE spot_order SET id = id WHERE id = -1")
+            .await
+            .map_err(|e| e.to_string())?;
         for command in batch {
             match command {
                 Command::Submit(submit) => self.submit(&txn, *submit, outbox).await?,
