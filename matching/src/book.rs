@@ -5,8 +5,8 @@
 //!
 //! Placing an order allocates nothing per order once the book's structures have grown to its size:
 //! orders live in an [`Arena`] with intrusive per-level FIFO queues, found by id through an
-//! `FxHashMap` (O(1) cancel), levels in a sorted `Vec` per side ([`Ladder`]), and events go into
-//! the caller's buffer.
+//! `FxHashMap` (O(1) cancel), levels per side in a [`Ladder`] (a sorted `Vec` near the touch, a
+//! `BTreeMap` beyond), and events go into the caller's buffer.
 
 use rustc_hash::FxHashMap;
 

@@ -9,7 +9,8 @@
 //!   orders far from the touch) costs O(log n) per order instead of moving the whole `Vec`: with the
 //!   `Vec` alone, opening each of 100,000 ever-further levels cost 166 µs at the end.
 //!
-//! The `Vec` made the benchmark's workloads 1.4× faster than a `BTreeMap` alone (docs/benchmarks.md).
+//! The `Vec` makes the benchmark's mixed workloads about 1.4× faster than a `BTreeMap` (even with the
+//! best level kept apart); see docs/benchmarks.md, "Spot matching engine".
 
 use std::collections::BTreeMap;
 
