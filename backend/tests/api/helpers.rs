@@ -97,8 +97,27 @@ async fn spawn_app_configured(
     }
 }
 
+/// A client of a server run as its own process (`backend serve`), with the process's data: a
+/// [`TestApp`] without the in-process app (its `member`, `post…` and `get…` work; `db()` does not).
+pub fn external_app(
+    base: String,
+    data_dir: tempfile::TempDir,
+    postgres: Option<(String, String)>,
+) -> TestApp {
+    TestApp {
+        base,
+        client: reqwest::Client::builder()
+            .timeout(Duration::from_secs(20))
+            .build()
+            .expect("client"),
+        app: None,
+        data_dir,
+        postgres,
+    }
+}
+
 /// A new, empty PostgreSQL database when `TEST_POSTGRES_URL` is set: `(url, name)`.
-async fn fresh_postgres_database() -> Option<(String, String)> {
+pub async fn fresh_postgres_database() -> Option<(String, String)> {
     let admin_url = std::env::var("TEST_POSTGRES_URL").ok()?;
     let name = format!("kestrel_test_{:016x}", rand::rng().random::<u64>());
     let admin = Database::connect(&admin_url)
@@ -277,6 +296,11 @@ impl TestApp {
     /// The shared state of the running app.
     pub fn state(&self) -> &backend::app::AppState {
         &self.app.as_ref().expect("running").state
+    }
+
+    /// The folder of the app's data.
+    pub fn data_dir(&self) -> &std::path::Path {
+        self.data_dir.path()
     }
 
     /// The database of the running app.

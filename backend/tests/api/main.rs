@@ -6,6 +6,7 @@ mod admin;
 mod channels;
 mod common;
 mod conversion;
+mod crash;
 mod deposits;
 mod depth;
 mod errors;
