@@ -550,6 +550,35 @@ impl PostgresDatabase {
         })
     }
 
+    /// The database's counters in `pg_stat_database`: transactions committed and rolled back,
+    /// rows inserted, updated and fetched, deadlocks (flushed by the server about once a second).
+    async fn counters(&self) -> Option<[i64; 6]> {
+        use sea_orm::{ConnectionTrait, DbBackend, Statement};
+        let admin = sea_orm::Database::connect(&self.admin_url).await.ok()?;
+        let row = admin
+            .query_one_raw(Statement::from_sql_and_values(
+                DbBackend::Postgres,
+                "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_fetched, \
+                 deadlocks FROM pg_stat_database WHERE datname = $1",
+                [self.name.clone().into()],
+            ))
+            .await
+            .ok()??;
+        let mut values = [0i64; 6];
+        for (value, column) in values.iter_mut().zip([
+            "xact_commit",
+            "xact_rollback",
+            "tup_inserted",
+            "tup_updated",
+            "tup_fetched",
+            "deadlocks",
+        ]) {
+            *value = row.try_get::<i64>("", column).ok()?;
+        }
+        admin.close().await.ok();
+        Some(values)
+    }
+
     /// Drops the database (the server has stopped).
     async fn drop_database(self) {
         use sea_orm::ConnectionTrait;
@@ -1192,14 +1221,23 @@ fn postgres_ticks() -> Option<u64> {
     found.then_some(total)
 }
 
-/// CPU time of a process's threads by name (numbers dropped: `sqlx-sqlite-worker-3` counts as
-/// `sqlx-sqlite-worker`), in clock ticks: where the server's time goes.
-fn thread_ticks(pid: u32) -> BTreeMap<String, u64> {
-    let mut groups = BTreeMap::new();
+/// Every thread of a process: its name (numbers dropped: `sqlx-sqlite-worker-3` reads
+/// `sqlx-sqlite-worker`), CPU time in clock ticks and time spent runnable but waiting for a CPU
+/// in ns, by thread id. Compared per thread, so threads that end between two readings (tokio's
+/// blocking threads after the logins) do not make the sums go back.
+fn thread_readings(pid: u32) -> BTreeMap<u32, (String, u64, u64)> {
+    let mut threads = BTreeMap::new();
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return groups;
+        return threads;
     };
     for task in tasks.flatten() {
+        let Some(tid) = task
+            .file_name()
+            .to_str()
+            .and_then(|t| t.parse::<u32>().ok())
+        else {
+            continue;
+        };
         let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
         let name = comm
             .trim()
@@ -1207,12 +1245,31 @@ fn thread_ticks(pid: u32) -> BTreeMap<String, u64> {
             .to_owned();
         let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
         let ticks = stat.rfind(')').and_then(|at| {
-            let fields: Vec<&str> = stat[at + 2..].split_whitespace().collect();
+            let fields: Vec<&str> = stat.get(at + 2..)?.split_whitespace().collect();
             Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
         });
-        *groups.entry(name).or_default() += ticks.unwrap_or(0);
+        let waited = std::fs::read_to_string(task.path().join("schedstat"))
+            .ok()
+            .and_then(|text| text.split_whitespace().nth(1)?.parse::<u64>().ok());
+        threads.insert(tid, (name, ticks.unwrap_or(0), waited.unwrap_or(0)));
     }
-    groups
+    threads
+}
+
+/// Between two [`thread_readings`]: CPU ticks by thread name, and the run-queue wait of all
+/// threads in ns.
+fn thread_deltas(
+    before: &BTreeMap<u32, (String, u64, u64)>,
+    after: &BTreeMap<u32, (String, u64, u64)>,
+) -> (BTreeMap<String, u64>, u64) {
+    let mut groups = BTreeMap::new();
+    let mut waited = 0;
+    for (tid, (name, ticks, wait)) in after {
+        let (ticks0, wait0) = before.get(tid).map_or((0, 0), |(_, t, w)| (*t, *w));
+        *groups.entry(name.clone()).or_default() += ticks.saturating_sub(ticks0);
+        waited += wait.saturating_sub(wait0);
+    }
+    (groups, waited)
 }
 
 /// Latency percentiles of a set of samples (microseconds, sorted).
@@ -1272,7 +1329,15 @@ async fn load(
         }
         (None, None) => return Err("--operator-email is needed with --url".into()),
     };
+    let rss_ready = pid.and_then(|pid| support::rss_kib(Some(pid)));
     let users = setup_users(&http, base, &operator, &pairs, args.clients, args.fund_usdt).await?;
+    if let Some(ready) = rss_ready {
+        println!(
+            "  server RSS {} MiB before the setup, {} MiB after it",
+            ready / 1024,
+            pid.and_then(|pid| support::rss_kib(Some(pid))).unwrap_or(0) / 1024
+        );
+    }
 
     let start = Instant::now();
     let measure_from = start + Duration::from_secs(args.warmup);
@@ -1311,15 +1376,21 @@ async fn load(
     let server_mark = CpuMark::now(pid);
     let own_mark = CpuMark::now(None);
     let postgres_mark = postgres_ticks();
-    let wait_mark = pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
+    let counters_mark = match server.and_then(|s| s.postgres.as_ref()) {
+        Some(db) => db.counters().await,
+        None => None,
+    };
     let rss_before = pid.and_then(|pid| support::rss_kib(Some(pid)));
-    let threads_mark = pid.map(thread_ticks).unwrap_or_default();
+    let threads_mark = pid.map(thread_readings).unwrap_or_default();
     tokio::time::sleep_until(end.into()).await;
-    let threads_end = pid.map(thread_ticks).unwrap_or_default();
+    let threads_end = pid.map(thread_readings).unwrap_or_default();
     let server_end = CpuMark::now(pid);
     let own_end = CpuMark::now(None);
     let postgres_end = postgres_ticks();
-    let wait_end = pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
+    let counters_end = match server.and_then(|s| s.postgres.as_ref()) {
+        Some(db) => db.counters().await,
+        None => None,
+    };
     let rss_after = pid.and_then(|pid| support::rss_kib(Some(pid)));
     let rss_peak = pid.and_then(|pid| support::status_kib(Some(pid), "VmHWM"));
     let mut samples = Vec::new();
@@ -1462,6 +1533,7 @@ async fn load(
     );
     println!("  failures (whole run): {}", listed(&failures));
 
+    let (thread_groups, thread_waited) = thread_deltas(&threads_mark, &threads_end);
     let server_cpu = server_mark.process_percent(&server_end);
     let own_cpu = own_mark.process_percent(&own_end);
     let machine = own_mark.machine_percent(&own_end);
@@ -1478,22 +1550,20 @@ async fn load(
         "  server CPU {} of one core ({} an order request); its threads waited {} for a CPU; RSS {} MiB before the window, {} MiB after (peak {} MiB)",
         server_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
         per_request(server_cpu),
-        wait_mark
-            .zip(wait_end)
-            .map_or("n/a".into(), |(a, b)| format!(
-                "{:.1} s in {secs:.0} s",
-                (b - a) / 1000.0
-            )),
+        if threads_end.is_empty() {
+            "n/a".to_owned()
+        } else {
+            format!("{:.1} s in {secs:.0} s", thread_waited as f64 / 1e9)
+        },
         rss_before.map_or("n/a".into(), |k| (k / 1024).to_string()),
         rss_after.map_or("n/a".into(), |k| (k / 1024).to_string()),
         rss_peak.map_or("n/a".into(), |k| (k / 1024).to_string()),
     );
     if !threads_end.is_empty() {
-        let mut groups: Vec<(String, f64)> = threads_end
+        let mut groups: Vec<(String, f64)> = thread_groups
             .iter()
-            .map(|(name, ticks)| {
-                let spent = ticks.saturating_sub(threads_mark.get(name).copied().unwrap_or(0));
-                let percent = 100.0 * spent as f64 / support::clock_ticks_per_second() / secs;
+            .map(|(name, spent)| {
+                let percent = 100.0 * *spent as f64 / support::clock_ticks_per_second() / secs;
                 (name.clone(), percent)
             })
             .filter(|(_, percent)| *percent >= 0.5)
@@ -1513,6 +1583,20 @@ async fn load(
             "  PostgreSQL processes CPU {} of one core ({} an order request)",
             postgres_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
             per_request(postgres_cpu)
+        );
+    }
+    if let (Some(a), Some(b)) = (counters_mark, counters_end) {
+        let d: Vec<f64> = a.iter().zip(b).map(|(a, b)| (b - a) as f64).collect();
+        let per = |v: f64| v / order_requests.max(1) as f64;
+        println!(
+            "  PostgreSQL (pg_stat_database, about the window): {:.0} commits/s ({:.1} an order request), {:.0} rollbacks, rows an order request: {:.1} inserted, {:.1} updated, {:.1} fetched; deadlocks {:.0}",
+            d[0] / secs,
+            per(d[0]),
+            d[1],
+            per(d[2]),
+            per(d[3]),
+            per(d[4]),
+            d[5]
         );
     }
     println!(

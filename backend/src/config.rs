@@ -49,6 +49,10 @@ pub struct TradingConfig {
     pub taker_fee_rate: Decimal,
     /// Price levels the house market maker quotes on each side (0: no market maker).
     pub market_maker_levels: usize,
+    /// What the house puts into the market maker's account for each spot pair when it is first
+    /// opened, valued in the quote asset: half in the quote asset, half in the base asset at the
+    /// pair's reference price. Its quotes never exceed its balances.
+    pub market_maker_inventory: Decimal,
 }
 
 impl Default for TradingConfig {
@@ -57,6 +61,7 @@ impl Default for TradingConfig {
             maker_fee_rate: Decimal::new(1, 3),
             taker_fee_rate: Decimal::new(1, 3),
             market_maker_levels: crate::market::book::BOOK_LEVELS,
+            market_maker_inventory: Decimal::new(2_000_000, 0),
         }
     }
 }
@@ -71,6 +76,9 @@ impl TradingConfig {
             if rate.is_sign_negative() || rate >= Decimal::ONE {
                 return Err(format!("{name} must be at least 0 and below 1, not {rate}"));
             }
+        }
+        if self.market_maker_inventory.is_sign_negative() {
+            return Err("market_maker_inventory must not be negative".into());
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! Orders and cancellations go to their pair's queue and wait for the task's answer; the
 //! simulator's books arrive through [`QuoteSink`], without waiting (a busy market skips a quote,
 //! the next one replaces it). Pairs listed while the server runs get their market on the first
-//! quote.
+//! quote. Each pair's market maker is given its inventory once, when its market first opens.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
@@ -16,7 +16,8 @@ use super::market::{Answer, Command, MarketContext, SpotMarket, Submit, UserEven
 use super::rules::PairRules;
 use super::views::SpotOrder;
 use crate::config::TradingConfig;
-use crate::entity::coin;
+use crate::entity::{coin, journal_entry};
+use crate::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
 use crate::http::ApiError;
 use crate::i18n::Msg;
 use crate::market::MarketHub;
@@ -70,6 +71,7 @@ impl SpotExchange {
             .all(&db)
             .await?;
         for coin in coins {
+            fund_market_maker(&db, &coin, exchange.trading.market_maker_inventory).await?;
             exchange.open(&coin);
         }
         Ok(exchange)
@@ -173,7 +175,15 @@ impl SpotExchange {
                 .one(&exchange.context.db)
                 .await
             {
-                Ok(Some(coin)) => exchange.open(&coin),
+                Ok(Some(coin)) => {
+                    let inventory = exchange.trading.market_maker_inventory;
+                    match fund_market_maker(&exchange.context.db, &coin, inventory).await {
+                        Ok(()) => exchange.open(&coin),
+                        Err(error) => {
+                            tracing::error!(%error, %symbol, "funding the market maker failed")
+                        }
+                    }
+                }
                 Ok(None) => {}
                 Err(error) => {
                     tracing::error!(%error, %symbol, "reading a new pair failed");
@@ -213,6 +223,56 @@ impl QuoteSink for ExchangeQuotes {
             }
         }
     }
+}
+
+/// Entry kind: the house's inventory put into the market maker's account for a pair.
+pub const MARKET_MAKER_FUNDING: &str = "market_maker_funding";
+
+/// Puts `inventory` (valued in the quote asset) into the market maker's account for `coin`'s pair,
+/// once per pair: half in the quote asset, half in the base asset at the pair's reference price,
+/// from the outside world (the deposits-in-transit account), as one journal entry.
+async fn fund_market_maker(
+    db: &DatabaseConnection,
+    coin: &coin::Model,
+    inventory: Decimal,
+) -> Result<(), DbErr> {
+    let reference = format!("market_maker:{}", coin.symbol);
+    let funded = journal_entry::Entity::find()
+        .filter(journal_entry::Column::Kind.eq(MARKET_MAKER_FUNDING))
+        .filter(journal_entry::Column::Reference.eq(&reference))
+        .one(db)
+        .await?
+        .is_some();
+    let price = wasm_core::money::parse_decimal(&coin.reference_price).unwrap_or_default();
+    let step = wasm_core::money::parse_decimal(&coin.step_size).unwrap_or_default();
+    if funded || inventory.is_zero() || price.is_zero() || step.is_zero() {
+        return Ok(());
+    }
+    let half = (inventory / Decimal::TWO).trunc();
+    let base = ((half / price) / step).trunc() * step;
+    let outside = AccountRef::House(House::DepositsInTransit);
+    let maker = AccountRef::House(House::MarketMaker);
+    let mut postings = Posting::transfer(outside, maker, &coin.base_coin, half).to_vec();
+    if !base.is_zero() {
+        postings.extend(Posting::transfer(
+            outside,
+            maker,
+            &coin.coin,
+            base.normalize(),
+        ));
+    }
+    let entry = NewEntry {
+        kind: MARKET_MAKER_FUNDING.to_owned(),
+        reference,
+        user_id: None,
+        actor_id: None,
+        memo: coin.symbol.clone(),
+        postings,
+    };
+    ledger::post(db, &entry)
+        .await
+        .map(|_| ())
+        .map_err(|error| DbErr::Custom(format!("funding the market maker failed: {error}")))
 }
 
 fn enqueue(sender: &mpsc::Sender<Command>, command: Command) -> Result<(), ApiError> {

@@ -12,7 +12,8 @@
 //! orders, in arrival order), exactly as after a restart.
 //!
 //! The house market maker quotes a ladder around the simulated price on every tick ([`Command::Quote`]):
-//! its previous orders are withdrawn and the new ladder placed. Its orders live only in memory
+//! its previous orders are withdrawn and the new ladder placed, as large as its own ledger
+//! balances allow (bids within its quote balance, asks within its base balance). Its orders live only in memory
 //! (re-quoted every tick, never resting long); its fills are real — settled on the house's
 //! market-maker account and published on the market channel like any trade.
 
@@ -32,7 +33,7 @@ use super::rules::PairRules;
 use super::settle::{self, Fill, Party};
 use super::views::{OrderSide, OrderStatus, SpotFill, SpotOrder, TimeInForce};
 use crate::entity::{spot_order, spot_trade};
-use crate::funds::ledger::{self, Idempotency, LedgerError};
+use crate::funds::ledger::{self, AccountRef, House, Idempotency, LedgerError};
 use crate::http::ApiError;
 use crate::i18n::Msg;
 use crate::market::MarketHub;
@@ -710,6 +711,11 @@ impl SpotMarket {
         if let Some(last) = self.rules.ticks_floor(last) {
             self.book.set_last_price(last, &mut events);
         }
+        // The ladder is bounded by what the market maker owns: bids by its quote balance, asks by
+        // its base balance (each level's size is cut to what is left).
+        let house = AccountRef::House(House::MarketMaker);
+        let mut quote_left = ledger::balance(txn, house, &self.rules.quote).await?;
+        let mut base_left = ledger::balance(txn, house, &self.rules.base).await?;
         let levels = self.context.house_levels;
         let ladder = simulated
             .bids
@@ -724,12 +730,25 @@ impl SpotMarket {
                     .map(|level| (matching::Side::Sell, level)),
             );
         for (side, level) in ladder {
+            let affordable = match side {
+                matching::Side::Buy => quote_left
+                    .checked_div(level.price)
+                    .unwrap_or_default()
+                    .min(level.quantity),
+                matching::Side::Sell => base_left.min(level.quantity),
+            };
             let (Some(price), Some(quantity)) = (
                 self.rules.ticks(level.price),
-                self.rules.lots_floor(level.quantity),
+                self.rules.lots_floor(affordable),
             ) else {
                 continue;
             };
+            match side {
+                matching::Side::Buy => {
+                    quote_left -= self.rules.price(price) * self.rules.quantity(quantity)
+                }
+                matching::Side::Sell => base_left -= self.rules.quantity(quantity),
+            }
             self.next_house_id += 1;
             let id = HOUSE_ID_BIT | self.next_house_id;
             self.book.place(

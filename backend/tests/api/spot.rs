@@ -694,3 +694,64 @@ async fn random_orders_conserve_every_asset_and_hold_exactly_what_open_orders_ne
     assert_audit_clean(&app).await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_market_maker_quotes_only_what_its_own_account_holds() {
+    // A small inventory: 2,000 USDT of value per pair, half of it in BTC.
+    let app = spawn_app_with(|config| config.trading.market_maker_inventory = dec!(2000)).await;
+    wait_for_asks(&app, "btcusdt").await;
+    let maker = AccountRef::House(House::MarketMaker);
+    let btc = ledger::balance(app.db(), maker, "btc").await.unwrap();
+    assert!(btc > Decimal::ZERO && btc < dec!(0.011), "{btc}");
+    let usdt = ledger::balance(app.db(), maker, "usdt").await.unwrap();
+    // The simulator's own book is shown until the market maker's first ladder replaces it.
+    let mut within = false;
+    for _ in 0..100 {
+        let (_, depth) = app
+            .post(
+                "/api/market/depth",
+                Some(&json!({"symbol": "btcusdt", "limit": 50}).to_string()),
+                &[],
+            )
+            .await;
+        let side = |name: &str| -> Vec<(Decimal, Decimal)> {
+            depth["data"][name]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|level| (decimal(&level[0]), decimal(&level[1])))
+                .collect()
+        };
+        let asked: Decimal = side("asks").iter().map(|(_, quantity)| *quantity).sum();
+        let bid: Decimal = side("bids")
+            .iter()
+            .map(|(price, quantity)| price * quantity)
+            .sum();
+        // Bids draw on the USDT every pair's inventory put into the one market-maker account.
+        if !asked.is_zero() && asked <= btc && bid <= usdt {
+            within = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(within, "the ladder never fitted {btc} BTC and {usdt} USDT");
+    app.stop().await;
+
+    // Without an inventory there is nothing to quote: a market order finds no liquidity.
+    let app = spawn_app_with(|config| config.trading.market_maker_inventory = Decimal::ZERO).await;
+    let member = app.member("spot-no-maker@example.com").await;
+    app.credit(member.user_id, "usdt", dec!(100)).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, body) = submit(
+        &app,
+        &member,
+        json!({"symbol": "btcusdt", "side": "buy", "orderType": "market", "quoteAmount": "50"}),
+    )
+    .await;
+    assert_eq!(
+        (status, body["data"]["reason"].clone()),
+        (400, json!("no_liquidity")),
+        "{body}"
+    );
+    app.stop().await;
+}
