@@ -152,9 +152,20 @@ test.describe('market screen', () => {
     await expect(market.rows(market.bids)).toHaveCount(12);
     await expect(market.prices(market.asks).first()).toHaveText(BTC_PRICE);
     await expect(market.prices(market.bids).first()).toHaveText(BTC_PRICE);
-    // Asks are listed from the highest down to the best; every ask is above every bid.
-    const asks = (await market.prices(market.asks).allInnerTexts()).map(numberOf);
-    const bids = (await market.prices(market.bids).allInnerTexts()).map(numberOf);
+    // Asks are listed from the highest down to the best; every ask is above every bid. Both tables
+    // are read in one go: the live book may redraw between two separate reads.
+    const [askTexts, bidTexts] = await page.evaluate(
+      ([asksName, bidsName]) => {
+        const firstCells = (name: string) =>
+          [...document.querySelectorAll(`table[aria-label="${name}"] tbody tr`)].map((row) => row.querySelector('td')?.textContent ?? '');
+        return [firstCells(asksName), firstCells(bidsName)];
+      },
+      [t('en', 'market.book.asks'), t('en', 'market.book.bids')],
+    );
+    const asks = askTexts.map(numberOf);
+    const bids = bidTexts.map(numberOf);
+    expect(asks).toHaveLength(12);
+    expect(bids).toHaveLength(12);
     expect(asks).toEqual([...asks].sort((a, b) => b - a));
     expect(bids).toEqual([...bids].sort((a, b) => b - a));
     expect(Math.min(...asks)).toBeGreaterThan(Math.max(...bids));

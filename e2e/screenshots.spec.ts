@@ -165,7 +165,7 @@ for (const { path, heading, name, lang, theme } of [
   { path: '/assets/index?key=swap', heading: 'funds.screens.swap', name: 'assets-swap', lang: 'en', theme: 'dark' },
   { path: '/assets/index?key=transfer', heading: 'funds.screens.transfer', name: 'assets-transfer', lang: 'en', theme: 'light' },
   { path: '/assets/index?key=records&tab=bills', heading: 'funds.screens.records', name: 'assets-bills', lang: 'en', theme: 'light' },
-  { path: '/assets/index?key=order', heading: 'funds.order.title', name: 'assets-order', lang: 'en', theme: 'light' },
+  { path: '/assets/index?key=order', heading: 'funds.screens.order', name: 'assets-order', lang: 'en', theme: 'light' },
   { path: '/account/wallet/assets', heading: 'funds.wallet.title', name: 'wallet-assets', lang: 'de', theme: 'light' },
 ] as const) {
   test(`${name} ${theme} ${lang}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
@@ -218,5 +218,41 @@ for (const { lang, theme, width } of [
     await expect(page.getByRole('heading', { level: 1, name: 'BTC/USDT', exact: true })).toBeVisible();
     await expect(page.getByRole('table', { name: t(lang, 'market.book.asks'), exact: true }).getByRole('row').nth(1)).toBeVisible();
     await shoot(page, `trade-${theme}-${lang}-${width}`);
+  });
+}
+
+for (const { path, name, lang, theme } of [
+  { path: '/assets/index?key=order&tab=history', name: 'assets-order-history', lang: 'de', theme: 'light' },
+  { path: '/account/entrust/spot', name: 'entrust-spot', lang: 'en', theme: 'dark' },
+  { path: '/account/entrust/future/u', name: 'entrust-futures', lang: 'de', theme: 'light' },
+] as const) {
+  test(`${name} ${theme} ${lang}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await traderWithOrders(request, browser, baseURL!, memberToken);
+    await page.goto(path);
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await shoot(page, `${name}-${theme}-${lang}`);
+  });
+}
+
+for (const { lang, theme } of [
+  { lang: 'en', theme: 'light' },
+  { lang: 'de', theme: 'dark' },
+] as const) {
+  test(`spot rules ${theme} ${lang}`, async ({ visitor: page, shell }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/rule/index?modelType=6');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('table').first()).toBeVisible();
+    await shoot(page, `rules-spot-${theme}-${lang}`);
   });
 }

@@ -2,7 +2,8 @@
 //! an operator approved (through the API: the deposit screens have their own e2e in funds.spec.ts)
 //! opens /trade/index, buys BTC at market for 100 USDT and sees the fill, the balance change and the
 //! bill; then places a limit buy far below the market, finds it under Open orders with its funds held,
-//! cancels it and sees the funds available again.
+//! cancels it and sees the funds available again; both orders are then in the order centre
+//! (/assets/index?key=order) and on /account/entrust/spot.
 //!
 //! Lasting states only (balances, table rows, badges): the short-lived toasts are covered by the
 //! webapp's vitest tests. Every wait is an auto-retrying assertion; nothing sleeps.
@@ -135,6 +136,16 @@ test('a member buys BTC at market, then places and cancels a limit buy far below
   await expect(trade.available(limit)).toHaveText(before);
   const finished = await trade.orders('history');
   await expect(finished.getByRole('row').filter(statusCell(en('trade.orders.status.cancelled')))).toContainText(en('trade.orders.cancelReason.user'));
+
+  // The order centre and the orders page list the same orders (every pair), the tab kept in the URL.
+  for (const path of ['/assets/index?key=order', '/account/entrust/spot']) {
+    await member.goto(path);
+    const none = member.getByRole('table', { name: en('trade.orders.tabs.open'), exact: true }).getByText(en('trade.orders.empty.open'), { exact: true });
+    await expect(none).toBeVisible();
+    const all = await trade.orders('history');
+    await expect(all.getByRole('row').filter({ hasText: 'BTC/USDT' })).toHaveCount(2);
+    await expect(member).toHaveURL(/[?&]tab=history(&|$)/);
+  }
 });
 
 test('a visitor sees the market and is asked to log in or sign up to trade', async ({ visitor }) => {

@@ -755,3 +755,57 @@ async fn the_market_maker_quotes_only_what_its_own_account_holds() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_real_books_depth_diffs_chain_and_never_cross_while_users_trade() {
+    let app = spawn_app().await;
+    let member = app.member("spot-depth@example.com").await;
+    app.credit(member.user_id, "usdt", dec!(100000)).await;
+    let mut channel = app.market_channel("").await;
+    channel
+        .send(json!({"op": "subscribe", "channel": "depth", "symbol": "btcusdt"}))
+        .await;
+    let snapshot = loop {
+        let message = channel.next_of("depth").await;
+        if message["data"]["kind"] == "snapshot" {
+            break message;
+        }
+    };
+    let levels = |levels: &Value| -> std::collections::BTreeMap<Decimal, Decimal> {
+        levels
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|level| (decimal(&level[0]), decimal(&level[1])))
+            .collect()
+    };
+    let mut seq = snapshot["data"]["seq"].as_u64().unwrap();
+    let mut bids = levels(&snapshot["data"]["bids"]);
+    let mut asks = levels(&snapshot["data"]["asks"]);
+    for n in 0..150 {
+        if n % 5 == 0 {
+            let order = json!({"symbol": "btcusdt", "side": "buy", "orderType": "market", "quoteAmount": "500"});
+            let (status, body) = submit(&app, &member, order).await;
+            assert!(status == 200 || status == 400, "{body}");
+        }
+        let diff = channel.next_of("depth").await;
+        let data = &diff["data"];
+        assert_eq!(data["kind"], "diff");
+        assert_eq!(data["prevSeq"].as_u64().unwrap(), seq, "diff {n} follows");
+        seq = data["seq"].as_u64().unwrap();
+        for (book, side) in [(&mut bids, "bids"), (&mut asks, "asks")] {
+            for level in data[side].as_array().unwrap() {
+                let (price, quantity) = (decimal(&level[0]), decimal(&level[1]));
+                if quantity.is_zero() {
+                    book.remove(&price);
+                } else {
+                    book.insert(price, quantity);
+                }
+            }
+        }
+        if let (Some(bid), Some(ask)) = (bids.keys().next_back(), asks.keys().next()) {
+            assert!(bid < ask, "crossed after diff {n}: {bid} ≥ {ask}");
+        }
+    }
+    app.stop().await;
+}

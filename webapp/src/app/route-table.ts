@@ -7,6 +7,7 @@ export type RouteView =
   | 'markets'
   | 'market'
   | 'trade'
+  | 'trade-chart'
   | 'login'
   | 'register'
   | 'reset'
@@ -14,6 +15,8 @@ export type RouteView =
   | 'admin'
   | 'assets'
   | 'wallet'
+  | 'entrust'
+  | 'rules'
   | 'coming-soon';
 
 export interface RouteEntry {
@@ -30,11 +33,13 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/user/index', screen: 'userIndex', view: 'coming-soon' },
   { path: '/rate/index', screen: 'rate', view: 'markets' },
   { path: '/quotes/index', screen: 'quotes', view: 'markets' },
+  // Spot trading (?type=bb&symbol=); ?type=usta is futures, "coming soon" until they exist.
   { path: '/trade/index', screen: 'trade', view: 'trade' },
   { path: '/loan/index', screen: 'loan', view: 'coming-soon' },
   { path: '/loan/order', screen: 'loanOrder', view: 'coming-soon' },
   { path: '/defis/index', screen: 'defis', view: 'coming-soon' },
-  { path: '/rule/index', screen: 'rule', view: 'coming-soon' },
+  // Notices and rules: ?modelType= picks the topic (a `replace` cache-buster changes nothing).
+  { path: '/rule/index', screen: 'rule', view: 'rules' },
   { path: '/pledge/index', screen: 'pledge', view: 'coming-soon' },
   { path: '/pledge/add', screen: 'pledgeAdd', view: 'coming-soon' },
   { path: '/pledge/order', screen: 'pledgeOrder', view: 'coming-soon' },
@@ -43,8 +48,9 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/assets/index', screen: 'assets', view: 'assets' },
   { path: '/finance/investment', screen: 'financeInvestment', view: 'coming-soon' },
   { path: '/finance/detail', screen: 'financeDetail', view: 'coming-soon' },
-  { path: '/exchange/index', screen: 'exchange', view: 'coming-soon' },
-  { path: '/exchange/full-screen/:type', screen: 'exchangeFullScreen', view: 'coming-soon' },
+  // The exchange view is the trade screen; full-screen is the pair's chart filling the window.
+  { path: '/exchange/index', screen: 'exchange', view: 'trade' },
+  { path: '/exchange/full-screen/:type', screen: 'exchangeFullScreen', view: 'trade-chart' },
   { path: '/exchange/full-contract/:type', screen: 'exchangeFullContract', view: 'coming-soon' },
   { path: '/article/main/index', screen: 'articles', view: 'coming-soon' },
   { path: '/article/main/categories/:id', screen: 'articleCategory', view: 'coming-soon' },
@@ -58,7 +64,7 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   // Wallet: assets, deposit, withdrawal, history-deposit, history-withdrawal, bills.
   { path: '/account/wallet/*', screen: 'accountWallet', view: 'wallet' },
   // Orders: spot, margin-all, margin-fixed, future/u, future/coin.
-  { path: '/account/entrust/*', screen: 'accountEntrust', view: 'coming-soon' },
+  { path: '/account/entrust/*', screen: 'accountEntrust', view: 'entrust' },
 ];
 
 /** Full-page routes, without the shell. */

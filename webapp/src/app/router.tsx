@@ -7,11 +7,15 @@ import { AdminPage } from '../features/admin/admin-page';
 import { LoginPage } from '../features/auth/login-page';
 import { RegisterPage } from '../features/auth/register-page';
 import { ResetPage } from '../features/auth/reset-page';
+import { EntrustPage } from '../features/entrust/entrust-page';
 import { AssetsPage } from '../features/funds/assets-page';
 import { WalletPage } from '../features/funds/wallet-page';
 import { HomePage } from '../features/home/home-page';
 import { MarketPage } from '../features/market/market-page';
 import { MarketsPage } from '../features/markets/markets-page';
+import { RulesPage } from '../features/rules/rules-page';
+import { FullScreenChartPage } from '../features/trade/full-screen-chart';
+import { TradePage } from '../features/trade/trade-page';
 import { getPlatformConfig } from '../lib/platform-config';
 import { ComingSoonPage, FullPageComingSoon } from './coming-soon';
 import { RootLayout } from './root-layout';
@@ -20,14 +24,14 @@ import { FULL_PAGE_ROUTES, type RouteEntry, SHELL_ROUTES } from './route-table';
 import { AppShell } from './shell/app-shell';
 import { FullPageLayout } from './shell/full-page-layout';
 
-/** /trade/index: phones go to the configured mobile site; the desktop page comes later. */
-function TradeRoute({ screen }: { screen: string }) {
-  const target = mobileTradeRedirect('/trade/index', navigator.userAgent, getPlatformConfig().mobileSiteUrl);
+/** /trade/index: phones go to the configured mobile site (when there is one); desktops trade here. */
+function TradeRoute({ path }: { path: string }) {
+  const target = mobileTradeRedirect(path, navigator.userAgent, getPlatformConfig().mobileSiteUrl);
   useEffect(() => {
     if (target) window.location.replace(target);
   }, [target]);
   if (target) return null;
-  return <ComingSoonPage screen={screen} />;
+  return <TradePage />;
 }
 
 function element(entry: RouteEntry) {
@@ -37,7 +41,9 @@ function element(entry: RouteEntry) {
     case 'markets':
       return <MarketsPage screen={entry.screen} />;
     case 'trade':
-      return <TradeRoute screen={entry.screen} />;
+      return <TradeRoute path={entry.path} />;
+    case 'trade-chart':
+      return <FullScreenChartPage />;
     case 'market':
       return <MarketPage />;
     case 'login':
@@ -54,6 +60,10 @@ function element(entry: RouteEntry) {
       return <AssetsPage />;
     case 'wallet':
       return <WalletPage />;
+    case 'entrust':
+      return <EntrustPage />;
+    case 'rules':
+      return <RulesPage />;
     default:
       return <ComingSoonPage screen={entry.screen} />;
   }

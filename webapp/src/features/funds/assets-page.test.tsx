@@ -104,9 +104,9 @@ describe('/assets/index', () => {
     fireEvent.click(within(nav).getByRole('link', { name: 'Order centre' }));
     await waitFor(() => expect(router.state.location.search).toBe('?key=order'));
     expect(within(nav).getByRole('link', { name: 'Order centre' }).getAttribute('aria-current')).toBe('page');
-    expect(await screen.findByRole('heading', { level: 2, name: 'Order centre arrives with spot trading' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'View markets' }).getAttribute('href')).toBe('/quotes/index');
-    expect(screen.getByRole('link', { name: 'See your bills' }).getAttribute('href')).toBe('/assets/index?key=records&tab=bills');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Order centre' })).toBeTruthy();
+    expect(await screen.findByRole('table', { name: 'Open orders' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to spot trading' }).getAttribute('href')).toBe('/trade/index?type=bb');
     expect(within(nav).getByRole('link', { name: 'Records' }).getAttribute('href')).toBe('/assets/index?key=records&tab=deposits');
   });
 

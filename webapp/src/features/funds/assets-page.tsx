@@ -1,6 +1,6 @@
 //! /assets/index?key=… (spec section 2): the user's assets. `key` picks the screen — overview,
-//! recharge, withdraw, swap, transfer, records, order (the order centre, which arrives with spot
-//! trading) — from a side list that keeps `?key=` in the URL. Visitors go to the login screen and
+//! recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills)
+//! — from a side list that keeps `?key=` in the URL. Visitors go to the login screen and
 //! come back after it; an unknown key shows the overview.
 
 import { useTranslation } from 'react-i18next';

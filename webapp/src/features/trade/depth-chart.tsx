@@ -63,7 +63,7 @@ export function DepthChart({ coin, pair }: { coin: CoinListEntry; pair: string }
   const base = coin.coin.toUpperCase();
   if (!view || (view.bids.length === 0 && view.asks.length === 0)) {
     return (
-      <Flex role="status" h={`${HEIGHT}px`} align="center" justify="center" color="fg.muted" fontSize="sm">
+      <Flex role="status" flex="1" minH={`${HEIGHT}px`} align="center" justify="center" color="fg.muted" fontSize="sm">
         {t('trade.depth.empty')}
       </Flex>
     );
@@ -84,16 +84,17 @@ export function DepthChart({ coin, pair }: { coin: CoinListEntry; pair: string }
   const highText = view.asks.at(-1)?.price ?? view.bids[0]?.price ?? '';
 
   return (
-    <Box px="3" py="2">
-      <Box position="relative">
+    <Box px="3" py="2" flex="1" display="flex" flexDirection="column">
+      {/* At least HEIGHT px high; taller when the panel around it is (the trade screen's band). */}
+      <Box position="relative" flex="1" minH={`${HEIGHT}px`}>
         <svg
           role="img"
           aria-label={t('trade.depth.label', { pair, bids: maxBids, asks: maxAsks, base })}
           viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
           preserveAspectRatio="none"
           width="100%"
-          height={HEIGHT}
-          style={{ display: 'block' }}
+          height="100%"
+          style={{ display: 'block', position: 'absolute', inset: 0 }}
         >
           <path d={areaPath(bids, x, y)} fill="var(--chakra-colors-up-subtle, rgba(3, 135, 90, 0.15))" stroke="var(--chakra-colors-up, #03875a)" strokeWidth="1.5" vectorEffect="non-scaling-stroke" />
           <path d={areaPath(asks, x, y)} fill="var(--chakra-colors-down-subtle, rgba(217, 48, 79, 0.15))" stroke="var(--chakra-colors-down, #d9304f)" strokeWidth="1.5" vectorEffect="non-scaling-stroke" />

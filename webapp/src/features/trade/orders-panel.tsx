@@ -1,8 +1,11 @@
 //! The bottom panel of the trade screen: the user's open orders (with cancel), order history and
 //! trade history, for the current pair or, with "All pairs", every pair. The tables refetch when the
 //! user channel reports an order change or a fill. Visitors are asked to log in.
+//!
+//! The tables scroll sideways inside the panel when it is narrower than they are; their last column
+//! (Cancel on open orders) stays pinned to the panel's right edge, so it is always in reach.
 
-import { Box, Button, Checkbox, Flex, HStack, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Box, Button, Checkbox, Flex, HStack, Stack, Tabs, Text, type SystemStyleObject } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
@@ -10,6 +13,19 @@ import { OpenOrdersTable, OrderHistoryTable, TradeHistoryTable } from '../../com
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 
 type OrdersTab = 'open' | 'history' | 'trades';
+
+/**
+ * The last column of a table row sticks to the right edge of its scroll area (a one-cell message
+ * row is left alone); it takes its row's background so the columns scrolled under it are hidden.
+ */
+const STICKY_LAST_COLUMN: SystemStyleObject = {
+  '& td:last-of-type:not(:first-of-type), & th:last-of-type:not(:first-of-type)': {
+    position: 'sticky',
+    insetInlineEnd: '0',
+    zIndex: '1',
+    bg: 'inherit',
+  },
+};
 
 export function OrdersPanel({ symbol }: { symbol: string }) {
   const { t } = useTranslation();
@@ -25,7 +41,15 @@ export function OrdersPanel({ symbol }: { symbol: string }) {
         {t('trade.orders.title')}
       </Text>
       {loggedIn ? (
-        <Tabs.Root value={tab} onValueChange={(details) => setTab(details.value as OrdersTab)} size="sm" variant="line" lazyMount unmountOnExit>
+        <Tabs.Root
+          value={tab}
+          onValueChange={(details) => setTab(details.value as OrdersTab)}
+          size="sm"
+          variant="line"
+          lazyMount
+          unmountOnExit
+          css={STICKY_LAST_COLUMN}
+        >
           <Flex align="center" justify="space-between" gap="3" px="3" wrap="wrap" borderBottomWidth="1px">
             <Tabs.List aria-label={t('trade.orders.title')} borderBottomWidth="0" overflowX="auto" maxW="full">
               <Tabs.Trigger value="open" whiteSpace="nowrap">

@@ -1,6 +1,8 @@
-//! The spot pairs beside the chart: a search box, the Spot and Favourites tabs, and each pair with
-//! its live price and 24h change. Choosing one changes `?symbol=` (a link, so it also opens in a new
-//! tab); the current pair is marked.
+//! The spot pairs of the trade screen (under the order form from 768 px): a search box, the Spot
+//! and Favourites tabs, and each pair with its live price and 24h change. Choosing one changes
+//! `?symbol=` (a link, so it also opens in a new tab); the current pair is marked. The list scrolls
+//! under the search box and tabs: capped on phones, filling the panel from 768 px, where the trade
+//! screen sizes the panel to its neighbours.
 
 import { Box, Flex, Input, InputGroup, Table, Tabs, Text, chakra } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
@@ -30,8 +32,19 @@ export function PairList({ current }: { current: string }) {
   }, [rows, favourites, tab, query]);
 
   return (
-    <Box as="section" aria-labelledby="trade-pairs-heading" borderWidth="1px" rounded="xl" bg="bg.panel" overflow="hidden" minW="0">
-      <Flex px="3" pt="2.5" pb="2" direction="column" gap="2" borderBottomWidth="1px">
+    <Box
+      as="section"
+      aria-labelledby="trade-pairs-heading"
+      borderWidth="1px"
+      rounded="xl"
+      bg="bg.panel"
+      overflow="hidden"
+      minW="0"
+      h="full"
+      display="flex"
+      flexDirection="column"
+    >
+      <Flex px="3" pt="2.5" pb="2" direction="column" gap="2" borderBottomWidth="1px" flexShrink={0}>
         <Text as="h2" id="trade-pairs-heading" fontSize="sm" fontWeight="semibold">
           {t('trade.pairs.title')}
         </Text>
@@ -56,7 +69,7 @@ export function PairList({ current }: { current: string }) {
           </Tabs.List>
         </Tabs.Root>
       </Flex>
-      <Box maxH={{ base: '72', '2xl': '640px' }} overflowY="auto">
+      <Box flex="1" minH="0" maxH={{ base: '72', md: 'none' }} overflowY="auto">
         <Table.Root size="sm" aria-label={t(tab === 'favourites' ? 'trade.pairs.favourites' : 'trade.pairs.spot')} css={{ '& td, & th': { borderBottomWidth: 0 } }}>
           <Table.Header position="sticky" top="0" bg="bg.panel" zIndex="1">
             <Table.Row>

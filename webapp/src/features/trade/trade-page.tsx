@@ -3,11 +3,16 @@
 //! the recent trades, the order form and the user's orders. `type=usta` (USDT-M futures) shows the
 //! designed "coming soon" panel until futures trading exists.
 //!
-//! Layout: one column on phones (chart, form, book, trades, orders, pairs); two from 768 px; from
-//! 1024 px the chart with the book and trades beside it and the form on the right; from 1536 px the
-//! pair list takes its own column on the left.
+//! Layout (the book and the trades are one column, "side"; the trades list scrolls inside its panel):
+//! - phones: one column — chart, form, book, trades, orders, markets;
+//! - from 768 px: the chart across, then book + trades | form + markets, then the orders;
+//! - from 1024 px: chart | form, then book and trades side by side | markets, then the orders across
+//!   (the chart stretches to the form's height);
+//! - from 1280 px: one band of the screen's height — chart | book over trades | form over markets —
+//!   with the orders under the chart and the book; the chart fills the band, the trades take what the
+//!   book leaves, the markets run from under the form down to the end of the orders.
 
-import { Box, Button, Container, Grid, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Container, Flex, Grid, Heading, Stack, Text, type SystemStyleObject } from '@chakra-ui/react';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -37,6 +42,27 @@ const BOOK_ROWS = 10;
 const GROUPING_CHOICES = 3;
 /** Recent trades shown. */
 const TRADE_ROWS = 20;
+
+/** Height of the top band (chart | book + trades | form + markets) from 1280 px. */
+const BAND_HEIGHT = { xl: '780px', '2xl': '840px' };
+
+/** Book and trades rows 20 px high (the shared tables' default is 24 px), as on exchange screens. */
+const DENSE_ROWS: SystemStyleObject = { '& td, & th': { lineHeight: '1rem' } };
+
+/**
+ * The recent trades scroll inside their panel, under its title and column headers: capped on
+ * phones and tablets, filling what the book leaves from 1024 px (the wrapper sizes it there).
+ * The title bar is 2.5rem high (border included), so the column headers stick just under it.
+ */
+const SCROLLING_TRADES: SystemStyleObject = {
+  '& section': {
+    maxHeight: { base: '320px', md: '360px', lg: 'none' },
+    height: { lg: '100%' },
+    overflowY: 'auto',
+  },
+  '& section > div:first-of-type': { position: 'sticky', top: '0', zIndex: '2', bg: 'bg.panel' },
+  '& section thead th': { position: 'sticky', top: 'calc(2.5rem - 1px)', zIndex: '1', bg: 'bg.panel' },
+};
 
 export function TradePage() {
   const [search] = useSearchParams();
@@ -100,37 +126,48 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
         <PairHeader coin={coin} pair={pair} ticker={ticker} lastPrice={lastPrice} direction={direction} status={status} />
         <Grid
           gap="3"
-          alignItems="start"
           templateColumns={{
             base: 'minmax(0, 1fr)',
             md: 'repeat(2, minmax(0, 1fr))',
-            lg: 'minmax(0, 1fr) 260px 300px',
-            '2xl': '260px minmax(0, 1fr) 280px 320px',
+            lg: 'minmax(0, 1fr) 288px',
+            xl: 'minmax(0, 1fr) 288px 312px',
+            '2xl': 'minmax(0, 1fr) 320px 340px',
           }}
+          // The flexible row takes what the side column (or the band) leaves under the form, so the
+          // markets panel below the form ends where its neighbours do.
+          templateRows={{ md: 'auto auto minmax(0, 1fr) auto', lg: 'auto auto auto', xl: 'auto minmax(0, 1fr) auto' }}
           templateAreas={{
-            base: `"chart" "form" "book" "trades" "orders" "pairs"`,
-            md: `"chart chart" "book form" "trades form" "orders orders" "pairs pairs"`,
-            lg: `"chart book form" "chart trades form" "orders orders pairs"`,
-            '2xl': `"pairs chart book form" "pairs chart trades form" "pairs orders orders orders"`,
+            base: `"chart" "form" "side" "orders" "pairs"`,
+            md: `"chart chart" "side form" "side pairs" "orders orders"`,
+            lg: `"chart form" "side pairs" "orders orders"`,
+            xl: `"chart side form" "chart side pairs" "orders orders pairs"`,
           }}
         >
-          <Box gridArea="chart" minW="0">
+          <Box gridArea="chart" minW="0" minH={BAND_HEIGHT}>
             <ChartPanel coin={coin} pair={pair} />
           </Box>
-          <Box gridArea="book" minW="0">
-            <OrderBookPanel coin={coin} lastPrice={lastPrice} direction={direction} rows={BOOK_ROWS} groupingChoices={GROUPING_CHOICES} onPickPrice={pick} />
-          </Box>
-          <Box gridArea="trades" minW="0">
-            <RecentTrades coin={coin} offsetMinutes={offsetMinutes} rows={TRADE_ROWS} />
-          </Box>
+          <Flex gridArea="side" minW="0" minH={BAND_HEIGHT} direction={{ base: 'column', lg: 'row', xl: 'column' }} gap="3" css={DENSE_ROWS}>
+            <Box minW="0" flex={{ lg: '1 1 0', xl: 'none' }}>
+              <OrderBookPanel coin={coin} lastPrice={lastPrice} direction={direction} rows={BOOK_ROWS} groupingChoices={GROUPING_CHOICES} onPickPrice={pick} />
+            </Box>
+            {/* From 1024 px the trades panel fills its box without sizing it (the book does). */}
+            <Box minW="0" position="relative" flex={{ lg: '1 1 0' }} minH={{ xl: '48' }} css={SCROLLING_TRADES}>
+              <Box position={{ lg: 'absolute' }} inset={{ lg: '0' }}>
+                <RecentTrades coin={coin} offsetMinutes={offsetMinutes} rows={TRADE_ROWS} />
+              </Box>
+            </Box>
+          </Flex>
           <Box gridArea="form" minW="0">
             <OrderForm coin={coin} lastPrice={lastPrice} picked={picked} />
           </Box>
           <Box gridArea="orders" minW="0">
             <OrdersPanel symbol={coin.symbol} />
           </Box>
-          <Box gridArea="pairs" minW="0">
-            <PairList current={coin.symbol} />
+          {/* From 768 px the markets fill the space their neighbours leave (at least 240 px). */}
+          <Box gridArea="pairs" minW="0" position="relative" minH={{ md: '60' }}>
+            <Box position={{ md: 'absolute' }} inset={{ md: '0' }}>
+              <PairList current={coin.symbol} />
+            </Box>
           </Box>
         </Grid>
       </Stack>

@@ -1,58 +1,42 @@
-//! `key=order`: the order centre belongs to spot trading, which comes in a later release. Until then
-//! this is a designed notice (what will be here, where to go meanwhile), not a broken page.
+//! `key=order`: the order centre — the user's spot orders of every pair: open orders (with cancel),
+//! order history and trade history, with a pair filter and paging (the shared spot tables; the tab and
+//! the pair stay in the URL next to `key=order`). Futures and seconds-contract orders are not offered
+//! yet: a short note says so instead of an empty table.
 
-import { Box, Button, Flex, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { CandlesIcon, OrdersIcon, RecordsIcon } from '../components/icons';
-import { useFundsHref } from '../lib/links';
+import { SpotOrdersBrowser } from '../../../components/spot-orders';
+import { ScreenHeader } from '../components/frame';
+import { InfoIcon } from '../components/icons';
 
-/** The markets list (spot pairs). */
-const MARKETS_PATH = '/quotes/index';
+/** Spot trading, where orders are placed. */
+const SPOT_TRADE_PATH = '/trade/index?type=bb';
 
 export function OrderCentre() {
   const { t } = useTranslation();
-  const href = useFundsHref();
-  const upcoming = ['open', 'history', 'fills'] as const;
   return (
-    <Box as="section" aria-labelledby="order-centre-title" borderWidth="1px" rounded="2xl" bg="bg.panel" px={{ base: '5', md: '10' }} py={{ base: '8', md: '12' }}>
-      <Stack gap="6" align="center" textAlign="center" maxW="2xl" mx="auto">
-        <Flex boxSize="16" rounded="2xl" bg="brand.subtle" color="brand.fg" align="center" justify="center">
-          <OrdersIcon boxSize="8" />
-        </Flex>
-        <Stack gap="2">
-          <Heading as="h2" id="order-centre-title" fontSize={{ base: 'xl', md: '2xl' }} letterSpacing="-0.02em">
-            {t('funds.order.title')}
-          </Heading>
-          <Text color="fg.muted">{t('funds.order.body')}</Text>
-        </Stack>
-        <SimpleGrid columns={{ base: 1, sm: 3 }} gap="3" w="full">
-          {upcoming.map((item) => (
-            <Box key={item} borderWidth="1px" borderStyle="dashed" rounded="lg" px="4" py="3" bg="bg.subtle" textAlign="start">
-              <Text fontSize="sm" fontWeight="semibold">
-                {t(`funds.order.${item}`)}
-              </Text>
-              <Text fontSize="xs" color="fg.muted">
-                {t(`funds.order.${item}Hint`)}
-              </Text>
-            </Box>
-          ))}
-        </SimpleGrid>
-        <Flex gap="3" wrap="wrap" justify="center">
-          <Button asChild colorPalette="brand">
-            <RouterLink to={MARKETS_PATH}>
-              <CandlesIcon />
-              {t('funds.order.markets')}
-            </RouterLink>
-          </Button>
-          <Button asChild variant="outline">
-            <RouterLink to={href({ screen: 'records', tab: 'bills' })}>
-              <RecordsIcon />
-              {t('funds.order.bills')}
-            </RouterLink>
-          </Button>
-        </Flex>
-      </Stack>
-    </Box>
+    <Stack gap="0">
+      <ScreenHeader
+        title={t('funds.screens.order')}
+        description={t('entrust.centre.description')}
+        actions={
+          <Link asChild fontSize="sm" fontWeight="medium" color="brand.fg">
+            <RouterLink to={SPOT_TRADE_PATH}>{t('entrust.centre.trade')}</RouterLink>
+          </Link>
+        }
+      />
+      <SpotOrdersBrowser label={t('entrust.centre.lists')} />
+      <Box as="aside" aria-label={t('entrust.centre.otherProducts')} mt="5" px="4" py="3" rounded="lg" bg="bg.subtle" borderWidth="1px" borderStyle="dashed">
+        <HStack gap="2.5" align="flex-start">
+          <Box as="span" color="fg.muted" mt="0.5" aria-hidden="true" display="inline-flex">
+            <InfoIcon boxSize="4" />
+          </Box>
+          <Text fontSize="sm" color="fg.muted">
+            {t('entrust.centre.laterNote')}
+          </Text>
+        </HStack>
+      </Box>
+    </Stack>
   );
 }

@@ -1,0 +1,12 @@
+//! The screens the topics link to.
+
+/** Spot trading. */
+export const SPOT_TRADE_PATH = '/trade/index?type=bb';
+/** The order centre. */
+export const ORDER_CENTRE_PATH = '/assets/index?key=order';
+/** The deposit screen. */
+export const DEPOSIT_PATH = '/assets/index?key=recharge';
+/** Deposit, withdrawal and transfer records and bills. */
+export const RECORDS_PATH = '/assets/index?key=records';
+/** The account centre's security tab. */
+export const SECURITY_PATH = '/account/center/security';

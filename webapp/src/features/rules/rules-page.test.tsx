@@ -1,0 +1,148 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getGetAllSettingQueryKey } from '../../api/generated/common/common';
+import { RULE_PAGES } from '../../app/shell/footer';
+import { setLanguage } from '../../i18n';
+import { SETTINGS, coin, renderApp } from '../../test/render';
+import { fractionToPercent } from './lib/percent';
+import { TOPICS, topicOf } from './lib/topics';
+
+const COINS = {
+  currencyList: [
+    coin('ethusdt', '3100', '3200', { sort: 2, tickSize: '0.01', stepSize: '0.001', minNotional: '5', makerFeeRate: '0.001', takerFeeRate: '0.002' }),
+    coin('btcusdt', '67000', '66000', { sort: 1, tickSize: '0.1', stepSize: '0.00001', minNotional: '10', makerFeeRate: '0.0008', takerFeeRate: '0.001' }),
+  ],
+  contractList: [],
+};
+
+/** The cells of a table's body rows. */
+function cells(table: HTMLElement): string[][] {
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent ?? ''));
+}
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await setLanguage('en', { persist: false });
+});
+
+describe('/rule/index', () => {
+  it('shows the spot trading rules by default, with the live order rules of every pair', async () => {
+    const { queryClient } = renderApp('/rule/index', COINS);
+    queryClient.setQueryData(getGetAllSettingQueryKey(), { ...SETTINGS, platform: { ...SETTINGS.platform, securityFundPercent: '12' } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Notices and rules' })).toBeTruthy();
+    const article = screen.getByRole('article', { name: 'Spot trading rules' });
+    const nav = screen.getByRole('navigation', { name: 'Topics' });
+    expect(within(nav).getByRole('link', { name: 'Spot trading rules' }).getAttribute('aria-current')).toBe('page');
+    expect(within(nav).getByRole('link', { name: 'Spot trading rules' }).getAttribute('href')).toBe('/rule/index?modelType=6');
+    expect(document.title).toBe('Spot trading rules · Notices and rules · Kestrel Exchange');
+
+    // Order types, as the backend accepts them.
+    for (const text of [/^Limit: /, /^GTC \(good till cancelled/, /^IOC \(immediate or cancel\)/, /^FOK \(fill or kill\)/, /^Post-only \(GTC orders only\)/, /^Market: .*by the amount of the quote asset to spend/, /^Stop-limit: /]) {
+      expect(within(article).getByText(text)).toBeTruthy();
+    }
+
+    const table = within(article).getByRole('table', { name: 'Order rules per pair' });
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Pair', 'Price tick', 'Quantity step', 'Minimum order value', 'Maker fee', 'Taker fee']);
+    expect(cells(table)).toEqual([
+      ['BTC/USDT', '0.1 USDT', '0.00001 BTC', '10 USDT', '0.08%', '0.1%'],
+      ['ETH/USDT', '0.01 USDT', '0.001 ETH', '5 USDT', '0.1%', '0.2%'],
+    ]);
+
+    expect(within(article).getByText(/charged in that asset: in the base asset when you buy, in the quote asset when you sell/)).toBeTruthy();
+    await waitFor(() => expect(within(article).getByText('12% of every trading fee goes to the asset security fund.')).toBeTruthy());
+    expect(within(article).getByRole('heading', { level: 3, name: 'Self-trade prevention' })).toBeTruthy();
+    expect(within(article).getByText(/the resting order is cancelled instead/)).toBeTruthy();
+    expect(within(article).getByRole('heading', { level: 3, name: 'How held funds work' })).toBeTruthy();
+    expect(within(article).getByText(/a market buy by quantity holds the exact cost of the book levels it will take/)).toBeTruthy();
+    expect(within(article).getByRole('link', { name: 'Trade spot' }).getAttribute('href')).toBe('/trade/index?type=bb');
+    expect(within(article).getByRole('link', { name: 'Your orders' }).getAttribute('href')).toBe('/assets/index?key=order');
+  });
+
+  it('picks the topic by modelType, ignoring the replace cache-buster', async () => {
+    const { router } = renderApp('/rule/index?modelType=4&replace=1700000000000', COINS);
+    const article = await screen.findByRole('article', { name: 'Flash contract rules' });
+    expect(article.textContent).toContain('Flash contracts (seconds contracts) are not open yet.');
+    expect(within(article).queryByRole('table')).toBeNull();
+
+    const nav = screen.getByRole('navigation', { name: 'Topics' });
+    fireEvent.click(within(nav).getByRole('link', { name: 'Fees and the security fund' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?modelType=7'));
+    const fees = await screen.findByRole('article', { name: 'Fees and the security fund' });
+    const table = within(fees).getByRole('table', { name: 'Spot fees per pair' });
+    expect(cells(table)).toEqual([
+      ['BTC/USDT', '0.08%', '0.1%'],
+      ['ETH/USDT', '0.1%', '0.2%'],
+    ]);
+    expect(fees.textContent).toContain('10% of every trading fee goes to the asset security fund');
+  });
+
+  it('shows the spot rules for a missing or unknown modelType', async () => {
+    renderApp('/rule/index?modelType=99', COINS);
+    expect(await screen.findByRole('article', { name: 'Spot trading rules' })).toBeTruthy();
+    expect(topicOf(null).id).toBe('spot');
+    expect(topicOf('abc').id).toBe('spot');
+    expect(topicOf(' 13 ').id).toBe('riskDisclosure');
+  });
+
+  it('lists the pairs open for trading under New listings, each linking to its trade page', async () => {
+    renderApp('/rule/index?modelType=1', COINS);
+    const article = await screen.findByRole('article', { name: 'New listings' });
+    expect(article.textContent).toContain('Spot pairs open for trading: 2.');
+    expect(within(article).getByRole('link', { name: 'BTC/USDT' }).getAttribute('href')).toBe('/trade/index?type=bb&symbol=btcusdt');
+    expect(within(article).getByRole('link', { name: 'ETH/USDT' }).getAttribute('href')).toBe('/trade/index?type=bb&symbol=ethusdt');
+  });
+
+  it('puts the support address into the help and legal topics', async () => {
+    renderApp('/rule/index?modelType=15', COINS);
+    const help = await screen.findByRole('article', { name: 'Help center' });
+    expect(help.textContent).toContain('write to support@kestrel.exchange.');
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Topics' })).getByRole('link', { name: 'Risk disclosure' }));
+    const risk = await screen.findByRole('article', { name: 'Risk disclosure' });
+    expect(risk.textContent).toContain('Investing in crypto assets may result in the loss of capital.');
+  });
+
+  it('has every topic in the side list and a page for every footer rule link', async () => {
+    renderApp('/rule/index', COINS);
+    const nav = await screen.findByRole('navigation', { name: 'Topics' });
+    expect(within(nav).getAllByRole('link')).toHaveLength(TOPICS.length);
+    expect(within(nav).getAllByRole('list').map((list) => list.getAttribute('aria-labelledby') && document.getElementById(list.getAttribute('aria-labelledby')!)?.textContent)).toEqual([
+      'Trading rules',
+      'Announcements',
+      'Guides and help',
+      'Legal and compliance',
+    ]);
+    expect(new Set(TOPICS.map((t) => t.modelType)).size).toBe(TOPICS.length);
+    expect(topicOf(String(RULE_PAGES.secondsContract)).id).toBe('secondsContract');
+    expect(topicOf(String(RULE_PAGES.spot)).id).toBe('spot');
+    expect(topicOf(String(RULE_PAGES.usdtFutures)).id).toBe('usdtFutures');
+    expect(topicOf(String(RULE_PAGES.loan)).id).toBe('loan');
+    expect(topicOf(String(RULE_PAGES.userAgreement)).id).toBe('userAgreement');
+    expect(topicOf(String(RULE_PAGES.privacy)).id).toBe('privacy');
+    expect(topicOf(String(RULE_PAGES.riskDisclosure)).id).toBe('riskDisclosure');
+  });
+
+  it('speaks the user’s language', async () => {
+    await setLanguage('fr', { persist: false });
+    renderApp('/rule/index?modelType=6', COINS);
+    const article = await screen.findByRole('article', { name: 'Règles du trading spot' });
+    expect(within(article).getByRole('table', { name: 'Règles d’ordre par paire' })).toBeTruthy();
+  });
+});
+
+describe('fractionToPercent', () => {
+  it('moves the decimal point on the string', () => {
+    expect(fractionToPercent('0.001')).toBe('0.1');
+    expect(fractionToPercent('0.0008')).toBe('0.08');
+    expect(fractionToPercent('0.02')).toBe('2');
+    expect(fractionToPercent('0.1')).toBe('10');
+    expect(fractionToPercent('1')).toBe('100');
+    expect(fractionToPercent('0')).toBe('0');
+    expect(fractionToPercent('0.00125')).toBe('0.125');
+    expect(fractionToPercent('0.0010')).toBe('0.1');
+    expect(fractionToPercent('-0.1')).toBeNull();
+    expect(fractionToPercent('abc')).toBeNull();
+  });
+});
