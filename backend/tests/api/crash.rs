@@ -8,12 +8,14 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use backend::funds::audit;
-use backend::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
 use rust_decimal_macros::dec;
 use sea_orm::{ConnectOptions, Database, DatabaseConnection};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::helpers::{Member, TestApp, external_app, fresh_postgres_database};
+use crate::helpers::{
+    Member, TestApp, accepted, credit_on, crossing_orders_in_flight, external_app,
+    fresh_postgres_database,
+};
 
 /// `backend serve` on `port` with `data_dir` (and `database_url`, when PostgreSQL), no simulator.
 fn serve(data_dir: &std::path::Path, port: u16, database_url: &str) -> Child {
@@ -53,24 +55,6 @@ async fn connect(url: &str) -> DatabaseConnection {
     Database::connect(options)
         .await
         .expect("the database opens")
-}
-
-async fn credit(db: &DatabaseConnection, user_id: i64, coin: &str, amount: rust_decimal::Decimal) {
-    let entry = NewEntry {
-        kind: "deposit".into(),
-        reference: "test".into(),
-        user_id: Some(user_id),
-        actor_id: None,
-        memo: String::new(),
-        postings: Posting::transfer(
-            AccountRef::House(House::DepositsInTransit),
-            AccountRef::funding(user_id),
-            coin,
-            amount,
-        )
-        .to_vec(),
-    };
-    ledger::post(db, &entry).await.expect("credited");
 }
 
 fn free_port() -> u16 {
@@ -114,36 +98,12 @@ async fn a_server_killed_under_load_restarts_with_its_books_equal_to_the_open_or
     let mut members = Vec::new();
     for n in 0..4 {
         let member = app.member(&format!("spot-kill-{n}@example.com")).await;
-        credit(&db, member.user_id, "usdt", dec!(100000)).await;
-        credit(&db, member.user_id, "btc", dec!(10)).await;
+        credit_on(&db, member.user_id, "usdt", dec!(100000)).await;
+        credit_on(&db, member.user_id, "btc", dec!(10)).await;
         members.push(member);
     }
 
-    let mut flight = Vec::new();
-    for n in 0..300 {
-        let member = &members[n % members.len()];
-        let side = if n % 2 == 0 { "buy" } else { "sell" };
-        let price = 50000 + (n as i64 % 9) * 10 - 40;
-        let body = json!({"symbol": "btcusdt", "side": side, "orderType": "limit",
-            "price": price.to_string(), "quantity": "0.01"})
-        .to_string();
-        let (client, url, token) = (
-            app.client.clone(),
-            format!("{base}/api/currency/order/submit"),
-            member.token.clone(),
-        );
-        flight.push(tokio::spawn(async move {
-            client
-                .post(url)
-                .header("satoken", token)
-                .header("content-type", "application/json")
-                .body(body)
-                .send()
-                .await
-                .map(|r| r.status().as_u16())
-                .ok()
-        }));
-    }
+    let flight = crossing_orders_in_flight(&app, &members, 300);
     // Kill once some orders are in and the rest are still arriving.
     for _ in 0..400 {
         if !open_orders(&app, &members[0]).await.is_empty() {
@@ -153,15 +113,7 @@ async fn a_server_killed_under_load_restarts_with_its_books_equal_to_the_open_or
     }
     server.kill().expect("SIGKILL");
     server.wait().expect("the server ended");
-    let answered = {
-        let mut answered = 0;
-        for task in flight {
-            if let Ok(Some(200)) = task.await {
-                answered += 1;
-            }
-        }
-        answered
-    };
+    let answered = accepted(flight).await;
     assert!(answered > 0, "no order was accepted before the kill");
 
     let mut server = serve(app.data_dir(), port, &database_url);

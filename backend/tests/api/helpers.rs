@@ -97,6 +97,69 @@ async fn spawn_app_configured(
     }
 }
 
+/// Credits `amount` of `coin` to the user's funding bucket in `db` from the deposits-in-transit
+/// house account: what a passed deposit does, without the review.
+pub async fn credit_on(
+    db: &sea_orm::DatabaseConnection,
+    user_id: i64,
+    coin: &str,
+    amount: rust_decimal::Decimal,
+) {
+    use backend::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
+    let entry = NewEntry {
+        kind: "deposit".into(),
+        reference: "test".into(),
+        user_id: Some(user_id),
+        actor_id: None,
+        memo: String::new(),
+        postings: Posting::transfer(
+            AccountRef::House(House::DepositsInTransit),
+            AccountRef::funding(user_id),
+            coin,
+            amount,
+        )
+        .to_vec(),
+    };
+    ledger::post(db, &entry).await.expect("credited");
+}
+
+/// Sends `count` BTC/USDT limit orders of 0.01 — buys and sells a few ticks around 50,000, from
+/// `members` in turn, so many cross — all at once without waiting; each task answers its status
+/// (`None` when the server went away first).
+pub fn crossing_orders_in_flight(
+    app: &TestApp,
+    members: &[Member],
+    count: usize,
+) -> Vec<tokio::task::JoinHandle<Option<u16>>> {
+    (0..count)
+        .map(|n| {
+            let side = if n % 2 == 0 { "buy" } else { "sell" };
+            let price = 50000 + (n as i64 % 9) * 10 - 40;
+            let body = serde_json::json!({"symbol": "btcusdt", "side": side, "orderType": "limit",
+                "price": price.to_string(), "quantity": "0.01"})
+            .to_string();
+            let request = app
+                .client
+                .post(format!("{}/api/currency/order/submit", app.base))
+                .header("satoken", members[n % members.len()].token.clone())
+                .header("content-type", "application/json")
+                .body(body);
+            tokio::spawn(async move { request.send().await.map(|r| r.status().as_u16()).ok() })
+        })
+        .collect()
+}
+
+/// How many of the orders in `flight` were accepted (200).
+pub async fn accepted(flight: Vec<tokio::task::JoinHandle<Option<u16>>>) -> usize {
+    let mut accepted = 0;
+    for task in flight {
+        if let Ok(Some(200)) = task.await {
+            accepted += 1;
+        }
+    }
+    accepted
+}
+
 /// A client of a server run as its own process (`backend serve`), with the process's data: a
 /// [`TestApp`] without the in-process app (its `member`, `post…` and `get…` work; `db()` does not).
 pub fn external_app(
@@ -308,25 +371,9 @@ impl TestApp {
         &self.app.as_ref().expect("running").state.db
     }
 
-    /// Credits `amount` of `coin` to the user's funding bucket from the deposits-in-transit house
-    /// account: what a passed deposit does, without the review.
+    /// Credits `amount` of `coin` to the user's funding bucket (see [`credit_on`]).
     pub async fn credit(&self, user_id: i64, coin: &str, amount: rust_decimal::Decimal) {
-        use backend::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
-        let entry = NewEntry {
-            kind: "deposit".into(),
-            reference: "test".into(),
-            user_id: Some(user_id),
-            actor_id: None,
-            memo: String::new(),
-            postings: Posting::transfer(
-                AccountRef::House(House::DepositsInTransit),
-                AccountRef::funding(user_id),
-                coin,
-                amount,
-            )
-            .to_vec(),
-        };
-        ledger::post(self.db(), &entry).await.expect("credited");
+        credit_on(self.db(), user_id, coin, amount).await;
     }
 
     /// Stops the app and keeps its data, returning what [`spawn_app_in`] needs to start it again.

@@ -11,7 +11,10 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::{Value, json};
 
-use crate::helpers::{Member, TestApp, spawn_app, spawn_app_in_with, spawn_app_with};
+use crate::helpers::{
+    Member, TestApp, accepted, crossing_orders_in_flight, spawn_app, spawn_app_in_with,
+    spawn_app_with,
+};
 
 fn decimal(value: &Value) -> Decimal {
     value
@@ -454,29 +457,7 @@ async fn after_a_restart_under_load_the_books_equal_the_open_orders_and_the_audi
         members.push(member);
     }
     // Crossing buys and sells from four users, in flight while the server stops.
-    let mut flight = Vec::new();
-    for n in 0..120 {
-        let member = &members[n % members.len()];
-        let side = if n % 2 == 0 { "buy" } else { "sell" };
-        let price = 50000 + (n as i64 % 7) * 10 - 30;
-        let body = json!({"symbol": "btcusdt", "side": side, "orderType": "limit",
-            "price": price.to_string(), "quantity": "0.01"})
-        .to_string();
-        let client = app.client.clone();
-        let url = format!("{}/api/currency/order/submit", app.base);
-        let token = member.token.clone();
-        flight.push(tokio::spawn(async move {
-            client
-                .post(url)
-                .header("satoken", token)
-                .header("content-type", "application/json")
-                .body(body)
-                .send()
-                .await
-                .map(|r| r.status().as_u16())
-                .ok()
-        }));
-    }
+    let flight = crossing_orders_in_flight(&app, &members, 120);
     // Stop once the first orders are in, with the rest still arriving.
     for _ in 0..200 {
         if !orders(&app, &members[0], "current").await.is_empty()
@@ -487,12 +468,7 @@ async fn after_a_restart_under_load_the_books_equal_the_open_orders_and_the_audi
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     let (dir, postgres) = app.stop_keeping_data().await;
-    let mut placed = 0;
-    for task in flight {
-        if let Ok(Some(200)) = task.await {
-            placed += 1;
-        }
-    }
+    let placed = accepted(flight).await;
     assert!(placed > 0, "no order went through before the stop");
 
     let app = spawn_app_in_with(dir, postgres, |config| config.simulator.enabled = false).await;
