@@ -644,7 +644,7 @@ impl SpotMarket {
         let events = std::mem::take(&mut self.events);
         self.apply(txn, &events, outbox).await?;
         self.events = events;
-        let order = self.view(id, now).await?;
+        let order = self.view(id, now)?;
         if let Some(idempotency) = &submit.idempotency {
             ledger::store_response(txn, idempotency, crate::funds::api::stored(&order)).await?;
         }
@@ -652,7 +652,7 @@ impl SpotMarket {
     }
 
     /// The order as it stands now (open, or just finished and written).
-    async fn view(&mut self, id: i64, now: i64) -> Result<SpotOrder, Stop> {
+    fn view(&mut self, id: i64, now: i64) -> Result<SpotOrder, Stop> {
         if let Some(order) = self.open.get_mut(&id) {
             return Ok(SpotOrder::from(order.synced(now)));
         }
@@ -691,7 +691,7 @@ impl SpotMarket {
             )));
         };
         self.apply(txn, &[event], outbox).await?;
-        self.view(order_id, now_ms()).await
+        self.view(order_id, now_ms())
     }
 
     async fn quote(
