@@ -8,6 +8,7 @@ import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../api/generated/model';
 import { useTrades } from '../lib/live';
+import { CompactCell, CompactHeader } from './compact-table';
 import { formatTrades, type TradeView } from '../lib/wasm';
 
 /** Trades shown. */
@@ -47,32 +48,18 @@ export function RecentTrades({ coin, offsetMinutes, rows: rowCount = TRADE_ROWS 
         </Box>
       ) : (
         <Table.Root size="sm" aria-labelledby={headingId} css={{ '& td, & th': { borderBottomWidth: 0 } }}>
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3">
-                {t('market.book.price', { quote })}
-              </Table.ColumnHeader>
-              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
-                {t('market.book.amount', { base })}
-              </Table.ColumnHeader>
-              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
-                {t('market.trades.time')}
-              </Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
+          <CompactHeader labels={[t('market.book.price', { quote }), t('market.book.amount', { base }), t('market.trades.time')]} />
           <Table.Body>
             {rows.map((row) => (
               <Table.Row key={row.id} bg="transparent">
-                <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" fontWeight="medium" color={row.side === 'buy' ? 'up' : 'down'}>
+                <CompactCell fontWeight="medium" color={row.side === 'buy' ? 'up' : 'down'}>
                   {row.price}
                   <chakra.span srOnly> {t(`market.trades.${row.side}`)}</chakra.span>
-                </Table.Cell>
-                <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" textAlign="end">
-                  {row.quantity}
-                </Table.Cell>
-                <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" textAlign="end" color="fg.muted">
+                </CompactCell>
+                <CompactCell textAlign="end">{row.quantity}</CompactCell>
+                <CompactCell textAlign="end" color="fg.muted">
                   {row.time}
-                </Table.Cell>
+                </CompactCell>
               </Table.Row>
             ))}
           </Table.Body>

@@ -14,11 +14,13 @@
 //!
 //! Messages are applied to the feed's state as they arrive, but React hears about depth, trades,
 //! kline and detail changes at most once per animation frame (one notification per changed key), so
-//! a burst of messages costs one render. Prices and quantities stay decimal strings throughout.
+//! a burst of messages costs one render. Prices and quantities stay decimal strings throughout. The
+//! socket, its ping and its reconnect are `socket-loop.ts`, shared with the user channel.
 
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { currentLanguage } from '../i18n';
 import { wsOrigin } from './platform-config';
+import { type SocketLike, SocketLoop } from './socket-loop';
 
 /** Ping interval while connected. */
 export const PING_INTERVAL_MS = 15_000;
@@ -121,17 +123,6 @@ export interface FeedSnapshot {
   tickers: Readonly<Record<string, Ticker>>;
 }
 
-/** The WebSocket surface the feed uses (the DOM one, or a test double). */
-export interface SocketLike {
-  readyState: number;
-  onopen: ((ev: Event) => void) | null;
-  onmessage: ((ev: MessageEvent) => void) | null;
-  onerror: ((ev: Event) => void) | null;
-  onclose: ((ev: CloseEvent) => void) | null;
-  send(data: string): void;
-  close(): void;
-}
-
 /** Injectable dependencies. */
 export interface FeedOptions {
   /** Builds the socket URL for a fresh client id. */
@@ -141,8 +132,6 @@ export interface FeedOptions {
   /** Runs `callback` before the next paint (`requestAnimationFrame`; tests pass a timer). */
   frame?: (callback: () => void) => void;
 }
-
-const OPEN = 1;
 
 function defaultFrame(callback: () => void): void {
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => callback());
@@ -227,7 +216,7 @@ function readTrade(value: unknown): Trade | null {
 /** A market feed connection with ref-counted subscriptions. */
 export class MarketFeed {
   private readonly options: Required<FeedOptions>;
-  private socket: SocketLike | null = null;
+  private readonly loop: SocketLoop;
   private readonly subscriptions = new Map<string, { sub: Subscription; count: number }>();
   private readonly listeners = new Set<() => void>();
   private pending: Record<string, Ticker> = {};
@@ -237,11 +226,8 @@ export class MarketFeed {
   /** When the current socket was created or last heard (silent-socket detection). */
   private socketActivity = 0;
   private everOpened = false;
-  private started = false;
-  private pingTimer: ReturnType<typeof setInterval> | undefined;
   private watchdogTimer: ReturnType<typeof setInterval> | undefined;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 
   // Per-pair state of the depth, trade, detail and kline channels, and their views for React.
   private readonly books = new Map<string, BookState>();
@@ -263,25 +249,47 @@ export class MarketFeed {
       frame: defaultFrame,
       ...options,
     };
+    this.loop = new SocketLoop({
+      name: 'Market feed',
+      url: () => this.options.url(),
+      createSocket: (url) => this.options.createSocket(url),
+      ping: () => ({ op: 'ping', ts: this.options.now() }),
+      pingMs: PING_INTERVAL_MS,
+      reconnectMs: RECONNECT_DELAY_MS,
+      onSocket: () => {
+        this.socketActivity = this.options.now();
+      },
+      onOpen: () => {
+        this.everOpened = true;
+        this.heard();
+        for (const { sub } of this.subscriptions.values()) this.send({ op: 'subscribe', ...sub });
+      },
+      onMessage: (data) => {
+        this.heard();
+        this.handle(data);
+      },
+      onLost: () => {
+        // Diffs sent while away are gone: every book waits for the snapshot the resubscription brings.
+        for (const [symbol, book] of this.books) this.markResyncing(symbol, book);
+        if (this.snapshot.status !== 'stale') this.setStatus(this.everOpened ? 'reconnecting' : 'connecting');
+      },
+    });
   }
 
   /** Connects (idempotent). */
   start(): void {
-    if (this.started) return;
-    this.started = true;
+    if (this.loop.running) return;
     this.lastHeard = this.options.now();
     this.watchdogTimer = setInterval(() => this.checkStaleness(), 1_000);
-    this.connect();
+    this.loop.start();
   }
 
   /** Disconnects and stops reconnecting. */
   stop(): void {
-    this.started = false;
     clearInterval(this.watchdogTimer);
-    clearTimeout(this.reconnectTimer);
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    this.dropSocket();
+    this.loop.stop();
   }
 
   /**
@@ -395,81 +403,16 @@ export class MarketFeed {
     }
   }
 
-  private connect(): void {
-    if (!this.started) return;
-    let socket: SocketLike;
-    try {
-      socket = this.options.createSocket(this.options.url());
-    } catch (error) {
-      console.error('Market feed: cannot open the socket', error);
-      this.scheduleReconnect();
-      return;
-    }
-    this.socket = socket;
-    this.socketActivity = this.options.now();
-    socket.onopen = () => {
-      if (socket !== this.socket) return;
-      this.everOpened = true;
-      this.heard();
-      for (const { sub } of this.subscriptions.values()) this.send({ op: 'subscribe', ...sub });
-      this.pingTimer = setInterval(() => this.send({ op: 'ping', ts: this.options.now() }), PING_INTERVAL_MS);
-    };
-    socket.onmessage = (event) => {
-      if (socket !== this.socket) return;
-      this.heard();
-      this.handle(event.data);
-    };
-    socket.onerror = () => {
-      if (socket !== this.socket) return;
-      this.lost();
-    };
-    socket.onclose = () => {
-      if (socket !== this.socket) return;
-      this.lost();
-    };
-  }
-
-  private lost(): void {
-    this.dropSocket();
-    // Diffs sent while away are gone: every book waits for the snapshot the resubscription brings.
-    for (const [symbol, book] of this.books) this.markResyncing(symbol, book);
-    if (this.snapshot.status !== 'stale') this.setStatus(this.everOpened ? 'reconnecting' : 'connecting');
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    if (!this.started || this.reconnectTimer !== undefined) return;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.connect();
-    }, RECONNECT_DELAY_MS);
-  }
-
-  private dropSocket(): void {
-    clearInterval(this.pingTimer);
-    this.pingTimer = undefined;
-    const socket = this.socket;
-    this.socket = null;
-    if (socket) {
-      socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
-      try {
-        socket.close();
-      } catch {
-        // Already closed.
-      }
-    }
-  }
-
   private heard(): void {
     this.lastHeard = this.socketActivity = this.options.now();
-    if (this.snapshot.status !== 'live' && this.socket?.readyState === OPEN) this.setStatus('live');
+    if (this.snapshot.status !== 'live' && this.loop.isOpen) this.setStatus('live');
   }
 
   private checkStaleness(): void {
     const now = this.options.now();
     if (now - this.lastHeard > STALE_AFTER_MS && this.snapshot.status !== 'stale') this.setStatus('stale');
     // A socket silent for 30 s is as good as a dead one: recycle it (the reconnect follows in 3 s).
-    if (this.socket && now - this.socketActivity > STALE_AFTER_MS) this.lost();
+    if (this.loop.hasSocket && now - this.socketActivity > STALE_AFTER_MS) this.loop.recycle();
   }
 
   private handle(raw: unknown): void {
@@ -656,7 +599,7 @@ export class MarketFeed {
   }
 
   private send(message: object): void {
-    if (this.socket?.readyState === OPEN) this.socket.send(JSON.stringify(message));
+    this.loop.send(message);
   }
 }
 

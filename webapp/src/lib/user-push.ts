@@ -17,9 +17,9 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { SpotFill, SpotOrder } from '../api/generated/model';
 import { currentLanguage } from '../i18n';
-import type { SocketLike } from './live';
 import { getPlatformConfig, wsOrigin } from './platform-config';
 import { getAccessToken } from './session';
+import { type SocketLike, SocketLoop } from './socket-loop';
 
 /** Delay before reconnecting after an error or close (spec section 9). */
 export const USER_PUSH_RECONNECT_MS = 3_000;
@@ -49,8 +49,6 @@ export interface UserPushOptions {
   createSocket?: (url: string) => SocketLike;
 }
 
-const OPEN = 1;
-
 function readMessage(raw: unknown): UserPushMessage | null {
   if (typeof raw !== 'string') return null;
   let message: unknown;
@@ -77,32 +75,42 @@ function readMessage(raw: unknown): UserPushMessage | null {
 
 /** One user's channel: connects on `start()`, reconnects after 3 s, tells listeners every message. */
 export class UserPushClient {
-  private readonly options: Required<UserPushOptions>;
-  private socket: SocketLike | null = null;
+  private readonly loop: SocketLoop;
   private readonly listeners = new Set<(message: UserPushMessage) => void>();
-  private started = false;
   private ended = false;
-  private pingTimer: ReturnType<typeof setInterval> | undefined;
-  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: UserPushOptions) {
-    this.options = { createSocket: (url) => new WebSocket(url), ...options };
+    const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url));
+    this.loop = new SocketLoop({
+      name: 'User channel',
+      url: () => options.url(),
+      createSocket,
+      ping: () => ({ op: 'ping', ts: Date.now() }),
+      pingMs: USER_PUSH_PING_MS,
+      reconnectMs: USER_PUSH_RECONNECT_MS,
+      onMessage: (data) => {
+        const message = readMessage(data);
+        if (message) for (const listener of [...this.listeners]) listener(message);
+      },
+      onLost: (close) => {
+        if (close?.code !== SESSION_ENDED_CLOSE_CODE) return;
+        // The session is over: reconnecting would only be refused; the API client logs out on its next 401.
+        this.ended = true;
+        this.stop();
+      },
+    });
   }
 
   /** Connects (idempotent). */
   start(): void {
-    if (this.started) return;
-    this.started = true;
+    if (this.loop.running) return;
     this.ended = false;
-    this.connect();
+    this.loop.start();
   }
 
   /** Disconnects and stops reconnecting. */
   stop(): void {
-    this.started = false;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = undefined;
-    this.dropSocket();
+    this.loop.stop();
   }
 
   /** Whether the server ended the session (close code 4401): the channel stays closed. */
@@ -114,74 +122,6 @@ export class UserPushClient {
   listen(listener: (message: UserPushMessage) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  private connect(): void {
-    if (!this.started) return;
-    let socket: SocketLike;
-    try {
-      socket = this.options.createSocket(this.options.url());
-    } catch (error) {
-      console.error('User channel: cannot open the socket', error);
-      this.scheduleReconnect();
-      return;
-    }
-    this.socket = socket;
-    socket.onopen = () => {
-      if (socket !== this.socket) return;
-      this.pingTimer = setInterval(() => this.send({ op: 'ping', ts: Date.now() }), USER_PUSH_PING_MS);
-    };
-    socket.onmessage = (event) => {
-      if (socket !== this.socket) return;
-      const message = readMessage(event.data);
-      if (message) for (const listener of [...this.listeners]) listener(message);
-    };
-    socket.onerror = () => {
-      if (socket !== this.socket) return;
-      this.lost();
-    };
-    socket.onclose = (event) => {
-      if (socket !== this.socket) return;
-      if (event.code === SESSION_ENDED_CLOSE_CODE) {
-        // The session is over: reconnecting would only be refused; the API client logs out on its next 401.
-        this.ended = true;
-        this.stop();
-        return;
-      }
-      this.lost();
-    };
-  }
-
-  private lost(): void {
-    this.dropSocket();
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    if (!this.started || this.reconnectTimer !== undefined) return;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.connect();
-    }, USER_PUSH_RECONNECT_MS);
-  }
-
-  private dropSocket(): void {
-    clearInterval(this.pingTimer);
-    this.pingTimer = undefined;
-    const socket = this.socket;
-    this.socket = null;
-    if (socket) {
-      socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
-      try {
-        socket.close();
-      } catch {
-        // Already closed.
-      }
-    }
-  }
-
-  private send(message: object): void {
-    if (this.socket?.readyState === OPEN) this.socket.send(JSON.stringify(message));
   }
 }
 

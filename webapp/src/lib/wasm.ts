@@ -61,6 +61,16 @@ export function priceChangePercent(amount: string, open: string): string | undef
   return core.priceChangePercent(amount, open) ?? undefined;
 }
 
+/** Runs a formatter on `value`, showing `--` for a missing value or one the core cannot read. */
+export function orDash(format: (value: string) => string, value: string | null | undefined): string {
+  if (!value) return '--';
+  try {
+    return format(value);
+  } catch {
+    return '--';
+  }
+}
+
 /** `"+1.23%"`, `"-0.50%"`, `"0.00%"`, or `"--"` when the percent is unknown. */
 export function formatPercent(percent?: string | null): string {
   return core.formatPercent(percent ?? undefined);

@@ -1,5 +1,5 @@
 // A scripted WebSocket double for the market feed.
-import type { SocketLike } from '../lib/live';
+import type { SocketLike } from '../lib/socket-loop';
 
 export class FakeSocket implements SocketLike {
   static created: FakeSocket[] = [];

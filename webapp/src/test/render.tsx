@@ -1,9 +1,11 @@
-// Test helper: the app's providers and routes in a memory router, with a seeded query cache.
+// Test helper: the app's providers and routes in a memory router, with a seeded query cache (and a
+// signed-in member), and reading a rendered table.
 import { QueryClient } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { getGetAllSettingQueryKey, getGetCoinListQueryKey } from '../api/generated/common/common';
-import type { AllSetting, CoinList, CoinListEntry } from '../api/generated/model';
+import type { AllSetting, CoinList, CoinListEntry, UserInfo } from '../api/generated/model';
+import { getGetInfoQueryKey } from '../api/generated/user/user';
 import { AppProviders } from '../app/providers';
 import { routes } from '../app/router';
 
@@ -60,6 +62,27 @@ export function renderApp(path: string, coins: CoinList = { currencyList: [], co
     </AppProviders>,
   );
   return { ...view, router, queryClient };
+}
+
+/** Logs in (a session cookie) and renders the app at `path` with `user` in the cache (and `coins`). */
+export function renderSignedIn(path: string, user: UserInfo, coins?: CoinList) {
+  document.cookie = 'coin-access-token=tok; path=/';
+  const view = renderApp(path, coins);
+  view.queryClient.setQueryData(getGetInfoQueryKey(), user);
+  return view;
+}
+
+/** Ends the session `renderSignedIn` opened. */
+export function logoutCookie(): void {
+  document.cookie = 'coin-access-token=; Max-Age=0; path=/';
+}
+
+/** The text of the cells of a table's body rows (the header row left out). */
+export function bodyCells(table: HTMLElement): string[][] {
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent ?? ''));
 }
 
 /**

@@ -10,14 +10,14 @@ import { Box, Flex, HStack, NativeSelect, Table, Text, chakra } from '@chakra-ui
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../../api/generated/model';
+import type { Direction } from '../../hooks/use-tick-direction';
 import { useMarketDetail, useOrderBook } from '../../lib/live';
 import { coreErrorText, formatOrderBook, formatPrice, isCoreError, type OrderBookRow } from '../../lib/wasm';
+import { CompactCell, CompactHeader } from '../compact-table';
 import { decimalsOf, tickChoices } from './ticks';
 
 /** Rows shown per side. */
 export const BOOK_ROWS = 12;
-
-type Direction = 'up' | 'down' | 'flat';
 
 /** A formatted price (`"67,012.35"`) as the plain decimal it stands for (`"67012.35"`). */
 export function plainPrice(formatted: string): string {
@@ -145,19 +145,7 @@ function BookSide({
   const bar = side === 'bid' ? 'var(--chakra-colors-up-subtle, rgba(3, 135, 90, 0.12))' : 'var(--chakra-colors-down-subtle, rgba(217, 48, 79, 0.12))';
   return (
     <Table.Root size="sm" aria-label={label} variant="line" css={{ '& td, & th': { borderBottomWidth: 0 } }}>
-      <Table.Header srOnly={side === 'bid' ? true : undefined}>
-        <Table.Row>
-          <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3">
-            {t('market.book.price', { quote })}
-          </Table.ColumnHeader>
-          <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
-            {t('market.book.amount', { base })}
-          </Table.ColumnHeader>
-          <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
-            {t('market.book.total', { quote })}
-          </Table.ColumnHeader>
-        </Table.Row>
-      </Table.Header>
+      <CompactHeader labels={[t('market.book.price', { quote }), t('market.book.amount', { base }), t('market.book.total', { quote })]} srOnly={side === 'bid'} />
       <Table.Body>
         {rows.map((row) => (
           <Table.Row
@@ -165,7 +153,7 @@ function BookSide({
             bg="transparent"
             style={{ backgroundImage: `linear-gradient(to left, ${bar} ${row.depth}%, transparent ${row.depth}%)` }}
           >
-            <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" color={color} fontWeight="medium">
+            <CompactCell color={color} fontWeight="medium">
               {onPickPrice ? (
                 <chakra.button
                   type="button"
@@ -182,13 +170,11 @@ function BookSide({
               ) : (
                 row.price
               )}
-            </Table.Cell>
-            <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" textAlign="end">
-              {row.quantity}
-            </Table.Cell>
-            <Table.Cell py="0.5" px="3" fontSize="xs" fontVariantNumeric="tabular-nums" textAlign="end" color="fg.muted">
+            </CompactCell>
+            <CompactCell textAlign="end">{row.quantity}</CompactCell>
+            <CompactCell textAlign="end" color="fg.muted">
               {row.total}
-            </Table.Cell>
+            </CompactCell>
           </Table.Row>
         ))}
         {rows.length === 0 && (

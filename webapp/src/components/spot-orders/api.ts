@@ -1,50 +1,9 @@
-//! Helpers around the spot calls shared by the trade page and (later) the order centre: the `{head}`
-//! segment of member-area paths, the options of calls whose errors the screen shows itself, the
-//! readable parts of a failed call, and the refetch of every spot read after an order changed.
+//! The refetch of every spot read after an order changed, shared by the trade page and the order
+//! centre.
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useGetAllSetting } from '../../api/generated/common/common';
-import { ApiError, type RequestOptions } from '../../lib/api-client';
-import { getPlatformConfig } from '../../lib/platform-config';
 import { invalidatePushedReads } from '../../lib/user-push';
-
-/** Request options of calls whose errors the screen shows itself (no toast from the client). */
-export const SILENT: RequestOptions = { silent: true };
-
-/** The `{head}` segment of `/api/{head}/coin/…`: getAllSetting's `platform.apiHead`, else the platform config. */
-export function useApiHead(): string {
-  const { data } = useGetAllSetting();
-  return data?.platform.apiHead || getPlatformConfig().apiHead || 'coin';
-}
-
-/** What a failed call says: the stable `reason`, the `field` at fault, the message to show. */
-export interface Failure {
-  reason?: string;
-  field?: string;
-  message: string;
-  /** The call never got an answer (network, timeout): a retry with the same key is safe. */
-  unanswered: boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The reason, field and message of anything a call rejected with. */
-export function failure(error: unknown, fallback: string): Failure {
-  if (!(error instanceof ApiError)) return { message: fallback, unanswered: false };
-  const body: unknown = error.body;
-  const data = isRecord(body) && isRecord(body.data) ? body.data : undefined;
-  const reason = typeof data?.reason === 'string' ? data.reason : undefined;
-  const field = typeof data?.field === 'string' && data.field ? data.field.split(/[.[]/)[0] : undefined;
-  return {
-    ...(reason ? { reason } : {}),
-    ...(field ? { field } : {}),
-    message: error.message || fallback,
-    unanswered: error.kind !== 'api',
-  };
-}
 
 /** Refetches the user's orders, fills and balances (after a submit or a cancel). */
 export function useRefreshSpot(): () => void {

@@ -6,7 +6,7 @@ import { useGetCoinList } from '../../api/generated/common/common';
 import type { CoinListEntry } from '../../api/generated/model';
 import { pairName } from '../../hooks/use-market-rows';
 import { useDateTimeFormatter } from '../../hooks/use-time-zone';
-import { formatPrice, formatQuantity } from '../../lib/wasm';
+import { formatPrice, formatQuantity, orDash } from '../../lib/wasm';
 
 /** What a table needs to show a row of any pair. */
 export interface SpotFormat {
@@ -26,16 +26,6 @@ export interface SpotFormat {
   time: (epochMs: number) => string;
 }
 
-/** Runs a wasm-core formatter, showing `--` for a value it cannot read. */
-function safely(format: (value: string) => string, value: string | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '--';
-  try {
-    return format(value);
-  } catch {
-    return '--';
-  }
-}
-
 /** The formatting of spot rows, from the coin list and the time zone. */
 export function useSpotFormat(): SpotFormat {
   const coinList = useGetCoinList();
@@ -50,9 +40,9 @@ export function useSpotFormat(): SpotFormat {
       },
       base: (symbol) => (coin(symbol)?.coin ?? symbol.replace(/usdt$/i, '')).toUpperCase(),
       quote: (symbol) => (coin(symbol)?.baseCoin ?? 'usdt').toUpperCase(),
-      price: (symbol, value) => safely((v) => formatPrice(v, coin(symbol)?.pricePrecision), value),
-      quantity: (symbol, value) => safely((v) => formatQuantity(v, coin(symbol)?.quantityPrecision), value),
-      amount: (value) => safely((v) => formatQuantity(v), value),
+      price: (symbol, value) => orDash((v) => formatPrice(v, coin(symbol)?.pricePrecision), value),
+      quantity: (symbol, value) => orDash((v) => formatQuantity(v, coin(symbol)?.quantityPrecision), value),
+      amount: (value) => orDash((v) => formatQuantity(v), value),
       time,
     };
   }, [coinList.data, time]);

@@ -6,5 +6,5 @@ export { OPEN_ORDERS_PAGE_SIZE, OpenOrdersTable } from './open-orders';
 export { ORDER_HISTORY_PAGE_SIZE, OrderHistoryTable } from './order-history';
 export { TRADE_HISTORY_PAGE_SIZE, TradeHistoryTable } from './trade-history';
 export { SPOT_ORDER_TABS, SpotOrdersBrowser, type SpotOrdersTab, parseSpotOrdersTab, parseSpotSymbol } from './spot-orders-browser';
-export { type Failure, SILENT, failure, useApiHead, useRefreshSpot } from './api';
+export { useRefreshSpot } from './api';
 export { type SpotFormat, useSpotFormat } from './format';

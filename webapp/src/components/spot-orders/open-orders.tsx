@@ -9,23 +9,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SpotOrder } from '../../api/generated/model';
 import { cancelSpotOrder, useCancelSpotOrder, useListSpotOrders } from '../../api/generated/spot-trading/spot-trading';
+import { NumberCell } from '../data-table';
+import { SILENT, failure } from '../../lib/api-calls';
 import { useIsLoggedIn } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
-import { SILENT, failure, useRefreshSpot } from './api';
+import { useRefreshSpot } from './api';
 import { useSpotFormat } from './format';
-import { Pager, SideText, SpotTable, StateRows, StatusBadge } from './parts';
+import { LeadCells, PagedTable, StatusBadge, orderedAmount, orderedPrice } from './parts';
 
 /** Rows per page. */
 export const OPEN_ORDERS_PAGE_SIZE = 20;
 /** A safety net when the user channel is down: open orders are refetched this often. */
 const OPEN_ORDERS_REFRESH_MS = 15_000;
-
-/** The ordered quantity as shown: the base quantity, or the quote amount of a market buy by amount. */
-export function orderedAmount(order: SpotOrder, format: ReturnType<typeof useSpotFormat>): string {
-  if (order.commissNum) return `${format.quantity(order.symbol, order.commissNum)} ${format.base(order.symbol)}`;
-  if (order.quoteAmount) return `${format.amount(order.quoteAmount)} ${format.quote(order.symbol)}`;
-  return '--';
-}
 
 export function OpenOrdersTable({ symbol, label }: { symbol?: string; label?: string }) {
   const { t } = useTranslation();
@@ -98,32 +93,24 @@ export function OpenOrdersTable({ symbol, label }: { symbol?: string; label?: st
           </Button>
         </Flex>
       )}
-      <SpotTable label={label ?? t('trade.orders.tabs.open')} columns={columns} busy={orders.isFetching}>
+      <PagedTable
+        label={label ?? t('trade.orders.tabs.open')}
+        columns={columns}
+        query={orders}
+        loggedIn={loggedIn}
+        empty={t('trade.orders.empty.open')}
+        page={page}
+        pageSize={OPEN_ORDERS_PAGE_SIZE}
+        onPage={setPage}
+      >
         {records.map((order) => (
           <Table.Row key={order.id}>
-            <Table.Cell ps="4" fontVariantNumeric="tabular-nums" color="fg.muted" fontSize="xs">
-              {format.time(order.commissTime)}
-            </Table.Cell>
-            <Table.Cell fontWeight="medium">{format.pair(order.symbol)}</Table.Cell>
-            <Table.Cell>{t(`trade.orders.type.${order.commissType}`, { defaultValue: order.commissType })}</Table.Cell>
-            <Table.Cell>
-              <SideText side={order.side} />
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {order.commissPrice ? format.price(order.symbol, order.commissPrice) : t('trade.orders.marketPrice')}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {format.price(order.symbol, order.triggerPrice)}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {orderedAmount(order, format)}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {format.quantity(order.symbol, order.haveDealNum)}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {order.entrustedValue ? `${format.amount(order.entrustedValue)} ${format.quote(order.symbol)}` : '--'}
-            </Table.Cell>
+            <LeadCells format={format} time={order.commissTime} symbol={order.symbol} type={order.commissType} side={order.side} />
+            <NumberCell>{orderedPrice(order, format, t)}</NumberCell>
+            <NumberCell>{format.price(order.symbol, order.triggerPrice)}</NumberCell>
+            <NumberCell>{orderedAmount(order, format)}</NumberCell>
+            <NumberCell>{format.quantity(order.symbol, order.haveDealNum)}</NumberCell>
+            <NumberCell>{order.entrustedValue ? `${format.amount(order.entrustedValue)} ${format.quote(order.symbol)}` : '--'}</NumberCell>
             <Table.Cell>
               <StatusBadge status={order.status} />
             </Table.Cell>
@@ -141,16 +128,7 @@ export function OpenOrdersTable({ symbol, label }: { symbol?: string; label?: st
             </Table.Cell>
           </Table.Row>
         ))}
-        <StateRows
-          colSpan={columns.length}
-          isLoading={orders.isPending && loggedIn}
-          isError={orders.isError && !orders.data}
-          isEmpty={records.length === 0}
-          empty={t('trade.orders.empty.open')}
-          onRetry={() => void orders.refetch()}
-        />
-      </SpotTable>
-      <Pager total={orders.data?.total ?? 0} pageSize={OPEN_ORDERS_PAGE_SIZE} page={page} onPage={setPage} />
+      </PagedTable>
       {!loggedIn && (
         <HStack justify="center" py="4">
           <Text fontSize="sm" color="fg.muted">

@@ -6,11 +6,11 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListSpotOrders } from '../../api/generated/spot-trading/spot-trading';
+import { SILENT } from '../../lib/api-calls';
 import { useIsLoggedIn } from '../../lib/session';
-import { SILENT } from './api';
+import { NumberCell } from '../data-table';
 import { useSpotFormat } from './format';
-import { orderedAmount } from './open-orders';
-import { Pager, SideText, SpotTable, StateRows, StatusBadge } from './parts';
+import { LeadCells, PagedTable, StatusBadge, orderedAmount, orderedPrice } from './parts';
 
 /** Rows per page. */
 export const ORDER_HISTORY_PAGE_SIZE = 20;
@@ -39,51 +39,30 @@ export function OrderHistoryTable({ symbol, label }: { symbol?: string; label?: 
   ];
 
   return (
-    <>
-      <SpotTable label={label ?? t('trade.orders.tabs.history')} columns={columns} busy={orders.isFetching}>
-        {records.map((order) => (
-          <Table.Row key={order.id}>
-            <Table.Cell ps="4" fontVariantNumeric="tabular-nums" color="fg.muted" fontSize="xs">
-              {format.time(order.commissTime)}
-            </Table.Cell>
-            <Table.Cell fontWeight="medium">{format.pair(order.symbol)}</Table.Cell>
-            <Table.Cell>{t(`trade.orders.type.${order.commissType}`, { defaultValue: order.commissType })}</Table.Cell>
-            <Table.Cell>
-              <SideText side={order.side} />
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {format.price(order.symbol, order.dealAverPrice)}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {order.commissPrice ? format.price(order.symbol, order.commissPrice) : t('trade.orders.marketPrice')}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {format.quantity(order.symbol, order.haveDealNum)}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {orderedAmount(order, format)}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {`${format.amount(order.dealAmount)} ${format.quote(order.symbol)}`}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {`${format.amount(order.serviceCharge)} ${order.feeCoin.toUpperCase()}`}
-            </Table.Cell>
-            <Table.Cell pe="4">
-              <StatusBadge status={order.status} cancelReason={order.cancelReason} />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-        <StateRows
-          colSpan={columns.length}
-          isLoading={orders.isPending && loggedIn}
-          isError={orders.isError && !orders.data}
-          isEmpty={records.length === 0}
-          empty={t('trade.orders.empty.history')}
-          onRetry={() => void orders.refetch()}
-        />
-      </SpotTable>
-      <Pager total={orders.data?.total ?? 0} pageSize={ORDER_HISTORY_PAGE_SIZE} page={page} onPage={setPage} />
-    </>
+    <PagedTable
+      label={label ?? t('trade.orders.tabs.history')}
+      columns={columns}
+      query={orders}
+      loggedIn={loggedIn}
+      empty={t('trade.orders.empty.history')}
+      page={page}
+      pageSize={ORDER_HISTORY_PAGE_SIZE}
+      onPage={setPage}
+    >
+      {records.map((order) => (
+        <Table.Row key={order.id}>
+          <LeadCells format={format} time={order.commissTime} symbol={order.symbol} type={order.commissType} side={order.side} />
+          <NumberCell>{format.price(order.symbol, order.dealAverPrice)}</NumberCell>
+          <NumberCell>{orderedPrice(order, format, t)}</NumberCell>
+          <NumberCell>{format.quantity(order.symbol, order.haveDealNum)}</NumberCell>
+          <NumberCell>{orderedAmount(order, format)}</NumberCell>
+          <NumberCell>{`${format.amount(order.dealAmount)} ${format.quote(order.symbol)}`}</NumberCell>
+          <NumberCell>{`${format.amount(order.serviceCharge)} ${order.feeCoin.toUpperCase()}`}</NumberCell>
+          <Table.Cell pe="4">
+            <StatusBadge status={order.status} cancelReason={order.cancelReason} />
+          </Table.Cell>
+        </Table.Row>
+      ))}
+    </PagedTable>
   );
 }

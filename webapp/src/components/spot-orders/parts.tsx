@@ -1,51 +1,100 @@
-//! The pieces the spot tables share: the table frame with its loading, failure and empty states, the
-//! page buttons, the side and status labels.
+//! The pieces the spot tables share: one page of a list in a table with its loading, failure and
+//! empty states and the page buttons under it, the leading cells of a row, the ordered price and
+//! amount, the side and status labels.
 
 import { Badge, Box, Button, HStack, IconButton, Table, Text } from '@chakra-ui/react';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { SpotOrder } from '../../api/generated/model';
+import { type DataColumn, DataTable } from '../data-table';
 import { ChevronDownIcon } from '../icons';
+import type { SpotFormat } from './format';
 
-/** A table with a caption for screen readers, scrolling sideways on narrow screens. */
-export function SpotTable({
+/** What a paged table needs of its list query. */
+export interface PageQuery {
+  data?: { total: number; records: readonly unknown[] };
+  isPending: boolean;
+  isError: boolean;
+  isFetching: boolean;
+  refetch: () => unknown;
+}
+
+/**
+ * One page of `query`'s list: the `children` rows, or the loading, failed (with Retry) or `empty`
+ * row, in a table labelled `label`, and the page buttons under it.
+ */
+export function PagedTable({
   label,
   columns,
+  query,
+  loggedIn,
+  empty,
+  page,
+  pageSize,
+  onPage,
   children,
-  busy,
 }: {
   label: string;
-  columns: Array<{ key: string; label: string; end?: boolean }>;
+  columns: DataColumn[];
+  query: PageQuery;
+  loggedIn: boolean;
+  empty: string;
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
   children: ReactNode;
-  busy?: boolean;
 }) {
   return (
-    <Table.ScrollArea>
-      <Table.Root size="sm" aria-label={label} aria-busy={busy || undefined} css={{ '& td, & th': { whiteSpace: 'nowrap' } }}>
-        <Table.Header>
-          <Table.Row bg="bg.subtle">
-            {columns.map((column, index) => (
-              <Table.ColumnHeader
-                key={column.key}
-                fontSize="xs"
-                color="fg.muted"
-                fontWeight="medium"
-                textAlign={column.end ? 'end' : 'start'}
-                ps={index === 0 ? '4' : undefined}
-                pe={index === columns.length - 1 ? '4' : undefined}
-              >
-                {column.label}
-              </Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>{children}</Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
+    <>
+      <DataTable label={label} columns={columns} busy={query.isFetching}>
+        {children}
+        <StateRows
+          colSpan={columns.length}
+          isLoading={query.isPending && loggedIn}
+          isError={query.isError && !query.data}
+          isEmpty={(query.data?.records.length ?? 0) === 0}
+          empty={empty}
+          onRetry={() => void query.refetch()}
+        />
+      </DataTable>
+      <Pager total={query.data?.total ?? 0} pageSize={pageSize} page={page} onPage={onPage} />
+    </>
   );
 }
 
+/** The cells every spot row starts with: the time, the pair, the order type (when given) and the side. */
+export function LeadCells({ format, time, symbol, type, side }: { format: SpotFormat; time: number; symbol: string; type?: string; side: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Table.Cell ps="4" fontVariantNumeric="tabular-nums" color="fg.muted" fontSize="xs">
+        {format.time(time)}
+      </Table.Cell>
+      <Table.Cell fontWeight="medium">{format.pair(symbol)}</Table.Cell>
+      {type !== undefined && <Table.Cell>{t(`trade.orders.type.${type}`, { defaultValue: type })}</Table.Cell>}
+      <Table.Cell>
+        <SideText side={side} />
+      </Table.Cell>
+    </>
+  );
+}
+
+/** The price an order asked: its limit price, or "Market" for a market order. */
+export function orderedPrice(order: SpotOrder, format: SpotFormat, t: TFunction): string {
+  return order.commissPrice ? format.price(order.symbol, order.commissPrice) : t('trade.orders.marketPrice');
+}
+
+/** The ordered quantity as shown: the base quantity, or the quote amount of a market buy by amount. */
+export function orderedAmount(order: SpotOrder, format: SpotFormat): string {
+  if (order.commissNum) return `${format.quantity(order.symbol, order.commissNum)} ${format.base(order.symbol)}`;
+  if (order.quoteAmount) return `${format.amount(order.quoteAmount)} ${format.quote(order.symbol)}`;
+  return '--';
+}
+
+
 /** One full-width message row (loading, empty, failed). */
-export function MessageRow({ colSpan, children, role }: { colSpan: number; children: ReactNode; role?: 'status' | 'alert' }) {
+function MessageRow({ colSpan, children, role }: { colSpan: number; children: ReactNode; role?: 'status' | 'alert' }) {
   return (
     <Table.Row>
       <Table.Cell colSpan={colSpan} textAlign="center" py="8" color="fg.muted" fontSize="sm" role={role}>
@@ -56,7 +105,7 @@ export function MessageRow({ colSpan, children, role }: { colSpan: number; child
 }
 
 /** The rows of a table's state: loading, failed (with Retry) or empty; `null` when there are rows. */
-export function StateRows({
+function StateRows({
   colSpan,
   isLoading,
   isError,
@@ -96,7 +145,7 @@ export function StateRows({
 }
 
 /** Buy in the up colour, sell in the down colour (the word itself says which). */
-export function SideText({ side }: { side: string }) {
+function SideText({ side }: { side: string }) {
   const { t } = useTranslation();
   return (
     <Text as="span" fontWeight="semibold" color={side === 'buy' ? 'up' : 'down'}>
@@ -133,7 +182,7 @@ export function StatusBadge({ status, cancelReason }: { status: string; cancelRe
 }
 
 /** Previous / next page buttons with "Page x of y" (nothing when one page holds all). */
-export function Pager({ total, pageSize, page, onPage }: { total: number; pageSize: number; page: number; onPage: (page: number) => void }) {
+function Pager({ total, pageSize, page, onPage }: { total: number; pageSize: number; page: number; onPage: (page: number) => void }) {
   const { t } = useTranslation();
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1) return null;

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type * as KlineChartModule from '../kline-chart';
 import { toaster } from '../../lib/toaster';
 import {
@@ -8,17 +8,17 @@ import {
   ORDER_LIST,
   USER_COIN,
   USER_COINS,
+  bodyCells,
   callsTo,
   fail,
   fakeBackend,
-  fakeLive,
-  logoutCookie,
   ok,
   page,
+  renderOneOpenOrder,
   renderSpot,
-  resetLive,
   spotFill,
   spotOrder,
+  spotTestLifecycle,
 } from './test-helpers';
 
 vi.mock('../kline-chart', async (importOriginal) => ({
@@ -28,28 +28,7 @@ vi.mock('../kline-chart', async (importOriginal) => ({
 
 const PATH = '/trade/index?type=bb&symbol=btcusdt';
 
-/** The cells of a table's body rows. */
-function cells(table: HTMLElement): string[][] {
-  return within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent ?? ''));
-}
-
-let live: ReturnType<typeof fakeLive>;
-
-beforeEach(() => {
-  localStorage.clear();
-  live = fakeLive();
-  vi.spyOn(toaster, 'create').mockImplementation(() => 'toast');
-});
-
-afterEach(() => {
-  resetLive();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  logoutCookie();
-});
+spotTestLifecycle();
 
 describe('spot order tables', () => {
   it('lists the open orders of the pair and cancels one', async () => {
@@ -67,9 +46,9 @@ describe('spot order tables', () => {
     });
     renderSpot(PATH);
     const table = await screen.findByRole('table', { name: 'Open orders' });
-    await waitFor(() => expect(cells(table)).toHaveLength(2));
+    await waitFor(() => expect(bodyCells(table)).toHaveLength(2));
     // Time in New York (UTC−05:00), the pair, type, side, price, trigger, amount, filled, value, status.
-    expect(cells(table)[0]!.slice(0, 10)).toEqual([
+    expect(bodyCells(table)[0]!.slice(0, 10)).toEqual([
       '01/05/2026 10:04:05',
       'BTC/USDT',
       'Limit',
@@ -81,14 +60,14 @@ describe('spot order tables', () => {
       '600 USDT',
       'Open',
     ]);
-    expect(cells(table)[1]![9]).toBe('Partly filled');
+    expect(bodyCells(table)[1]![9]).toBe('Partly filled');
     const [first] = callsTo(calls, 'POST', ORDER_LIST);
     expect(Object.fromEntries(first!.query)).toEqual({ scope: 'current', page: '1', pageSize: '20', symbol: 'btcusdt' });
 
     fireEvent.click(within(table).getByRole('button', { name: 'Cancel the BTC/USDT order #7' }));
     await waitFor(() => expect(toaster.create).toHaveBeenCalledWith({ type: 'success', title: 'BTC/USDT order cancelled.' }));
     expect(callsTo(calls, 'POST', CANCEL)[0]!.query.get('id')).toBe('7');
-    await waitFor(() => expect(cells(table)).toHaveLength(1));
+    await waitFor(() => expect(bodyCells(table)).toHaveLength(1));
     // The balances are read again: the order's funds are unfrozen.
     expect(callsTo(calls, 'POST', USER_COIN).length).toBeGreaterThan(1);
 
@@ -108,7 +87,7 @@ describe('spot order tables', () => {
     });
     renderSpot(PATH);
     const table = await screen.findByRole('table', { name: 'Open orders' });
-    await waitFor(() => expect(cells(table)).toHaveLength(2));
+    await waitFor(() => expect(bodyCells(table)).toHaveLength(2));
     fireEvent.click(screen.getByRole('button', { name: 'Cancel all' }));
     await waitFor(() => expect(toaster.create).toHaveBeenCalledWith({ type: 'success', title: 'Orders cancelled: 2.' }));
     expect(callsTo(calls, 'POST', CANCEL).map((c) => c.query.get('id')).sort()).toEqual(['7', '8']);
@@ -136,15 +115,15 @@ describe('spot order tables', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: 'Order history' }));
     const history = await screen.findByRole('table', { name: 'Order history' });
-    await waitFor(() => expect(cells(history)).toHaveLength(2));
-    expect(cells(history)[0]).toEqual(['01/05/2026 10:04:05', 'BTC/USDT', 'Market', 'Buy', '67,010.00', 'Market', '0.0100', '0.0100 BTC', '670.1 USDT', '0.00001 BTC', 'Filled']);
-    expect(cells(history)[1]![10]).toBe('Cancelledunfilled rest of an immediate order');
+    await waitFor(() => expect(bodyCells(history)).toHaveLength(2));
+    expect(bodyCells(history)[0]).toEqual(['01/05/2026 10:04:05', 'BTC/USDT', 'Market', 'Buy', '67,010.00', 'Market', '0.0100', '0.0100 BTC', '670.1 USDT', '0.00001 BTC', 'Filled']);
+    expect(bodyCells(history)[1]![10]).toBe('Cancelledunfilled rest of an immediate order');
 
     fireEvent.click(screen.getByRole('tab', { name: 'Trade history' }));
     const trades = await screen.findByRole('table', { name: 'Trade history' });
-    await waitFor(() => expect(cells(trades)).toHaveLength(2));
-    expect(cells(trades)[0]).toEqual(['01/05/2026 10:04:06', 'BTC/USDT', 'Buy', 'Taker', '67,010.00', '0.0100 BTC', '670.1 USDT', '0.00001 BTC']);
-    expect(cells(trades)[1]!.slice(1, 4)).toEqual(['ETH/USDT', 'Sell', 'Maker']);
+    await waitFor(() => expect(bodyCells(trades)).toHaveLength(2));
+    expect(bodyCells(trades)[0]).toEqual(['01/05/2026 10:04:06', 'BTC/USDT', 'Buy', 'Taker', '67,010.00', '0.0100 BTC', '670.1 USDT', '0.00001 BTC']);
+    expect(bodyCells(trades)[1]!.slice(1, 4)).toEqual(['ETH/USDT', 'Sell', 'Maker']);
     expect(callsTo(calls, 'POST', FILLS).at(-1)!.body).toEqual({ page: 1, pageSize: 20, symbol: 'btcusdt' });
 
     const allPairs = screen.getByRole('checkbox', { name: 'All pairs' });
@@ -153,14 +132,7 @@ describe('spot order tables', () => {
   });
 
   it('refetches orders, fills and balances when the user channel reports an order or a fill', async () => {
-    const calls = fakeBackend({
-      [`POST ${USER_COIN}`]: ok(USER_COINS),
-      [`POST ${ORDER_LIST}`]: [ok(page([spotOrder()])), ok(page([]))],
-    });
-    renderSpot(PATH);
-    const table = await screen.findByRole('table', { name: 'Open orders' });
-    await waitFor(() => expect(cells(table)).toHaveLength(1));
-    const socket = live.userSockets.at(-1)!;
+    const { calls, table, socket } = await renderOneOpenOrder(PATH);
     expect(socket.url).toBe('ws://test/ws/user/push/1001');
     const before = { orders: callsTo(calls, 'POST', ORDER_LIST).length, balances: callsTo(calls, 'POST', USER_COIN).length };
     act(() => {

@@ -1,101 +1,23 @@
-// Test helpers of the spot screens: a logged-in user, a fake backend (`fetch` answered by route,
-// every call recorded with its headers and body), spot orders and fills, and the live channels
-// (market feed and user channel) on fake sockets.
-import { vi } from 'vitest';
-import type { SpotFill, SpotOrder, UserInfo } from '../../api/generated/model';
-import { getGetInfoQueryKey } from '../../api/generated/user/user';
+// Test helpers of the spot screens: the shared fake backend (with the member logged in), spot orders
+// and fills, the live channels (market feed and user channel) on fake sockets, and the lifecycle
+// every spot screen test shares.
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
+import type { SpotFill, SpotOrder } from '../../api/generated/model';
+import { setLanguage } from '../../i18n';
 import { MarketFeed, setMarketFeed } from '../../lib/live';
+import { toaster } from '../../lib/toaster';
 import { UserPushClient, setUserPushFactory } from '../../lib/user-push';
+import { type Call, type Handler, makeUser, ok, fakeBackend as sharedFakeBackend } from '../../test/fake-backend';
 import { FakeSocket } from '../../test/fake-socket';
-import { coin, renderApp } from '../../test/render';
+import { bodyCells, coin, logoutCookie, renderApp, renderSignedIn } from '../../test/render';
 
-/** A member with id 1001. */
-export function makeUser(): UserInfo {
-  return {
-    user: {
-      userId: 1001,
-      email: 'ada@example.com',
-      inviteCode: 'AB12CD',
-      userType: 'normal',
-      creditScore: 100,
-      role: 'user',
-      createdAt: Date.UTC(2026, 0, 2, 20, 4, 5),
-    },
-    avatar: '/avatar-default.svg',
-    is_merchant: 1,
-    security: { fundPasswordSet: true, totpEnabled: false, antiCodeSet: false, emailBound: true, phoneBound: false },
-    kycLevel: 0,
-  };
-}
+export { type Answer, type Call, callsTo, fail, makeUser, ok } from '../../test/fake-backend';
+export { bodyCells, logoutCookie } from '../../test/render';
 
-/** One answer of the fake backend: the HTTP status and the envelope. */
-export interface Answer {
-  status?: number;
-  body: unknown;
-}
-
-/** The success envelope of `data`. */
-export const ok = (data: unknown): Answer => ({ body: { code: 200, msg: 'ok', data } });
-
-/** A failure with `reason` (and `field`) and the message `msg`. */
-export const fail = (status: number, reason: string, msg: string, field?: string): Answer => ({
-  status,
-  body: { code: status, msg, data: { reason, ...(field ? { field } : {}) } },
-});
-
-/** A recorded call. */
-export interface Call {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-type Handler = Answer | Answer[] | ((call: Call) => Answer | 'network-error');
-
-/**
- * Stubs `fetch` with `routes` keyed `"METHOD /path"` (getInfo answers `makeUser()` unless given);
- * an array answers in turn (its last answer repeats); a function may answer `'network-error'`.
- * Unknown routes answer an empty success.
- */
+/** `fakeBackend` of `src/test` with getInfo answering `makeUser()` unless `given` says otherwise. */
 export function fakeBackend(given: Record<string, Handler>): Call[] {
-  const routes: Record<string, Handler> = { 'POST /api/user/getInfo': ok(makeUser()), ...given };
-  const calls: Call[] = [];
-  const served = new Map<string, number>();
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(input, 'http://localhost');
-      const body = init?.body;
-      const call: Call = {
-        method: (init?.method ?? 'GET').toUpperCase(),
-        path: url.pathname,
-        query: url.searchParams,
-        headers: { ...(init?.headers as Record<string, string> | undefined) },
-        body: typeof body === 'string' ? JSON.parse(body) : body,
-      };
-      calls.push(call);
-      const key = `${call.method} ${call.path}`;
-      const handler = routes[key];
-      let answer: Answer | 'network-error';
-      if (handler === undefined) answer = ok(null);
-      else if (typeof handler === 'function') answer = handler(call);
-      else if (Array.isArray(handler)) {
-        const n = served.get(key) ?? 0;
-        served.set(key, n + 1);
-        answer = handler[Math.min(n, handler.length - 1)]!;
-      } else answer = handler;
-      if (answer === 'network-error') throw new TypeError('Failed to fetch');
-      return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'Content-Type': 'application/json' } });
-    }),
-  );
-  return calls;
-}
-
-/** The calls to `path` (by method). */
-export function callsTo(calls: Call[], method: string, path: string): Call[] {
-  return calls.filter((call) => call.method === method && call.path === path);
+  return sharedFakeBackend({ 'POST /api/user/getInfo': ok(makeUser()), ...given });
 }
 
 /** Paths of the spot calls. */
@@ -170,23 +92,13 @@ export function page<T>(records: T[]): { total: number; page: number; pageSize: 
 }
 
 /** The market feed and the user channel on fake sockets (`FakeSocket.created` lists both). */
-export function fakeLive(): { userSockets: FakeSocket[] } {
+export function fakeLive(): void {
   FakeSocket.created = [];
-  setMarketFeed(new MarketFeed({ url: () => 'ws://test/market', createSocket: (url) => new FakeSocket(url), frame: (cb) => setTimeout(cb, 0) }));
-  const userSockets: FakeSocket[] = [];
-  setUserPushFactory(
-    (userId) =>
-      new UserPushClient({
-        url: () => `ws://test/ws/user/push/${userId}`,
-        createSocket: (url) => {
-          const socket = new FakeSocket(url);
-          userSockets.push(socket);
-          return socket;
-        },
-      }),
-  );
-  return { userSockets };
+  setMarketFeed(new MarketFeed({ url: () => MARKET_URL, createSocket: (url) => new FakeSocket(url), frame: (cb) => setTimeout(cb, 0) }));
+  setUserPushFactory((userId) => new UserPushClient({ url: () => `ws://test/ws/user/push/${userId}`, createSocket: (url) => new FakeSocket(url) }));
 }
+
+const MARKET_URL = 'ws://test/market';
 
 /** Undoes `fakeLive`. */
 export function resetLive(): void {
@@ -196,20 +108,55 @@ export function resetLive(): void {
 
 /** The market feed's socket. */
 export function marketSocket(): FakeSocket {
-  const socket = FakeSocket.created.find((s) => s.url === 'ws://test/market');
+  const socket = FakeSocket.created.find((s) => s.url === MARKET_URL);
   if (!socket) throw new Error('no market socket');
+  return socket;
+}
+
+/** The user channel's latest socket (any socket but the market feed's). */
+export function userSocket(): FakeSocket {
+  const socket = FakeSocket.created.filter((s) => s.url !== MARKET_URL).at(-1);
+  if (!socket) throw new Error('no user channel socket');
   return socket;
 }
 
 /** Renders the app at `path`, logged in as `makeUser()` (or as a visitor). */
 export function renderSpot(path: string, { visitor = false }: { visitor?: boolean } = {}) {
-  if (!visitor) document.cookie = 'coin-access-token=tok; path=/';
-  const view = renderApp(path, COINS);
-  if (!visitor) view.queryClient.setQueryData(getGetInfoQueryKey(), makeUser());
-  return view;
+  return visitor ? renderApp(path, COINS) : renderSignedIn(path, makeUser(), COINS);
 }
 
-/** Ends the test's session. */
-export function logoutCookie(): void {
-  document.cookie = 'coin-access-token=; Max-Age=0; path=/';
+/**
+ * The lifecycle of a spot screen test, registered by calling this at the top of the file: before
+ * each test a clean `localStorage`, the live channels on fake sockets and a silenced toaster; after
+ * it all undone, the session ended and the language back to English.
+ */
+export function spotTestLifecycle(): void {
+  beforeEach(() => {
+    localStorage.clear();
+    fakeLive();
+    vi.spyOn(toaster, 'create').mockImplementation(() => 'toast');
+  });
+  afterEach(async () => {
+    resetLive();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    logoutCookie();
+    await setLanguage('en', { persist: false });
+  });
+}
+
+/**
+ * Renders `path` logged in with one open order (orderList answers it once, then nothing: the order
+ * filled) and waits for its row; returns the recorded calls, the open orders table and the user
+ * channel's socket.
+ */
+export async function renderOneOpenOrder(path: string): Promise<{ calls: Call[]; table: HTMLElement; socket: FakeSocket }> {
+  const calls = fakeBackend({
+    [`POST ${USER_COIN}`]: ok(USER_COINS),
+    [`POST ${ORDER_LIST}`]: [ok(page([spotOrder()])), ok(page([]))],
+  });
+  renderSpot(path);
+  const table = await screen.findByRole('table', { name: 'Open orders' });
+  await waitFor(() => expect(bodyCells(table)).toHaveLength(1));
+  return { calls, table, socket: userSocket() };
 }

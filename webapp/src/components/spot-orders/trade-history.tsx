@@ -6,10 +6,11 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetEntrustLogCurrency } from '../../api/generated/spot-trading/spot-trading';
+import { SILENT, useApiHead } from '../../lib/api-calls';
 import { useIsLoggedIn } from '../../lib/session';
-import { SILENT, useApiHead } from './api';
+import { NumberCell } from '../data-table';
 import { useSpotFormat } from './format';
-import { Pager, SideText, SpotTable, StateRows } from './parts';
+import { LeadCells, PagedTable } from './parts';
 
 /** Rows per page. */
 export const TRADE_HISTORY_PAGE_SIZE = 20;
@@ -36,42 +37,26 @@ export function TradeHistoryTable({ symbol, label }: { symbol?: string; label?: 
   ];
 
   return (
-    <>
-      <SpotTable label={label ?? t('trade.orders.tabs.trades')} columns={columns} busy={fills.isFetching}>
-        {records.map((fill) => (
-          <Table.Row key={fill.id}>
-            <Table.Cell ps="4" fontVariantNumeric="tabular-nums" color="fg.muted" fontSize="xs">
-              {format.time(fill.time)}
-            </Table.Cell>
-            <Table.Cell fontWeight="medium">{format.pair(fill.symbol)}</Table.Cell>
-            <Table.Cell>
-              <SideText side={fill.side} />
-            </Table.Cell>
-            <Table.Cell color="fg.muted">{t(`trade.orders.role.${fill.role === 'maker' ? 'maker' : 'taker'}`)}</Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {format.price(fill.symbol, fill.price)}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {`${format.quantity(fill.symbol, fill.quantity)} ${format.base(fill.symbol)}`}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {`${format.amount(fill.amount)} ${format.quote(fill.symbol)}`}
-            </Table.Cell>
-            <Table.Cell textAlign="end" pe="4" fontVariantNumeric="tabular-nums">
-              {`${format.amount(fill.fee)} ${fill.feeCoin.toUpperCase()}`}
-            </Table.Cell>
-          </Table.Row>
-        ))}
-        <StateRows
-          colSpan={columns.length}
-          isLoading={fills.isPending && loggedIn}
-          isError={fills.isError && !fills.data}
-          isEmpty={records.length === 0}
-          empty={t('trade.orders.empty.trades')}
-          onRetry={() => void fills.refetch()}
-        />
-      </SpotTable>
-      <Pager total={fills.data?.total ?? 0} pageSize={TRADE_HISTORY_PAGE_SIZE} page={page} onPage={setPage} />
-    </>
+    <PagedTable
+      label={label ?? t('trade.orders.tabs.trades')}
+      columns={columns}
+      query={fills}
+      loggedIn={loggedIn}
+      empty={t('trade.orders.empty.trades')}
+      page={page}
+      pageSize={TRADE_HISTORY_PAGE_SIZE}
+      onPage={setPage}
+    >
+      {records.map((fill) => (
+        <Table.Row key={fill.id}>
+          <LeadCells format={format} time={fill.time} symbol={fill.symbol} side={fill.side} />
+          <Table.Cell color="fg.muted">{t(`trade.orders.role.${fill.role === 'maker' ? 'maker' : 'taker'}`)}</Table.Cell>
+          <NumberCell>{format.price(fill.symbol, fill.price)}</NumberCell>
+          <NumberCell>{`${format.quantity(fill.symbol, fill.quantity)} ${format.base(fill.symbol)}`}</NumberCell>
+          <NumberCell>{`${format.amount(fill.amount)} ${format.quote(fill.symbol)}`}</NumberCell>
+          <NumberCell pe="4">{`${format.amount(fill.fee)} ${fill.feeCoin.toUpperCase()}`}</NumberCell>
+        </Table.Row>
+      ))}
+    </PagedTable>
   );
 }

@@ -143,8 +143,8 @@ describe('step-up re-authentication', () => {
     let saved = false;
     const calls = backend(before, {
       'POST /api/user/getInfo': () => ok(saved ? makeUser({ security: { fundPasswordSet: true } }) : before),
-      'POST /api/coin/coin/member/tradePwd': [fail('reauth_required', 'Please confirm your identity first.'), ok(true)],
-      'POST /api/coin/coin/member/reauth': [fail('wrong_password', 'The password is wrong.', 'password'), ok({ validUntil: 1 })],
+      'POST /api/coin/coin/member/tradePwd': [fail(400, 'reauth_required', 'Please confirm your identity first.'), ok(true)],
+      'POST /api/coin/coin/member/reauth': [fail(400, 'wrong_password', 'The password is wrong.', 'password'), ok({ validUntil: 1 })],
     });
     const { router } = renderAccount('/account/center/security/setting/trade-pwd', before);
     expect(await screen.findByRole('heading', { level: 2, name: 'Set fund password' })).toBeTruthy();
@@ -193,7 +193,7 @@ describe('step-up re-authentication', () => {
 
   it('asks for the authenticator code instead when 2FA is on, and a cancelled dialog changes nothing', async () => {
     const user = makeUser({ security: { totpEnabled: true } });
-    const calls = backend(user, { 'POST /api/coin/coin/member/antiCode': fail('reauth_required', 'Please confirm your identity first.') });
+    const calls = backend(user, { 'POST /api/coin/coin/member/antiCode': fail(400, 'reauth_required', 'Please confirm your identity first.') });
     const { router } = renderAccount('/account/center/security/setting/anti-code', user);
     fireEvent.change(await screen.findByLabelText(label('Anti-phishing code')), { target: { value: 'Kestrel42' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

@@ -41,7 +41,7 @@ describe('API keys', () => {
       ...EMPTY,
       'POST /api/user/getInfo': ok(user),
       'GET /api/coin/coin/member/apis': () => ok(keys),
-      'POST /api/coin/coin/member/api': [fail('reauth_required', 'Please confirm your identity first.'), ok({ id: 7, accessKey: 'ak_live_123', secret: 'sk_secret_456' })],
+      'POST /api/coin/coin/member/api': [fail(400, 'reauth_required', 'Please confirm your identity first.'), ok({ id: 7, accessKey: 'ak_live_123', secret: 'sk_secret_456' })],
       'POST /api/coin/coin/member/reauth': ok({ validUntil: 1 }),
     });
     renderAccount('/account/center/security', user);
@@ -113,7 +113,7 @@ describe('contact binding', () => {
     const calls = fakeBackend({
       ...EMPTY,
       'POST /api/user/getInfo': ok(user),
-      'GET /api/coin/coin/open/send/email': fail('contact_taken', 'This address belongs to another account.', 'email'),
+      'GET /api/coin/coin/open/send/email': fail(400, 'contact_taken', 'This address belongs to another account.', 'email'),
     });
     renderAccount('/account/center/security/setting/email', user);
     expect(await screen.findByRole('heading', { level: 2, name: 'Change e-mail' })).toBeTruthy();

@@ -1,49 +1,26 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   FILLS,
   ORDER_LIST,
   USER_COIN,
   USER_COINS,
+  bodyCells,
   callsTo,
   fakeBackend,
-  fakeLive,
-  logoutCookie,
   ok,
   page,
   renderSpot,
-  resetLive,
   spotFill,
   spotOrder,
+  spotTestLifecycle,
+  userSocket,
 } from '../../components/spot-orders/test-helpers';
 import { setLanguage } from '../../i18n';
-import { toaster } from '../../lib/toaster';
 import { renderApp } from '../../test/render';
 import { ENTRUST_TABS, tabOf } from './lib/tabs';
 
-/** The cells of a table's body rows. */
-function cells(table: HTMLElement): string[][] {
-  return within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent ?? ''));
-}
-
-let live: ReturnType<typeof fakeLive>;
-
-beforeEach(() => {
-  localStorage.clear();
-  live = fakeLive();
-  vi.spyOn(toaster, 'create').mockImplementation(() => 'toast');
-});
-
-afterEach(async () => {
-  resetLive();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  logoutCookie();
-  await setLanguage('en', { persist: false });
-});
+spotTestLifecycle();
 
 function spotBackend() {
   return fakeBackend({
@@ -73,20 +50,20 @@ describe('/account/entrust', () => {
     expect(document.title).toBe('Spot · Orders · Kestrel Exchange');
 
     const table = await screen.findByRole('table', { name: 'Open orders' });
-    await waitFor(() => expect(cells(table)).toHaveLength(2));
-    expect(cells(table).map((row) => row[1])).toEqual(['BTC/USDT', 'ETH/USDT']);
+    await waitFor(() => expect(bodyCells(table)).toHaveLength(2));
+    expect(bodyCells(table).map((row) => row[1])).toEqual(['BTC/USDT', 'ETH/USDT']);
     expect(callsTo(calls, 'POST', ORDER_LIST)[0]!.query.get('symbol')).toBeNull();
 
     // The same lists as the order centre: history and trades, the tab kept in the URL.
     fireEvent.click(screen.getByRole('tab', { name: 'Trade history' }));
     const trades = await screen.findByRole('table', { name: 'Trade history' });
-    await waitFor(() => expect(cells(trades)).toHaveLength(1));
+    await waitFor(() => expect(bodyCells(trades)).toHaveLength(1));
     expect(router.state.location.pathname + router.state.location.search).toBe('/account/entrust/spot?tab=trades');
     fireEvent.change(screen.getByRole('combobox', { name: 'Pair' }), { target: { value: 'btcusdt' } });
     await waitFor(() => expect(callsTo(calls, 'POST', FILLS).at(-1)!.body).toEqual({ page: 1, pageSize: 20, symbol: 'btcusdt' }));
 
     // The user channel is open while the orders show.
-    expect(live.userSockets.at(-1)?.url).toBe('ws://test/ws/user/push/1001');
+    expect(userSocket().url).toBe('ws://test/ws/user/push/1001');
   });
 
   it('shows a futures panel, not a table, on the four futures tabs', async () => {

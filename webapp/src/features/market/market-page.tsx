@@ -4,16 +4,16 @@
 //! the order book and trades stack below the chart.
 
 import { Box, Button, Container, Grid, Stack, Text } from '@chakra-ui/react';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useGetCoinList } from '../../api/generated/common/common';
 import type { CoinListEntry } from '../../api/generated/model';
 import { KlineChart } from '../../components/kline-chart';
 import { useTimeZone } from '../../hooks/use-time-zone';
-import { compareDecimal } from '../../lib/decimal';
 import { type MarketRow, pairName, useMarketRows } from '../../hooks/use-market-rows';
 import { useDocumentTitle } from '../../hooks/use-document-title';
+import { useTickDirection } from '../../hooks/use-tick-direction';
 import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
 import { MarketHeader } from './market-header';
 import { OrderBookPanel } from '../../components/order-book';
@@ -21,19 +21,6 @@ import { RecentTrades } from '../../components/recent-trades';
 
 /** The pair shown without `?symbol=`. */
 export const DEFAULT_SYMBOL = 'btcusdt';
-
-type Direction = 'up' | 'down' | 'flat';
-
-/** Whether `value` went up or down since the last different value (a price's tick direction). */
-function useTickDirection(value: string | null): Direction {
-  const [state, setState] = useState<{ value: string | null; direction: Direction }>({ value, direction: 'flat' });
-  if (value !== null && value !== state.value) {
-    // Derived from the previous render's value: adjusting state while rendering is React's pattern.
-    const order = state.value === null ? 0 : compareDecimal(value, state.value);
-    setState({ value, direction: order > 0 ? 'up' : order < 0 ? 'down' : state.direction });
-  }
-  return state.direction;
-}
 
 export function MarketPage() {
   const { t } = useTranslation();

@@ -6,6 +6,7 @@ import { Box, Button, HStack, Table, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetCoinList } from '../../api/generated/common/common';
+import { DataTable, NumberCell } from '../../components/data-table';
 import { pairName } from '../../hooks/use-market-rows';
 import { fractionToPercent } from './lib/percent';
 
@@ -52,59 +53,34 @@ export function PairRulesTable({ variant = 'rules' }: { variant?: 'rules' | 'fee
 
   return (
     <Box borderWidth="1px" rounded="xl" overflow="hidden" bg="bg.panel">
-      <Table.ScrollArea>
-        <Table.Root size="sm" aria-label={t(rules ? 'rules.table.caption' : 'rules.table.feesCaption')} css={{ '& td, & th': { whiteSpace: 'nowrap' } }}>
-          <Table.Header>
-            <Table.Row bg="bg.subtle">
-              {columns.map((column, index) => (
-                <Table.ColumnHeader
-                  key={column.key}
-                  fontSize="xs"
-                  color="fg.muted"
-                  fontWeight="medium"
-                  textAlign={column.end ? 'end' : 'start'}
-                  ps={index === 0 ? '4' : undefined}
-                  pe={index === columns.length - 1 ? '4' : undefined}
-                >
-                  {column.label}
-                </Table.ColumnHeader>
-              ))}
+      <DataTable label={t(rules ? 'rules.table.caption' : 'rules.table.feesCaption')} columns={columns}>
+        {pairs.map((coin) => {
+          const base = coin.coin.toUpperCase();
+          const quote = coin.baseCoin.toUpperCase();
+          return (
+            <Table.Row key={coin.symbol}>
+              <Table.Cell ps="4" fontWeight="medium">
+                {pairName(coin)}
+              </Table.Cell>
+              {rules && (
+                <>
+                  <NumberCell>{`${coin.tickSize} ${quote}`}</NumberCell>
+                  <NumberCell>{`${coin.stepSize} ${base}`}</NumberCell>
+                  <NumberCell>{`${coin.minNotional} ${quote}`}</NumberCell>
+                </>
+              )}
+              <NumberCell>{percent(coin.makerFeeRate)}</NumberCell>
+              <NumberCell pe="4">{percent(coin.takerFeeRate)}</NumberCell>
             </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {pairs.map((coin) => {
-              const base = coin.coin.toUpperCase();
-              const quote = coin.baseCoin.toUpperCase();
-              return (
-                <Table.Row key={coin.symbol}>
-                  <Table.Cell ps="4" fontWeight="medium">
-                    {pairName(coin)}
-                  </Table.Cell>
-                  {rules && (
-                    <>
-                      <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">{`${coin.tickSize} ${quote}`}</Table.Cell>
-                      <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">{`${coin.stepSize} ${base}`}</Table.Cell>
-                      <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">{`${coin.minNotional} ${quote}`}</Table.Cell>
-                    </>
-                  )}
-                  <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                    {percent(coin.makerFeeRate)}
-                  </Table.Cell>
-                  <Table.Cell textAlign="end" pe="4" fontVariantNumeric="tabular-nums">
-                    {percent(coin.takerFeeRate)}
-                  </Table.Cell>
-                </Table.Row>
-              );
-            })}
-            {pairs.length === 0 &&
-              (coinList.isPending
-                ? message(t('rules.table.loading'), 'status')
-                : coinList.isError
-                  ? message(t('rules.table.failed'), 'alert', true)
-                  : message(t('rules.table.empty')))}
-          </Table.Body>
-        </Table.Root>
-      </Table.ScrollArea>
+          );
+        })}
+        {pairs.length === 0 &&
+          (coinList.isPending
+            ? message(t('rules.table.loading'), 'status')
+            : coinList.isError
+              ? message(t('rules.table.failed'), 'alert', true)
+              : message(t('rules.table.empty')))}
+      </DataTable>
     </Box>
   );
 }

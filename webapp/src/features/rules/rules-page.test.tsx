@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey } from '../../api/generated/common/common';
 import { RULE_PAGES } from '../../app/shell/footer';
 import { setLanguage } from '../../i18n';
-import { SETTINGS, coin, renderApp } from '../../test/render';
+import { SETTINGS, bodyCells, coin, renderApp } from '../../test/render';
 import { fractionToPercent } from './lib/percent';
 import { TOPICS, topicOf } from './lib/topics';
 
@@ -14,14 +14,6 @@ const COINS = {
   ],
   contractList: [],
 };
-
-/** The cells of a table's body rows. */
-function cells(table: HTMLElement): string[][] {
-  return within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent ?? ''));
-}
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -46,7 +38,7 @@ describe('/rule/index', () => {
 
     const table = within(article).getByRole('table', { name: 'Order rules per pair' });
     expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Pair', 'Price tick', 'Quantity step', 'Minimum order value', 'Maker fee', 'Taker fee']);
-    expect(cells(table)).toEqual([
+    expect(bodyCells(table)).toEqual([
       ['BTC/USDT', '0.1 USDT', '0.00001 BTC', '10 USDT', '0.08%', '0.1%'],
       ['ETH/USDT', '0.01 USDT', '0.001 ETH', '5 USDT', '0.1%', '0.2%'],
     ]);
@@ -72,7 +64,7 @@ describe('/rule/index', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?modelType=7'));
     const fees = await screen.findByRole('article', { name: 'Fees and the security fund' });
     const table = within(fees).getByRole('table', { name: 'Spot fees per pair' });
-    expect(cells(table)).toEqual([
+    expect(bodyCells(table)).toEqual([
       ['BTC/USDT', '0.08%', '0.1%'],
       ['ETH/USDT', '0.1%', '0.2%'],
     ]);

@@ -12,7 +12,7 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { pairName } from '../../hooks/use-market-rows';
 import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
 import { FuturesComingSoon } from './futures-coming-soon';
-import { useTickDirection } from './lib/use-tick-direction';
+import { useTickDirection } from '../../hooks/use-tick-direction';
 import { PairHeader } from './pair-header';
 import { tradePath } from './pair-list';
 import { DEFAULT_SYMBOL } from './trade-page';

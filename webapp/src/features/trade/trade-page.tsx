@@ -28,7 +28,7 @@ import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
 import { useUserPush } from '../../lib/user-push';
 import { ChartPanel } from './chart-panel';
 import { FuturesComingSoon } from './futures-coming-soon';
-import { useTickDirection } from './lib/use-tick-direction';
+import { useTickDirection } from '../../hooks/use-tick-direction';
 import { OrderForm, type PickedPrice } from './order-form/order-form';
 import { OrdersPanel } from './orders-panel';
 import { PairHeader } from './pair-header';

@@ -1,18 +1,9 @@
-//! Helpers around the generated API calls of the account centre: the `{head}` path segment of the
-//! member-area calls and the readable parts of a failed call (`ApiError`).
+//! Helpers around the generated API calls of the account centre: the readable parts of a failed call
+//! (`ApiError`) as the account forms use them, plus the shared `{head}` segment and silent options.
 
-import { useGetAllSetting } from '../../../api/generated/common/common';
-import { ApiError, type RequestOptions } from '../../../lib/api-client';
-import { getPlatformConfig } from '../../../lib/platform-config';
+import { ApiError } from '../../../lib/api-client';
 
-/** Request options of calls whose errors the screen shows itself (no toast). */
-export const SILENT: RequestOptions = { silent: true };
-
-/** The `{head}` segment of `/api/{head}/coin/…`: getAllSetting's `platform.apiHead`, else the platform config. */
-export function useApiHead(): string {
-  const { data } = useGetAllSetting();
-  return data?.platform.apiHead || getPlatformConfig().apiHead || 'coin';
-}
+export { SILENT, useApiHead } from '../../../lib/api-calls';
 
 /** What a failed call says: the stable `reason`, the `field` at fault, and the message to show. */
 export interface ErrorInfo {

@@ -6,7 +6,7 @@ import { Box, Button, Field, Flex, HStack, Image, Spinner, Stack, Text } from '@
 import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUploadFile } from '../../../api/generated/kyc/kyc';
-import { SILENT, failure } from '../lib/api';
+import { SILENT, failure } from '../../../lib/api-calls';
 import { UploadIcon } from './icons';
 
 /** The largest accepted file, in bytes (the server's limit: 5 MiB). */

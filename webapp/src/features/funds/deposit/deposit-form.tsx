@@ -21,9 +21,9 @@ import { NotesPanel } from '../components/notes-panel';
 import { LoadFailed } from '../components/load-failed';
 import { QrCode } from '../components/qr-code';
 import { ScreenshotUpload, type ScreenshotState, screenshotReference } from '../components/screenshot-upload';
-import { SILENT, failure, useApiHead } from '../lib/api';
+import { SILENT, failure, useApiHead } from '../../../lib/api-calls';
 import { coinName, formatCoin } from '../lib/format';
-import { idempotencyHeader, useIdempotencyKey } from '../lib/idempotency';
+import { idempotencyHeader, useIdempotencyKey } from '../../../lib/idempotency';
 import { useFundsHref } from '../lib/links';
 import { useRefreshFunds } from '../lib/queries';
 

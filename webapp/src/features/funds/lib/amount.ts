@@ -5,7 +5,9 @@
 import type { TFunction } from 'i18next';
 import { compareDecimal } from '../../../lib/decimal';
 import { coreErrorText, sanitizeNumberInput, validateNumberInput } from '../../../lib/wasm';
-import { AMOUNT_DECIMALS } from './api';
+
+/** Amounts the server accepts have at most this many decimals. */
+export const AMOUNT_DECIMALS = 8;
 
 /** What a typed amount is checked against. */
 export interface AmountLimits {

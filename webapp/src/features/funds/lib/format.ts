@@ -3,7 +3,7 @@
 
 import { useMemo } from 'react';
 import { useDateTimeFormatter as useSharedFormatter, useTimeZone } from '../../../hooks/use-time-zone';
-import { formatAmount, formatPrice, formatQuantity } from '../../../lib/wasm';
+import { formatAmount, formatPrice, formatQuantity, orDash } from '../../../lib/wasm';
 
 /** A coin's display name (`usdt` → `USDT`). */
 export function coinName(coin: string): string {
@@ -15,34 +15,24 @@ export function coinLogo(coin: string): string {
   return `/coin-logos/${coin.toLowerCase()}.svg`;
 }
 
-/** Runs a wasm-core formatter, showing `--` for a value it cannot read. */
-function safely(format: (value: string) => string, value: string | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '--';
-  try {
-    return format(value);
-  } catch {
-    return '--';
-  }
-}
-
 /** A coin amount with its own decimals and thousands separators (`12,345.678`). */
 export function formatCoin(value: string | null | undefined): string {
-  return safely((v) => formatQuantity(v), value);
+  return orDash((v) => formatQuantity(v), value);
 }
 
 /** A value in USDT: thousands separators, 2 decimals. */
 export function formatUsdt(value: string | null | undefined): string {
-  return safely(formatAmount, value);
+  return orDash(formatAmount, value);
 }
 
 /** A rate or price, decimals by magnitude (`0.00001523`, `67,012.35`). */
 export function formatRate(value: string | null | undefined): string {
-  return safely((v) => formatPrice(v), value);
+  return orDash((v) => formatPrice(v), value);
 }
 
 /** A value in BTC: 8 decimals. */
 export function formatBtc(value: string | null | undefined): string {
-  return safely((v) => formatQuantity(v, 8), value);
+  return orDash((v) => formatQuantity(v, 8), value);
 }
 
 /** UTC offset (minutes) of the user's time zone (their choice, else the platform's default). */

@@ -1,50 +1,28 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CANCEL,
   FILLS,
   ORDER_LIST,
   USER_COIN,
   USER_COINS,
+  bodyCells,
   callsTo,
   fakeBackend,
-  fakeLive,
-  logoutCookie,
   ok,
   page,
+  renderOneOpenOrder,
   renderSpot,
-  resetLive,
   spotFill,
   spotOrder,
+  spotTestLifecycle,
 } from '../../../components/spot-orders/test-helpers';
 import { setLanguage } from '../../../i18n';
 import { toaster } from '../../../lib/toaster';
 
 const PATH = '/assets/index?key=order';
 
-/** The cells of a table's body rows. */
-function cells(table: HTMLElement): string[][] {
-  return within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent ?? ''));
-}
-
-let live: ReturnType<typeof fakeLive>;
-
-beforeEach(() => {
-  localStorage.clear();
-  live = fakeLive();
-  vi.spyOn(toaster, 'create').mockImplementation(() => 'toast');
-});
-
-afterEach(async () => {
-  resetLive();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  logoutCookie();
-  await setLanguage('en', { persist: false });
-});
+spotTestLifecycle();
 
 describe('/assets/index?key=order (order centre)', () => {
   it('lists the open orders of every pair, cancels one, and says futures orders come later', async () => {
@@ -64,15 +42,15 @@ describe('/assets/index?key=order (order centre)', () => {
     expect(within(nav).getByRole('link', { name: 'Order centre' }).getAttribute('aria-current')).toBe('page');
 
     const table = await screen.findByRole('table', { name: 'Open orders' });
-    await waitFor(() => expect(cells(table)).toHaveLength(2));
-    expect(cells(table).map((row) => row[1])).toEqual(['BTC/USDT', 'ETH/USDT']);
+    await waitFor(() => expect(bodyCells(table)).toHaveLength(2));
+    expect(bodyCells(table).map((row) => row[1])).toEqual(['BTC/USDT', 'ETH/USDT']);
     // All pairs: no symbol in the query.
     expect(callsTo(calls, 'POST', ORDER_LIST)[0]!.query.get('symbol')).toBeNull();
     expect(callsTo(calls, 'POST', ORDER_LIST)[0]!.query.get('scope')).toBe('current');
     expect((screen.getByRole('combobox', { name: 'Pair' }) as HTMLSelectElement).value).toBe('');
 
     fireEvent.click(within(table).getByRole('button', { name: 'Cancel the ETH/USDT order #8' }));
-    await waitFor(() => expect(cells(table)).toHaveLength(1));
+    await waitFor(() => expect(bodyCells(table)).toHaveLength(1));
     expect(callsTo(calls, 'POST', CANCEL).map((c) => c.query.get('id'))).toEqual(['8']);
     expect(toaster.create).toHaveBeenCalledWith(expect.objectContaining({ type: 'success', title: 'ETH/USDT order cancelled.' }));
 
@@ -94,13 +72,13 @@ describe('/assets/index?key=order (order centre)', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: 'Order history' }));
     const history = await screen.findByRole('table', { name: 'Order history' });
-    await waitFor(() => expect(cells(history)).toHaveLength(1));
+    await waitFor(() => expect(bodyCells(history)).toHaveLength(1));
     expect(router.state.location.search).toBe('?key=order&tab=history');
-    expect(cells(history)[0]![10]).toBe('Filled');
+    expect(bodyCells(history)[0]![10]).toBe('Filled');
 
     fireEvent.click(screen.getByRole('tab', { name: 'Trade history' }));
     const trades = await screen.findByRole('table', { name: 'Trade history' });
-    await waitFor(() => expect(cells(trades)).toHaveLength(2));
+    await waitFor(() => expect(bodyCells(trades)).toHaveLength(2));
     expect(callsTo(calls, 'POST', FILLS).at(-1)!.body).toEqual({ page: 1, pageSize: 20 });
 
     const pair = screen.getByRole('combobox', { name: 'Pair' });
@@ -124,7 +102,7 @@ describe('/assets/index?key=order (order centre)', () => {
     });
     renderSpot(`${PATH}&tab=history&symbol=btcusdt`);
     const history = await screen.findByRole('table', { name: 'Order history' });
-    await waitFor(() => expect(cells(history)).toHaveLength(1));
+    await waitFor(() => expect(bodyCells(history)).toHaveLength(1));
     expect((screen.getByRole('combobox', { name: 'Pair' }) as HTMLSelectElement).value).toBe('btcusdt');
     const first = callsTo(calls, 'POST', ORDER_LIST).at(-1)!.query;
     expect([first.get('scope'), first.get('symbol'), first.get('page')]).toEqual(['history', 'btcusdt', '1']);
@@ -142,14 +120,7 @@ describe('/assets/index?key=order (order centre)', () => {
   });
 
   it('refreshes the lists when the user channel reports an order change', async () => {
-    const calls = fakeBackend({
-      [`POST ${USER_COIN}`]: ok(USER_COINS),
-      [`POST ${ORDER_LIST}`]: [ok(page([spotOrder()])), ok(page([]))],
-    });
-    renderSpot(PATH);
-    const table = await screen.findByRole('table', { name: 'Open orders' });
-    await waitFor(() => expect(cells(table)).toHaveLength(1));
-    const socket = live.userSockets.at(-1)!;
+    const { calls, table, socket } = await renderOneOpenOrder(PATH);
     expect(socket.url).toBe('ws://test/ws/user/push/1001');
     const before = callsTo(calls, 'POST', ORDER_LIST).length;
     act(() => {

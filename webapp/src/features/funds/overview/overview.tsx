@@ -15,7 +15,7 @@ import { ScreenHeader } from '../components/frame';
 import { DepositIcon, EyeIcon, EyeOffIcon, SearchIcon, SwapIcon, TransferIcon, WithdrawIcon } from '../components/icons';
 import { LoadFailed } from '../components/load-failed';
 import { Panel } from '../components/panel';
-import { useApiHead } from '../lib/api';
+import { useApiHead } from '../../../lib/api-calls';
 import { coinLogo, coinName, formatBtc, formatCoin, formatUsdt } from '../lib/format';
 import { useFundsHref } from '../lib/links';
 import { BUCKETS, type Bucket } from '../lib/queries';

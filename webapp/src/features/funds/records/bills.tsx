@@ -14,7 +14,7 @@ import { SelectField, coinOptions } from '../components/fields';
 import { DownloadIcon } from '../components/icons';
 import { LoadFailed } from '../components/load-failed';
 import { Pager } from '../components/pager';
-import { SILENT, failure, useApiHead } from '../lib/api';
+import { SILENT, failure, useApiHead } from '../../../lib/api-calls';
 import { coinLogo, coinName, formatCoin, useDateTimeFormatter, useTimeZoneOffset } from '../lib/format';
 import { useBalances } from '../lib/queries';
 

@@ -9,7 +9,7 @@ import { useGetWalletTransfers } from '../../../api/generated/reports/reports';
 import { CoinLogo } from '../../../components/coin-logo';
 import { LoadFailed } from '../components/load-failed';
 import { Pager } from '../components/pager';
-import { useApiHead } from '../lib/api';
+import { useApiHead } from '../../../lib/api-calls';
 import { coinLogo, coinName, formatCoin, useDateTimeFormatter } from '../lib/format';
 
 const PAGE_SIZE = 20;

@@ -15,7 +15,7 @@ import { ScreenHeader } from '../components/frame';
 import { RefreshIcon, SwapIcon } from '../components/icons';
 import { LoadFailed } from '../components/load-failed';
 import { amountError } from '../lib/amount';
-import { SILENT, failure } from '../lib/api';
+import { SILENT, failure } from '../../../lib/api-calls';
 import { coinName, formatCoin, formatRate } from '../lib/format';
 import { useBalances, useRefreshFunds } from '../lib/queries';
 

@@ -15,9 +15,9 @@ import { ScreenHeader } from '../components/frame';
 import { SwapIcon } from '../components/icons';
 import { LoadFailed } from '../components/load-failed';
 import { amountError } from '../lib/amount';
-import { SILENT, failure } from '../lib/api';
+import { SILENT, failure } from '../../../lib/api-calls';
 import { coinName, formatCoin } from '../lib/format';
-import { idempotencyHeader, useIdempotencyKey } from '../lib/idempotency';
+import { idempotencyHeader, useIdempotencyKey } from '../../../lib/idempotency';
 import { useFundsHref } from '../lib/links';
 import { BUCKETS, type Bucket, bucketBalance, useBalances, useRefreshFunds } from '../lib/queries';
 

@@ -137,7 +137,7 @@ describe('withdrawal screen', () => {
   });
 
   it('asks users without a fund password to set one', async () => {
-    const user = makeUser({ fundPasswordSet: false });
+    const user = makeUser({ security: { fundPasswordSet: false } });
     backend(undefined, user);
     renderFunds('/account/wallet/withdrawal', user);
     const link = await screen.findByRole('link', { name: 'Set fund password' });

@@ -23,9 +23,10 @@ import { AmountField, FormError, PasswordField, SelectField, SummaryRow, TextFie
 import { ScreenHeader } from '../components/frame';
 import { NotesPanel } from '../components/notes-panel';
 import { LoadFailed } from '../components/load-failed';
-import { AMOUNT_DECIMALS, SILENT, failure, useApiHead } from '../lib/api';
+import { SILENT, failure, useApiHead } from '../../../lib/api-calls';
+import { AMOUNT_DECIMALS } from '../lib/amount';
 import { coinName, formatCoin } from '../lib/format';
-import { idempotencyHeader, useIdempotencyKey } from '../lib/idempotency';
+import { idempotencyHeader, useIdempotencyKey } from '../../../lib/idempotency';
 import { useFundsHref } from '../lib/links';
 import { useBalances, useRefreshFunds } from '../lib/queries';
 

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type * as KlineChartModule from '../../../components/kline-chart';
 import {
   SUBMIT,
@@ -8,14 +8,12 @@ import {
   callsTo,
   fail,
   fakeBackend,
-  fakeLive,
-  logoutCookie,
   marketSocket,
   ok,
   page,
   renderSpot,
-  resetLive,
   spotOrder,
+  spotTestLifecycle,
 } from '../../../components/spot-orders/test-helpers';
 import { setLanguage } from '../../../i18n';
 import { toaster } from '../../../lib/toaster';
@@ -62,19 +60,7 @@ function preview(form: HTMLElement, label: string): string {
   return term.nextElementSibling?.textContent ?? '';
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  fakeLive();
-  vi.spyOn(toaster, 'create').mockImplementation(() => 'toast');
-});
-
-afterEach(async () => {
-  resetLive();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  logoutCookie();
-  await setLanguage('en', { persist: false });
-});
+spotTestLifecycle();
 
 describe('order form', () => {
   it('starts at the last price and recomputes the preview on every keystroke', async () => {

@@ -13,14 +13,15 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { useGetUserCoin } from '../../../api/generated/funds/funds';
 import type { CoinListEntry } from '../../../api/generated/model';
 import { useSubmitSpotOrder } from '../../../api/generated/spot-trading/spot-trading';
-import { SILENT, failure, useRefreshSpot, useSpotFormat } from '../../../components/spot-orders';
+import { useRefreshSpot, useSpotFormat } from '../../../components/spot-orders';
+import { SILENT, failure } from '../../../lib/api-calls';
 import { ChevronDownIcon } from '../../../components/icons';
 import { useMarketDetail, useOrderBook } from '../../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../../lib/session';
 import { toaster } from '../../../lib/toaster';
-import { fieldErrors, formatQuantity, spotOrderPreview, validateSpotOrder } from '../../../lib/wasm';
+import { fieldErrors, formatQuantity, orDash, spotOrderPreview, validateSpotOrder } from '../../../lib/wasm';
 import { fractionToPercent } from '../lib/decimal-math';
-import { idempotencyHeader, useIdempotencyKey } from '../lib/idempotency';
+import { idempotencyHeader, useIdempotencyKey } from '../../../lib/idempotency';
 import {
   type Context,
   EMPTY_DRAFT,
@@ -56,12 +57,7 @@ export interface PickedPrice {
 
 /** A coin amount with its own decimals, `--` when unreadable. */
 function amountText(value: string | null | undefined): string {
-  if (!value) return '--';
-  try {
-    return formatQuantity(value);
-  } catch {
-    return '--';
-  }
+  return orDash((v) => formatQuantity(v), value);
 }
 
 /** The pair's rules for the form. */

@@ -1,15 +1,13 @@
-//! Helpers around the generated funds calls: the `{head}` path segment of member-area calls, request
-//! options of calls whose errors a screen shows itself, and the readable parts of a failed call.
+//! What the screens share around the generated API calls: the `{head}` segment of member-area
+//! paths, the options of calls whose errors a screen shows itself, and the readable parts of a failed
+//! call.
 
-import { useGetAllSetting } from '../../../api/generated/common/common';
-import { ApiError, type RequestOptions } from '../../../lib/api-client';
-import { getPlatformConfig } from '../../../lib/platform-config';
+import { useGetAllSetting } from '../api/generated/common/common';
+import { ApiError, type RequestOptions } from './api-client';
+import { getPlatformConfig } from './platform-config';
 
 /** Request options of calls whose errors the screen shows itself (no toast from the client). */
 export const SILENT: RequestOptions = { silent: true };
-
-/** Amounts the server accepts have at most this many decimals. */
-export const AMOUNT_DECIMALS = 8;
 
 /** The `{head}` segment of `/api/{head}/coin/…`: getAllSetting's `platform.apiHead`, else the platform config. */
 export function useApiHead(): string {

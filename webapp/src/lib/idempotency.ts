@@ -1,10 +1,12 @@
-//! The `Idempotency-Key` of the money-moving calls: one key per intended operation. A submission
-//! that failed without an answer (network, timeout) and is sent again with the same body reuses its
-//! key, so the server applies it at most once; a changed body or a finished operation gets a new key.
+//! The `Idempotency-Key` of a call that must happen at most once (an order, a money-moving
+//! operation): one key per intended operation. A submission that got no answer (network, timeout)
+//! and is sent again with the same body reuses its key, so the server applies it at most once; any
+//! answer — the result, or a refusal — settles the key, and a changed body or the next click gets a
+//! new one.
 
 import { useMemo, useRef } from 'react';
 
-/** Keys for one form: `keyFor(body)` before each send, `settle()` once the operation is done. */
+/** Keys for one form: `keyFor(body)` before each send, `settle()` once the server answered. */
 export interface IdempotencyKeys {
   keyFor: (body: unknown) => string;
   settle: () => void;

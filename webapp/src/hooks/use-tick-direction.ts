@@ -1,7 +1,8 @@
-//! Whether a price went up or down since its last different value (a price's tick direction).
+//! Whether a price went up or down since its last different value (a price's tick direction), for
+//! the colour of a last price on the trade and market screens.
 
 import { useState } from 'react';
-import { compareDecimal } from '../../../lib/decimal';
+import { compareDecimal } from '../lib/decimal';
 
 export type Direction = 'up' | 'down' | 'flat';
 
