@@ -24,8 +24,9 @@ use matching::{Book, CancelReason, Event, OrderKind, OrderRequest, RejectReason,
 use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
-    DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, TransactionTrait,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseBackend,
+    DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    TransactionTrait,
 };
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
@@ -395,11 +396,17 @@ impl SpotMarket {
     ) -> Result<(), String> {
         self.finished.clear();
         let txn = self.context.db.begin().await.map_err(|e| e.to_string())?;
-        // Write first: on SQLite a transaction that reads before its first write cannot take the
-        // write lock once another connection has written meanwhile (it fails at once, without
-        // waiting); a write that matches no row takes the lock now, waiting its turn. On
-        // PostgreSQL it touches nothing.
-        txn.execute_unprepared("UPDATE spot_order SET id = id WHERE id = -1")
+        // One market's batch at a time, taken at the start. A batch posts many entries and locks
+        // their accounts in arrival order, so two markets' batches sharing accounts (the house's
+        // fee accounts, a user trading both pairs) could otherwise deadlock on PostgreSQL. On
+        // SQLite a write that matches no row takes the database's write lock now, waiting its
+        // turn (a transaction that reads first cannot take it once another connection has written
+        // meanwhile: it fails at once).
+        let take_turn = match txn.get_database_backend() {
+            DatabaseBackend::Postgres => "SELECT pg_advisory_xact_lock(7411)",
+            _ => "UPDATE spot_order SET id = id WHERE id = -1",
+        };
+        txn.execute_unprepared(take_turn)
             .await
             .map_err(|e| e.to_string())?;
         for command in batch {
