@@ -57,6 +57,8 @@ pub struct AppState {
     pub link_key: Arc<[u8; 32]>,
     /// The spot markets.
     pub spot: Arc<crate::spot::SpotExchange>,
+    /// Rolled-up closed candles of the kline history.
+    pub kline_cache: Arc<crate::market::kline_cache::KlineCache>,
 }
 
 /// Every domain API, in the order the OpenAPI document lists them.
@@ -233,6 +235,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         mailer,
         limiter,
         spot,
+        kline_cache: Arc::new(crate::market::kline_cache::KlineCache::new()),
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

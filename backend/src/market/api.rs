@@ -14,7 +14,7 @@ use wasm_core::kline::{Candle, Interval};
 use crate::app::AppState;
 use crate::http::{ApiError, Envelope, JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
-use crate::market::candles::{self, MAX_PAGE};
+use crate::market::candles::MAX_PAGE;
 use crate::market::favourites::{self, MAX_FAVOURITES, MarketKind};
 use crate::market::service::{self, PairQuote};
 use crate::user::Satoken;
@@ -535,16 +535,18 @@ async fn kline(state: &AppState, query: KlineQuery) -> Result<KlinePage, ApiErro
         .await?
         .coin
         .symbol;
-    let page = candles::history(
-        &state.db,
-        &symbol,
-        interval,
-        query.end_time,
-        query.limit.unwrap_or(500).min(MAX_PAGE),
-        query.offset_minutes.unwrap_or(0),
-    )
-    .await
-    .map_err(ApiError::internal)?;
+    let page = state
+        .kline_cache
+        .history(
+            &state.db,
+            &symbol,
+            interval,
+            query.end_time,
+            query.limit.unwrap_or(500).min(MAX_PAGE),
+            query.offset_minutes.unwrap_or(0),
+        )
+        .await
+        .map_err(ApiError::internal)?;
     Ok(KlinePage {
         symbol,
         interval: interval.as_str().to_owned(),

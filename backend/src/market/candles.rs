@@ -1,5 +1,7 @@
 //! The stored 1-minute candles: saving what the market source closes, reading the last day back
-//! at start, and kline history of any interval, rolled up from 1m candles by wasm-core.
+//! at start, reading ranges of minutes, and kline history of any interval rolled up from them by
+//! wasm-core at request time ([`history`]). `POST /api/market/kline` answers the longer intervals
+//! from [`crate::market::kline_cache`], which gives exactly what [`history`] gives.
 
 use std::str::FromStr;
 
@@ -99,15 +101,69 @@ pub async fn load_since(
     symbol: &str,
     from_ms: i64,
 ) -> Result<Vec<Candle>, CandleError> {
+    load_between(db, symbol, from_ms, None).await
+}
+
+/// The newest stored minute of `symbol` (its open time), `None` when none is stored. While the
+/// market source runs it is the last closed minute; after a restart it may be the minute that was
+/// still growing at the stop, stored again when it closes.
+pub async fn newest_minute(
+    db: &DatabaseConnection,
+    symbol: &str,
+) -> Result<Option<i64>, sea_orm::DbErr> {
     market_candle::Entity::find()
+        .select_only()
+        .column(market_candle::Column::OpenTime)
         .filter(market_candle::Column::Symbol.eq(symbol))
-        .filter(market_candle::Column::OpenTime.gte(from_ms))
+        .order_by_desc(market_candle::Column::OpenTime)
+        .limit(1)
+        .into_tuple()
+        .one(db)
+        .await
+}
+
+/// The stored 1m candles of `symbol` opening at or after `from_ms` and before `before_ms` (no
+/// upper bound when `None`), oldest first.
+pub async fn load_between(
+    db: &DatabaseConnection,
+    symbol: &str,
+    from_ms: i64,
+    before_ms: Option<i64>,
+) -> Result<Vec<Candle>, CandleError> {
+    let mut query = market_candle::Entity::find()
+        .filter(market_candle::Column::Symbol.eq(symbol))
+        .filter(market_candle::Column::OpenTime.gte(from_ms));
+    if let Some(before) = before_ms {
+        query = query.filter(market_candle::Column::OpenTime.lt(before));
+    }
+    query
         .order_by_asc(market_candle::Column::OpenTime)
         .all(db)
         .await?
         .iter()
         .map(from_row)
         .collect()
+}
+
+/// The newest `count` stored 1m candles of `symbol` opening before `before_ms` (all of them when
+/// `None`), oldest first.
+pub async fn load_before(
+    db: &DatabaseConnection,
+    symbol: &str,
+    before_ms: Option<i64>,
+    count: u64,
+) -> Result<Vec<Candle>, CandleError> {
+    let mut query = market_candle::Entity::find().filter(market_candle::Column::Symbol.eq(symbol));
+    if let Some(before) = before_ms {
+        query = query.filter(market_candle::Column::OpenTime.lt(before));
+    }
+    let mut rows = query
+        .order_by_desc(market_candle::Column::OpenTime)
+        .limit(count)
+        .all(db)
+        .await?;
+    rows.reverse();
+    rows.iter().map(from_row).collect()
 }
 
 /// One page of kline history, oldest first.
@@ -119,8 +175,29 @@ pub struct KlinePage {
     pub has_more: bool,
 }
 
+impl KlinePage {
+    /// A page without candles and nothing older.
+    pub fn empty() -> Self {
+        Self {
+            candles: Vec::new(),
+            has_more: false,
+        }
+    }
+}
+
+/// How many stored 1m candles a history page of `limit` `interval` candles reads at most: one
+/// candle more than asked (the earliest bucket read may be cut), at most
+/// [`MAX_MINUTES_PER_REQUEST`]. A page whose read is cut leaves the bucket the cut falls in to the
+/// next page; the cache reproduces the same cut, so both give the same pages.
+pub fn minutes_read(interval: Interval, limit: u32) -> u64 {
+    // A calendar month has at most 31 days of minutes.
+    let minutes_per_candle = interval.fixed_ms().map_or(31 * 1440, |ms| ms / 60_000) as u64;
+    ((u64::from(limit) + 1) * minutes_per_candle).min(MAX_MINUTES_PER_REQUEST)
+}
+
 /// Up to `limit` closed-or-stored candles of `interval` opening before `end_ms` (all when `None`),
-/// rolled up from the stored 1m candles at the UTC offset `offset_minutes`.
+/// rolled up at request time from the stored 1m candles at the UTC offset `offset_minutes`: reads
+/// up to [`minutes_read`] rows. The reference the cache is tested against, and the answer for `1m`.
 pub async fn history(
     db: &DatabaseConnection,
     symbol: &str,
@@ -129,23 +206,9 @@ pub async fn history(
     limit: u32,
     offset_minutes: i32,
 ) -> Result<KlinePage, CandleError> {
-    // A calendar month has at most 31 days of minutes.
-    let minutes_per_candle = interval.fixed_ms().map_or(31 * 1440, |ms| ms / 60_000) as u64;
-    // One candle more than asked, since the earliest bucket read may be cut.
-    let wanted = (u64::from(limit) + 1) * minutes_per_candle;
-    let fetch = wanted.min(MAX_MINUTES_PER_REQUEST);
-    let mut query = market_candle::Entity::find().filter(market_candle::Column::Symbol.eq(symbol));
-    if let Some(end) = end_ms {
-        query = query.filter(market_candle::Column::OpenTime.lt(end));
-    }
-    let mut rows = query
-        .order_by_desc(market_candle::Column::OpenTime)
-        .limit(fetch)
-        .all(db)
-        .await?;
-    let cut_short = rows.len() as u64 == fetch;
-    rows.reverse();
-    let minutes = rows.iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    let fetch = minutes_read(interval, limit);
+    let minutes = load_before(db, symbol, end_ms, fetch).await?;
+    let cut_short = minutes.len() as u64 == fetch;
     let mut candles = kline::rollup(&minutes, interval, offset_minutes)
         .map_err(|error| CandleError::Corrupt(format!("{error:?}")))?;
     if cut_short && !candles.is_empty() {

@@ -7,6 +7,7 @@ pub mod book;
 pub mod candles;
 pub mod favourites;
 pub mod hub;
+pub mod kline_cache;
 pub mod live_kline;
 pub mod retention;
 pub mod service;
