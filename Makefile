@@ -10,7 +10,8 @@ CARGO ?= cargo
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
-        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-postgres screenshots clean bench bench-market
+        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-postgres screenshots clean bench bench-market \
+        bench-engine bench-orders
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -27,11 +28,18 @@ bootstrap: ## install the toolchain pieces this machine lacks (idempotent)
 wasm: ## build wasm-core for the browser (wasm-core/pkg) and node (wasm-core/pkg-node)
 	bash scripts/build-wasm.sh
 
-bench: wasm ## every benchmark: wasm-core (kline, order book, liquidation price, size), market channel and kline history under load (docs/benchmarks.md)
+bench: wasm ## every benchmark: wasm-core (kline, order book, liquidation price, size), market channel and kline history under load, matching engine (docs/benchmarks.md)
 	bash scripts/bench.sh
+	bash scripts/bench-engine.sh
 
 bench-market: ## the market channel (MARKET_LOAD_CLIENTS, default 10000) and kline history under load only
 	bash scripts/bench.sh market
+
+bench-engine: ## the spot matching engine against the lobster crate on the same workloads only
+	bash scripts/bench-engine.sh
+
+bench-orders: ## spot orders over HTTP on SQLite and PostgreSQL (ORDER_LOAD_CLIENTS, default 32) only
+	bash scripts/bench.sh orders
 
 # npm ci only when package-lock.json changed since the last install.
 webapp-deps: webapp/node_modules/.installed

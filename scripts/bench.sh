@@ -12,7 +12,12 @@
 #      ticker, depth and trade of 8 pairs, measured for MARKET_LOAD_SECS (default 60);
 #   6. kline history over keep-alive HTTP (backend/examples/rest_load.rs): REST_LOAD_CLIENTS clients
 #      (default 32) for REST_LOAD_SECS (default 30), then one client alone, on 30 days of candles.
-# `scripts/bench.sh wasm` runs 1-4 only, `scripts/bench.sh market` 5-6 only (`make bench-market`).
+#   7. spot orders over keep-alive HTTP (backend/examples/order_load.rs): ORDER_LOAD_CLIENTS funded
+#      users (default 32) placing and cancelling orders for ORDER_LOAD_SECS (default 30), on SQLite,
+#      then on PostgreSQL when one is available (ORDER_LOAD_DATABASE_URL, or the local cluster that
+#      scripts/test-postgres.sh uses, started when down; never installed here).
+# `scripts/bench.sh wasm` runs 1-4 only, `scripts/bench.sh market` 5-6 only (`make bench-market`),
+# `scripts/bench.sh orders` 7 only (`make bench-orders`).
 # Timings on this 2-core machine are noisy: read the ratios of one run, not absolute times. Raw
 # outputs stay in target/bench/. Benchmarks are not tests: a goal not met does not fail the run; a
 # difference between the native, wasm and JavaScript candles does, and so does a failed request.
@@ -20,8 +25,8 @@ set -euo pipefail
 
 parts=${1:-all}
 case "$parts" in
-  all | wasm | market) ;;
-  *) printf '[bench] usage: %s [all|wasm|market]\n' "$0" >&2; exit 2 ;;
+  all | wasm | market | orders) ;;
+  *) printf '[bench] usage: %s [all|wasm|market|orders]\n' "$0" >&2; exit 2 ;;
 esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -49,8 +54,59 @@ market() {
   "$bin/rest_load" --clients 1 --secs 15 | tee "$out/rest_load_one.txt"
 }
 
+# 7: PostgreSQL for the order load, as scripts/test-postgres.sh finds it (without installing it):
+# ORDER_LOAD_DATABASE_URL, else the local cluster, started when down, with the test role and its
+# administrative database; the tool creates a database of its own beside it and drops it after.
+orders_postgres_url() {
+  if [ -n "${ORDER_LOAD_DATABASE_URL:-}" ]; then
+    printf '%s' "$ORDER_LOAD_DATABASE_URL"
+    return 0
+  fi
+  command -v pg_lsclusters >/dev/null 2>&1 || return 1
+  run_as_postgres() { if [ "$(id -u)" -eq 0 ]; then su postgres -c "$1"; else sudo -n -u postgres sh -c "$1"; fi; }
+  if ! pg_lsclusters -h 2>/dev/null | grep -q online; then
+    local cluster
+    cluster=$(pg_lsclusters -h | awk 'NR==1 {print $1" "$2}')
+    [ -n "$cluster" ] || return 1
+    log "starting PostgreSQL cluster $cluster" >&2
+    if [ "$(id -u)" -eq 0 ]; then pg_ctlcluster $cluster start; else sudo -n pg_ctlcluster $cluster start; fi >&2 || return 1
+  fi
+  local port
+  port=$(pg_lsclusters -h | awk '$4=="online" {print $3; exit}')
+  [ -n "$port" ] || return 1
+  run_as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_roles WHERE rolname='kestrel_test'\" | grep -q 1 ||
+    psql -p $port -qc \"CREATE ROLE kestrel_test LOGIN CREATEDB PASSWORD 'kestrel_test'\"" >&2 || return 1
+  run_as_postgres "psql -p $port -qc \"GRANT pg_signal_backend TO kestrel_test\"" >&2 || return 1
+  run_as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname='kestrel_test_admin'\" | grep -q 1 ||
+    psql -p $port -qc \"CREATE DATABASE kestrel_test_admin OWNER kestrel_test\"" >&2 || return 1
+  printf 'postgres://kestrel_test:kestrel_test@127.0.0.1:%s/kestrel_test_admin' "$port"
+}
+
+orders() {
+  # 7: the server under test is target/release/backend, started by the tool on a fresh database.
+  log "backend: cargo build --release -p backend --bins --examples"
+  cargo build -q --release -p backend --bins --examples
+  local bin="${CARGO_TARGET_DIR:-$root/target}/release/examples"
+  local clients=${ORDER_LOAD_CLIENTS:-32} secs=${ORDER_LOAD_SECS:-30} failed=0 url
+  log "spot orders on SQLite: $clients keep-alive clients, $secs s (backend/examples/order_load.rs)"
+  env -u ORDER_LOAD_DATABASE_URL "$bin/order_load" --clients "$clients" --secs "$secs" |
+    tee "$out/order_load_sqlite.txt" || failed=1
+  if url=$(orders_postgres_url); then
+    log "spot orders on PostgreSQL: $clients keep-alive clients, $secs s"
+    "$bin/order_load" --clients "$clients" --secs "$secs" --database-url "$url" |
+      tee "$out/order_load_postgres.txt" || failed=1
+  else
+    log "spot orders on PostgreSQL: skipped (no PostgreSQL server; set ORDER_LOAD_DATABASE_URL)"
+  fi
+  [ "$failed" = 0 ] || die "spot orders: a run had failed requests or an inconsistency (see above)"
+}
+
 if [ "$parts" = market ]; then
   market
+  exit 0
+fi
+if [ "$parts" = orders ]; then
+  orders
   exit 0
 fi
 
@@ -97,5 +153,8 @@ log "ratios of this run against the goals"
 node wasm-core/bench-js/report.mjs "$out/native.txt" "$out/node.txt" "$out/size.txt" | tee "$out/report.txt" ||
   die "native, wasm and JavaScript candles differ"
 
-[ "$parts" = all ] && market
+if [ "$parts" = all ]; then
+  market
+  orders
+fi
 exit 0

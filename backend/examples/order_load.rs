@@ -28,7 +28,9 @@
 //!
 //! A failed request — any answer but success and the expected refusals (400 `order_not_open`,
 //! `insufficient_balance`, `no_liquidity`, `post_only_would_take`, `fok_unfillable`), a 503
-//! `trading_busy` included — fails the run, and so does a frozen balance left or an unsound audit.
+//! `trading_busy` included — fails the run, and so do an order answered with an execution beyond
+//! its limit or quantity, an open order its client was never answered as open, a frozen balance
+//! left, and an unsound audit.
 //!
 //! ```text
 //! cargo build --release -p backend --bins --examples
@@ -38,7 +40,7 @@
 mod support;
 
 use std::{
-    collections::{BTreeMap, VecDeque},
+    collections::{BTreeMap, HashSet, VecDeque},
     path::{Path, PathBuf},
     process::{Child, Command, ExitCode, Stdio},
     sync::{Arc, Mutex},
@@ -109,7 +111,8 @@ struct Args {
     /// databases; the server runs on a new database beside it, dropped after the run.
     #[arg(long, env = "ORDER_LOAD_DATABASE_URL", conflicts_with = "url")]
     database_url: Option<String>,
-    /// A running server (`http://127.0.0.1:8080`) instead of starting one.
+    /// A running server (`http://127.0.0.1:8080`) instead of starting one. Its limit of codes per
+    /// IP address (`EXCHANGE_CODES_PER_IP_HOUR`) must allow a registration per client.
     #[arg(long, requires = "operator_email")]
     url: Option<String>,
     /// With `--url`: the server's process id, to read its CPU and memory.
@@ -119,12 +122,7 @@ struct Args {
     #[arg(long, requires = "url")]
     operator_email: Option<String>,
     /// With `--url`: the operator's password.
-    #[arg(
-        long,
-        env = "ORDER_LOAD_OPERATOR_PASSWORD",
-        hide_env_values = true,
-        requires = "url"
-    )]
+    #[arg(long, env = "ORDER_LOAD_OPERATOR_PASSWORD", hide_env_values = true)]
     operator_password: Option<String>,
     /// The backend binary started as the server (and run for `admin create-operator`, `audit`).
     #[arg(long)]
@@ -264,12 +262,24 @@ async fn run(args: Args) -> Result<(), String> {
             "the running server's".to_owned(),
         ),
         None => {
+            if !bin.is_file() {
+                return Err(format!(
+                    "{} not found: build it first (cargo build --release -p backend) or pass --server-bin",
+                    bin.display()
+                ));
+            }
             let database = match &args.database_url {
                 Some(admin) => Some(PostgresDatabase::create(admin).await?),
                 None => None,
             };
             let mut process = Server::spawn(&bin, database, args.tick_ms)?;
-            process.wait_ready(Duration::from_secs(120)).await?;
+            if let Err(error) = process.wait_ready(Duration::from_secs(120)).await {
+                process.stop();
+                if let Some(db) = process.postgres.take() {
+                    db.drop_database().await;
+                }
+                return Err(error);
+            }
             let database = match &process.postgres {
                 Some(db) => format!("PostgreSQL database {} (fresh)", db.name),
                 None => format!(
@@ -306,27 +316,32 @@ async fn run(args: Args) -> Result<(), String> {
         db.drop_database().await;
     }
     let (summary, mut problems) = result?;
-    match audit {
+    let sound = match audit {
         Some(Ok(output)) => {
             let last = output.lines().last().unwrap_or_default().to_owned();
             println!("  backend audit: {}", output.trim().replace('\n', "; "));
-            if !last.contains("sound") {
+            let sound = last.contains("sound");
+            if !sound {
                 problems.push(format!("backend audit: {last}"));
             }
+            Some(sound)
         }
         Some(Err(error)) => {
             println!("  backend audit: {error}");
             problems.push(format!("backend audit: {error}"));
+            Some(false)
         }
-        None => println!("  backend audit: not run (a running server's database)"),
-    }
-    println!(
-        "{}",
-        summary.replace(
-            "\"audit\":null",
-            &format!("\"audit\":{}", problems.is_empty())
-        )
+        None => {
+            println!("  backend audit: not run (a running server's database)");
+            None
+        }
+    };
+    let filled = format!(
+        "\"audit\":{},\"consistent\":{}",
+        sound.map_or("null".to_owned(), |s| s.to_string()),
+        problems.is_empty()
     );
+    println!("{}", summary.replace("\"audit\":null", &filled));
     if !problems.is_empty() {
         return Err(problems.join("; "));
     }
@@ -348,12 +363,6 @@ impl Server {
     /// `bin serve` on a free port over a fresh database: SQLite in a temporary folder, or the new
     /// PostgreSQL database `postgres`.
     fn spawn(bin: &Path, postgres: Option<PostgresDatabase>, tick_ms: u64) -> Result<Self, String> {
-        if !bin.is_file() {
-            return Err(format!(
-                "{} not found: build it first (cargo build --release -p backend) or pass --server-bin",
-                bin.display()
-            ));
-        }
         let data_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let port = support::free_port().map_err(|e| format!("no free port: {e}"))?;
         let log = data_dir.path().join("server.log");
@@ -597,8 +606,8 @@ impl PostgresDatabase {
     }
 }
 
-/// One JSON call: `POST` (or `GET` without a body and `get`) `path` as `token`. Returns the HTTP
-/// status and the envelope.
+/// `POST path` with a JSON `body` (when given) as `token` (when given): the HTTP status and the
+/// envelope.
 async fn call(
     http: &reqwest::Client,
     base: &str,
@@ -618,10 +627,12 @@ async fn call(
     envelope(request.send().await, path).await
 }
 
+/// `GET path`: the HTTP status and the envelope.
 async fn get(http: &reqwest::Client, base: &str, path: &str) -> Result<(u16, Value), String> {
     envelope(http.get(format!("{base}{path}")).send().await, path).await
 }
 
+/// The status and the parsed body of an answer.
 async fn envelope(
     response: Result<reqwest::Response, reqwest::Error>,
     path: &str,
@@ -1108,8 +1119,13 @@ fn outcome(status: u16, body: &Value) -> Outcome {
 }
 
 /// One client: its user's orders, back to back, until the end of the window.
-async fn client(id: usize, user: User, shared: Arc<Shared>) -> (Vec<Sample>, VecDeque<i64>) {
+async fn client(
+    id: usize,
+    user: User,
+    shared: Arc<Shared>,
+) -> (Vec<Sample>, VecDeque<i64>, Vec<String>) {
     let mut samples = Vec::new();
+    let mut violations = Vec::new();
     let mut open: VecDeque<i64> = VecDeque::new();
     let http = match reqwest::Client::builder()
         .pool_max_idle_per_host(1)
@@ -1124,7 +1140,7 @@ async fn client(id: usize, user: User, shared: Arc<Shared>) -> (Vec<Sample>, Vec
                 micros: 0,
                 outcome: Outcome::Failed(format!("client: {error}")),
             });
-            return (samples, open);
+            return (samples, open, violations);
         }
     };
     let submit_url = format!("{}/api/currency/order/submit", shared.base);
@@ -1133,8 +1149,10 @@ async fn client(id: usize, user: User, shared: Arc<Shared>) -> (Vec<Sample>, Vec
     while Instant::now() < shared.end {
         let cancel = !open.is_empty()
             && (open.len() >= shared.max_open || rng.random::<f64>() < shared.share_cancel);
+        let mut cancelling = None;
         let (kind, request) = if cancel {
             let order = open.pop_front().unwrap_or_default();
+            cancelling = Some(order);
             let url = format!("{}/api/currency/order/cancelOrder?id={order}", shared.base);
             (Kind::Cancel, http.post(url).header("satoken", &user.token))
         } else {
@@ -1174,6 +1192,13 @@ async fn client(id: usize, user: User, shared: Arc<Shared>) -> (Vec<Sample>, Vec
             Ok((status, body)) => {
                 let outcome = outcome(*status, body);
                 if kind != Kind::Cancel
+                    && matches!(outcome, Outcome::Ok(_))
+                    && let Some(violation) = order_violation(&body["data"])
+                    && violations.len() < 5
+                {
+                    violations.push(violation);
+                }
+                if kind != Kind::Cancel
                     && let Outcome::Ok(Some(status)) = &outcome
                     && (status == "waitDeal" || status == "partDeal")
                     && let Some(order) = body["data"]["id"].as_i64()
@@ -1184,6 +1209,10 @@ async fn client(id: usize, user: User, shared: Arc<Shared>) -> (Vec<Sample>, Vec
             }
             Err(error) => Outcome::Failed(error.clone()),
         };
+        // A cancellation that failed left the order open.
+        if let (Some(order), Outcome::Failed(_)) = (cancelling, &outcome) {
+            open.push_front(order);
+        }
         let sent_ms = if started >= shared.measure_from {
             started.duration_since(shared.measure_from).as_millis() as i64
         } else {
@@ -1196,7 +1225,36 @@ async fn client(id: usize, user: User, shared: Arc<Shared>) -> (Vec<Sample>, Vec
             outcome,
         });
     }
-    (samples, open)
+    (samples, open, violations)
+}
+
+/// What is wrong with an accepted order's answer: executed more than asked, a limit order
+/// executed at an average beyond its limit, or a filled order short of its quantity.
+fn order_violation(order: &Value) -> Option<String> {
+    let number = |key: &str| decimal(&order[key]);
+    let executed = number("haveDealNum")?;
+    let wrong = |what: &str| Some(format!("{what}: {order}"));
+    if let Some(quantity) = number("commissNum") {
+        if executed > quantity {
+            return wrong("executed more than the quantity");
+        }
+        if order["status"] == "dealTotol" && executed != quantity {
+            return wrong("filled short of the quantity");
+        }
+    }
+    if order["commissType"] == "limit"
+        && !executed.is_zero()
+        && let (Some(limit), Some(average)) = (number("commissPrice"), number("dealAverPrice"))
+    {
+        let beyond = match order["side"].as_str() {
+            Some("buy") => average > limit,
+            _ => average < limit,
+        };
+        if beyond {
+            return wrong("executed beyond the limit price");
+        }
+    }
+    None
 }
 
 /// The CPU time of every `postgres` process of this machine (the server's connections), in clock
@@ -1221,11 +1279,15 @@ fn postgres_ticks() -> Option<u64> {
     found.then_some(total)
 }
 
-/// Every thread of a process: its name (numbers dropped: `sqlx-sqlite-worker-3` reads
-/// `sqlx-sqlite-worker`), CPU time in clock ticks and time spent runnable but waiting for a CPU
-/// in ns, by thread id. Compared per thread, so threads that end between two readings (tokio's
-/// blocking threads after the logins) do not make the sums go back.
-fn thread_readings(pid: u32) -> BTreeMap<u32, (String, u64, u64)> {
+/// One thread: name, CPU time in clock ticks, time runnable but waiting for a CPU in ns, context
+/// switches (voluntary and not).
+type ThreadReading = (String, u64, u64, u64);
+
+/// Every thread of a process by thread id: its name (numbers dropped: `sqlx-sqlite-worker-3`
+/// reads `sqlx-sqlite-worker`), CPU time, run-queue wait and context switches. Compared per
+/// thread, so threads that end between two readings (tokio's blocking threads after the logins)
+/// do not make the sums go back.
+fn thread_readings(pid: u32) -> BTreeMap<u32, ThreadReading> {
     let mut threads = BTreeMap::new();
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return threads;
@@ -1251,25 +1313,42 @@ fn thread_readings(pid: u32) -> BTreeMap<u32, (String, u64, u64)> {
         let waited = std::fs::read_to_string(task.path().join("schedstat"))
             .ok()
             .and_then(|text| text.split_whitespace().nth(1)?.parse::<u64>().ok());
-        threads.insert(tid, (name, ticks.unwrap_or(0), waited.unwrap_or(0)));
+        let status = std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
+        let switches: u64 = status
+            .lines()
+            .filter_map(|line| {
+                let value = line
+                    .strip_prefix("voluntary_ctxt_switches:")
+                    .or_else(|| line.strip_prefix("nonvoluntary_ctxt_switches:"))?;
+                value.trim().parse::<u64>().ok()
+            })
+            .sum();
+        threads.insert(
+            tid,
+            (name, ticks.unwrap_or(0), waited.unwrap_or(0), switches),
+        );
     }
     threads
 }
 
-/// Between two [`thread_readings`]: CPU ticks by thread name, and the run-queue wait of all
-/// threads in ns.
+/// Between two [`thread_readings`]: CPU ticks by thread name, the run-queue wait of all threads
+/// in ns, and their context switches.
 fn thread_deltas(
-    before: &BTreeMap<u32, (String, u64, u64)>,
-    after: &BTreeMap<u32, (String, u64, u64)>,
-) -> (BTreeMap<String, u64>, u64) {
+    before: &BTreeMap<u32, ThreadReading>,
+    after: &BTreeMap<u32, ThreadReading>,
+) -> (BTreeMap<String, u64>, u64, u64) {
     let mut groups = BTreeMap::new();
     let mut waited = 0;
-    for (tid, (name, ticks, wait)) in after {
-        let (ticks0, wait0) = before.get(tid).map_or((0, 0), |(_, t, w)| (*t, *w));
+    let mut switched = 0;
+    for (tid, (name, ticks, wait, switches)) in after {
+        let (ticks0, wait0, switches0) = before
+            .get(tid)
+            .map_or((0, 0, 0), |(_, t, w, s)| (*t, *w, *s));
         *groups.entry(name.clone()).or_default() += ticks.saturating_sub(ticks0);
         waited += wait.saturating_sub(wait0);
+        switched += switches.saturating_sub(switches0);
     }
-    (groups, waited)
+    (groups, waited, switched)
 }
 
 /// Latency percentiles of a set of samples (microseconds, sorted).
@@ -1394,12 +1473,15 @@ async fn load(
     let rss_after = pid.and_then(|pid| support::rss_kib(Some(pid)));
     let rss_peak = pid.and_then(|pid| support::status_kib(Some(pid), "VmHWM"));
     let mut samples = Vec::new();
-    let mut tracked_open = 0;
+    let mut tracked = Vec::new();
+    let mut violations = Vec::new();
     for handle in handles {
-        let (mine, open) = handle.await.map_err(|e| e.to_string())?;
+        let (mine, open, wrong) = handle.await.map_err(|e| e.to_string())?;
         samples.extend(mine);
-        tracked_open += open.len();
+        violations.extend(wrong);
+        tracked.push(open.into_iter().collect::<HashSet<i64>>());
     }
+    let tracked_open: usize = tracked.iter().map(HashSet::len).sum();
     poller.abort();
     let secs = args.secs as f64;
     let measured: Vec<&Sample> = samples.iter().filter(|s| s.sent_ms >= 0).collect();
@@ -1533,7 +1615,8 @@ async fn load(
     );
     println!("  failures (whole run): {}", listed(&failures));
 
-    let (thread_groups, thread_waited) = thread_deltas(&threads_mark, &threads_end);
+    let (thread_groups, thread_waited, thread_switches) =
+        thread_deltas(&threads_mark, &threads_end);
     let server_cpu = server_mark.process_percent(&server_end);
     let own_cpu = own_mark.process_percent(&own_end);
     let machine = own_mark.machine_percent(&own_end);
@@ -1570,12 +1653,14 @@ async fn load(
             .collect();
         groups.sort_by(|a, b| b.1.total_cmp(&a.1));
         println!(
-            "  server CPU by thread (% of one core): {}",
+            "  server CPU by thread (% of one core): {}; {:.0} context switches a second ({:.1} an order request)",
             groups
                 .iter()
                 .map(|(name, percent)| format!("{name} {percent:.0}%"))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            thread_switches as f64 / secs,
+            thread_switches as f64 / order_requests.max(1) as f64
         );
     }
     if args.database_url.is_some() {
@@ -1611,9 +1696,12 @@ async fn load(
     println!();
     println!("consistency after the window");
     let mut problems = Vec::new();
-    let (cancelled, frozen_left) = wind_down(&http, base, &users).await?;
+    let (cancelled, untracked, frozen_left) = wind_down(&http, base, &users, &tracked).await?;
     println!(
-        "  open orders cancelled over orderList: {cancelled} (the clients tracked {tracked_open}); users with a frozen balance or a stuck order left: {}",
+        "  open orders listed by orderList and cancelled: {cancelled}, of which the clients had not been answered as open: {untracked} (the clients held {tracked_open} orders answered as open, some filled since)"
+    );
+    println!(
+        "  users with a frozen balance or a stuck order left: {}",
         if frozen_left.is_empty() {
             "none".to_owned()
         } else {
@@ -1621,7 +1709,26 @@ async fn load(
         }
     );
     if !frozen_left.is_empty() {
-        problems.push(format!("{} users kept a frozen balance", frozen_left.len()));
+        problems.push(format!(
+            "{} users kept a frozen balance or a stuck order",
+            frozen_left.len()
+        ));
+    }
+    println!(
+        "  order answers with an execution beyond their limit or quantity: {}",
+        if violations.is_empty() {
+            "none".to_owned()
+        } else {
+            violations.join("; ")
+        }
+    );
+    if !violations.is_empty() {
+        problems.push(format!("{} order answers were wrong", violations.len()));
+    }
+    if untracked > 0 {
+        problems.push(format!(
+            "{untracked} open orders were never answered as open (a 503 answer for an order that was kept?)"
+        ));
     }
     let unexpected: usize = failures.values().sum();
     if unexpected > 0 {
@@ -1646,7 +1753,9 @@ async fn load(
     println!("  p99 under 50 ms: {p99:.1} ms ({})", verdict(p99 < 50.0));
     let result = format!(
         "RESULT {{\"database\":\"{}\",\"clients\":{},\"secs\":{secs:.0},\"symbols\":\"{}\",\"ordersPerSec\":{orders_per_sec:.0},\"submitsPerSec\":{:.0},\"acceptedPerSec\":{:.0},\"cancelsPerSec\":{:.0},\"p50Ms\":{p50:.1},\"p90Ms\":{p90:.1},\"p99Ms\":{p99:.1},\"maxMs\":{max:.1},\"refused\":{},\"failed\":{unexpected},\"serverCpuPercent\":{},\"postgresCpuPercent\":{},\"serverRssMiB\":{},\"machineBusyPercent\":{},\"audit\":null}}",
-        if args.database_url.is_some() {
+        if args.url.is_some() {
+            "external"
+        } else if args.database_url.is_some() {
             "postgres"
         } else {
             "sqlite"
@@ -1665,16 +1774,21 @@ async fn load(
     Ok((result, problems))
 }
 
-/// Cancels every user's open orders (as `orderList` lists them) and lists the users left with a
-/// frozen balance: `(orders cancelled, problems)`.
+/// Cancels every user's open orders (as `orderList` lists them): `(orders cancelled, open orders
+/// the user's client was never answered as open, users left with a frozen balance or an order
+/// that stays open)`.
 async fn wind_down(
     http: &reqwest::Client,
     base: &str,
     users: &[User],
-) -> Result<(usize, Vec<String>), String> {
-    let results: Vec<Result<(usize, Option<String>), String>> = stream::iter(users.iter())
-        .map(|user| async move {
+    tracked: &[HashSet<i64>],
+) -> Result<(usize, usize, Vec<String>), String> {
+    type Wound = (usize, usize, Option<String>);
+    let results: Vec<Result<Wound, String>> = stream::iter(users.iter().zip(tracked))
+        .map(|(user, tracked)| async move {
             let mut cancelled = 0;
+            let mut untracked = 0;
+            let mut stuck = None;
             loop {
                 let path = "/api/currency/order/orderList?scope=current&pageSize=100";
                 let page = ok_data(path, call(http, base, Some(&user.token), path, None).await?)?;
@@ -1686,6 +1800,9 @@ async fn wind_down(
                 let listed = records.len();
                 for order in records {
                     let id = order["id"].as_i64().unwrap_or_default();
+                    if !tracked.contains(&id) {
+                        untracked += 1;
+                    }
                     let path = format!("/api/currency/order/cancelOrder?id={id}");
                     let (status, body) = call(http, base, Some(&user.token), &path, None).await?;
                     match outcome(status, &body) {
@@ -1696,19 +1813,16 @@ async fn wind_down(
                     }
                 }
                 if cancelled == before {
-                    // Listed as open, yet none could be cancelled: a stuck order.
-                    return Ok((
-                        cancelled,
-                        Some(format!(
-                            "{}: {listed} orders listed as open but not cancellable",
-                            user.account
-                        )),
+                    // Listed as open, yet none could be cancelled.
+                    stuck = Some(format!(
+                        "{listed} orders listed as open but not cancellable"
                     ));
+                    break;
                 }
             }
             let path = "/api/userCoin/getUserCoin";
             let coins = ok_data(path, call(http, base, Some(&user.token), path, None).await?)?;
-            let frozen: Vec<String> = coins["coins"]
+            let mut left: Vec<String> = coins["coins"]
                 .as_array()
                 .cloned()
                 .unwrap_or_default()
@@ -1716,26 +1830,30 @@ async fn wind_down(
                 .filter(|c| decimal(&c["frozen"]).is_some_and(|f| !f.is_zero()))
                 .map(|c| {
                     format!(
-                        "{} {}",
+                        "{} {} frozen",
                         c["frozen"].as_str().unwrap_or(""),
                         c["coin"].as_str().unwrap_or("")
                     )
                 })
                 .collect();
+            left.extend(stuck);
             Ok((
                 cancelled,
-                (!frozen.is_empty()).then(|| format!("{}: {}", user.account, frozen.join(", "))),
+                untracked,
+                (!left.is_empty()).then(|| format!("{}: {}", user.account, left.join(", "))),
             ))
         })
         .buffer_unordered(4)
         .collect()
         .await;
     let mut cancelled = 0;
-    let mut frozen = Vec::new();
+    let mut untracked = 0;
+    let mut problems = Vec::new();
     for result in results {
-        let (n, left) = result?;
+        let (n, u, left) = result?;
         cancelled += n;
-        frozen.extend(left);
+        untracked += u;
+        problems.extend(left);
     }
-    Ok((cancelled, frozen))
+    Ok((cancelled, untracked, problems))
 }
