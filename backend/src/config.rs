@@ -61,7 +61,7 @@ impl Default for TradingConfig {
             maker_fee_rate: Decimal::new(1, 3),
             taker_fee_rate: Decimal::new(1, 3),
             market_maker_levels: crate::market::book::BOOK_LEVELS,
-            market_maker_inventory: Decimal::new(2_000_000, 0),
+            market_maker_inventory: Decimal::new(20_000_000, 0),
         }
     }
 }

@@ -10,7 +10,7 @@ use rust_decimal_macros::dec;
 use sea_orm::{EntityTrait, PaginatorTrait};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::{TestApp, spawn_app, spawn_app_with_empty_ledger};
 use crate::kyc::{UPLOAD, operator, sample, upload_as, upload_sample};
 
 /// `data.reason` of a failure.
@@ -154,7 +154,7 @@ async fn channels_list_every_coin_with_a_valid_address() {
 
 #[tokio::test]
 async fn a_passed_deposit_credits_funding_once() {
-    let app = spawn_app().await;
+    let app = spawn_app_with_empty_ledger().await;
     let member = app.member("depositor@example.com").await;
     let ops = operator(&app, "ops@example.com").await;
     let ops_id = app.post_as(&ops, "/api/user/getInfo", None).await.1["data"]["user"]["userId"]
@@ -312,7 +312,7 @@ async fn a_passed_deposit_credits_funding_once() {
 
 #[tokio::test]
 async fn a_failed_deposit_needs_a_reason_and_credits_nothing() {
-    let app = spawn_app().await;
+    let app = spawn_app_with_empty_ledger().await;
     let member = app.member("failing@example.com").await;
     let ops = operator(&app, "ops@example.com").await;
     let screenshot = upload_sample(&app, &member, "jpeg").await;

@@ -37,6 +37,13 @@ pub async fn spawn_app_in(
     spawn_app_configured(data_dir, database_url, |_| {}).await
 }
 
+/// Starts the app with a fresh database whose ledger starts empty: the spot market maker gets no
+/// inventory (so it quotes nothing), for tests that count every entry and house balance.
+pub async fn spawn_app_with_empty_ledger() -> TestApp {
+    spawn_app_with(|config| config.trading.market_maker_inventory = rust_decimal::Decimal::ZERO)
+        .await
+}
+
 /// Starts the app on `data_dir` with `database_url` (see [`spawn_app_in`]) and the test
 /// configuration changed by `configure`.
 pub async fn spawn_app_in_with(

@@ -13,7 +13,7 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait, PaginatorTrait};
 
-use crate::helpers::spawn_app;
+use crate::helpers::{spawn_app, spawn_app_with_empty_ledger};
 
 fn entry(kind: &str, postings: Vec<Posting>) -> NewEntry {
     NewEntry {
@@ -41,7 +41,7 @@ fn deposit(user_id: i64, asset: &str, amount: Decimal) -> NewEntry {
 
 #[tokio::test]
 async fn entries_move_balances_and_the_audit_agrees() {
-    let app = spawn_app().await;
+    let app = spawn_app_with_empty_ledger().await;
     let db = app.db();
     ledger::post(db, &deposit(1, "usdt", dec!(100.5)))
         .await
@@ -134,7 +134,7 @@ async fn a_refused_entry_writes_nothing() {
 
 #[tokio::test]
 async fn of_100_concurrent_spends_of_the_whole_balance_exactly_one_succeeds() {
-    let app = spawn_app().await;
+    let app = spawn_app_with_empty_ledger().await;
     let db = Arc::new(app.db().clone());
     ledger::post(&db, &deposit(3, "usdt", dec!(250)))
         .await
