@@ -155,12 +155,12 @@ test.describe('market screen', () => {
     // Asks are listed from the highest down to the best; every ask is above every bid. Both tables
     // are read in one go: the live book may redraw between two separate reads.
     const [askTexts, bidTexts] = await page.evaluate(
-      ([asksName, bidsName]) => {
+      ({ asksName, bidsName }) => {
         const firstCells = (name: string) =>
           [...document.querySelectorAll(`table[aria-label="${name}"] tbody tr`)].map((row) => row.querySelector('td')?.textContent ?? '');
         return [firstCells(asksName), firstCells(bidsName)];
       },
-      [t('en', 'market.book.asks'), t('en', 'market.book.bids')],
+      { asksName: t('en', 'market.book.asks'), bidsName: t('en', 'market.book.bids') },
     );
     const asks = askTexts.map(numberOf);
     const bids = bidTexts.map(numberOf);
