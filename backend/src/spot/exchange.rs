@@ -113,11 +113,7 @@ impl SpotExchange {
             .unwrap_or_else(|e| e.into_inner())
             .get(symbol)
             .map(|handle| handle.commands.clone())
-            .ok_or_else(|| {
-                ApiError::new(StatusCode::BAD_REQUEST, Msg::SpotPairUnavailable)
-                    .with_field("symbol")
-                    .with_param("symbol", symbol.to_uppercase())
-            })
+            .ok_or_else(|| unavailable(symbol))
     }
 
     /// Places an order on `symbol` and waits for the market's answer.
@@ -277,6 +273,13 @@ async fn fund_market_maker(
 
 fn enqueue(sender: &mpsc::Sender<Command>, command: Command) -> Result<(), ApiError> {
     sender.try_send(command).map_err(|_| busy())
+}
+
+/// The refusal of an order on `symbol`, which has no spot market.
+pub fn unavailable(symbol: &str) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, Msg::SpotPairUnavailable)
+        .with_field("symbol")
+        .with_param("symbol", symbol.to_uppercase())
 }
 
 fn busy() -> ApiError {

@@ -28,11 +28,9 @@ const DEFAULT_PAGE_SIZE: u64 = 20;
 
 /// The rules of the spot pair `symbol` (lower case).
 pub fn rules(exchange: &SpotExchange, symbol: &str) -> Result<Arc<PairRules>, ApiError> {
-    exchange.rules(symbol).ok_or_else(|| {
-        ApiError::new(StatusCode::BAD_REQUEST, Msg::SpotPairUnavailable)
-            .with_field("symbol")
-            .with_param("symbol", symbol.to_uppercase())
-    })
+    exchange
+        .rules(symbol)
+        .ok_or_else(|| super::exchange::unavailable(symbol))
 }
 
 /// `body` checked against the pair's rules (tick, step, minimum order value; a market order's
