@@ -32,6 +32,8 @@ use sea_orm::{
 use crate::entity::{idempotency_record, journal_entry, journal_posting, ledger_account};
 use crate::http::ApiError;
 
+pub mod batch;
+
 /// Attempts of a transaction that lost a race before giving up.
 const MAX_ATTEMPTS: u32 = 50;
 /// Most decimals an amount may carry.

@@ -62,6 +62,7 @@ impl SpotExchange {
                 user_events,
                 security_percent,
                 house_levels: trading.market_maker_levels,
+                write_turn: Arc::new(tokio::sync::Mutex::new(())),
             },
             trading,
             shutdown,

@@ -3,13 +3,21 @@
 //! queue, so orders of one pair are matched strictly one after another.
 //!
 //! Commands are taken in batches (whatever is queued, up to [`MAX_BATCH`]) and the whole batch is
-//! written in one database transaction — group commit: one commit for many orders. Each order
-//! runs in its own savepoint: a refusal (insufficient balance, a fill-or-kill that cannot fill, a
-//! post-only order that would take) rolls back only that order, and the engine refuses before it
-//! changes the book, so memory and database stay equal. Answers, trades, the depth and the users'
-//! order and fill messages go out only after the commit. If the commit fails, every order of the
-//! batch is answered "busy, nothing done" and the book is rebuilt from the database (the open
-//! orders, in arrival order), exactly as after a restart.
+//! written in one database transaction — group commit: one commit for many orders, and a handful
+//! of statements for the whole batch rather than several per order. The batch reads what it needs
+//! first (the accounts of its users and of the house, its idempotency keys, ids for its new orders),
+//! works in memory — the book, the open orders, and the ledger entries in a
+//! [`LedgerBatch`] — and writes the result at the end with multi-row statements: entries,
+//! postings, trades, every changed account and every changed order once. A refusal (insufficient
+//! balance, a fill-or-kill that cannot fill, a post-only order that would take) takes back only
+//! that order's hold ([`LedgerBatch::undo_to`]), and the engine refuses before it changes the
+//! book, so memory and database stay equal. Answers, trades, the depth and the users' order and
+//! fill messages go out only after the commit. If the commit fails, every order of the batch is
+//! answered "busy, nothing done" and the book is rebuilt from the database (the open orders, in
+//! arrival order), exactly as after a restart.
+//!
+//! The markets of one server take turns at the database (one async lock, [`MarketContext::write_turn`]),
+//! so on SQLite a market never sleeps in the busy handler waiting for another one's write lock.
 //!
 //! The house market maker quotes a ladder around the simulated price on every tick ([`Command::Quote`]):
 //! its previous orders are withdrawn and the new ladder placed, as large as its own ledger
@@ -17,24 +25,24 @@
 //! (re-quoted every tick, never resting long); its fills are real — settled on the house's
 //! market-maker account and published on the market channel like any trade.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use matching::{Book, CancelReason, Event, OrderKind, OrderRequest, RejectReason, StopCondition};
 use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseBackend,
-    DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    TransactionTrait,
+    ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection, DatabaseTransaction, DbErr,
+    EntityTrait, QueryFilter, QueryOrder, TransactionTrait, sea_query::OnConflict,
 };
-use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::sync::{Mutex, broadcast, mpsc, oneshot, watch};
 
 use super::rules::PairRules;
 use super::settle::{self, Fill, Party};
 use super::views::{OrderSide, OrderStatus, SpotFill, SpotOrder, TimeInForce};
 use crate::entity::{spot_order, spot_trade};
-use crate::funds::ledger::{self, AccountRef, House, Idempotency, LedgerError};
+use crate::funds::ledger::batch::{self, EntryIndex, LedgerBatch};
+use crate::funds::ledger::{AccountRef, Bucket, House, Idempotency, LedgerError};
 use crate::http::ApiError;
 use crate::i18n::Msg;
 use crate::market::MarketHub;
@@ -155,6 +163,9 @@ pub struct MarketContext {
     pub security_percent: Decimal,
     /// Levels the house quotes per side.
     pub house_levels: usize,
+    /// Held by a market while it writes a batch: one market at a time, each waking as soon as
+    /// the previous one commits.
+    pub write_turn: Arc<Mutex<()>>,
 }
 
 /// An open order of a user, as the task keeps it.
@@ -194,7 +205,7 @@ impl OpenOrder {
     }
 }
 
-/// Why a step stopped: the order is refused (its savepoint rolls back), or the batch cannot go on.
+/// Why a step stopped: the order is refused (its hold is taken back), or the batch cannot go on.
 enum Stop {
     Refused(ApiError),
     Fatal(String),
@@ -215,15 +226,33 @@ impl From<LedgerError> for Stop {
 /// Where an answer goes, and the answer.
 type Reply<T> = (oneshot::Sender<Result<T, ApiError>>, Result<T, ApiError>);
 
-/// What a batch sends out once committed.
+/// A message for a user's channel, complete once the batch's trades have their ids.
+enum PendingEvent {
+    /// Ready to send.
+    Ready(UserEvent),
+    /// The user's side of the batch's trade number `trade`.
+    Fill { user_id: i64, trade: usize },
+}
+
+/// What a batch writes at its end and sends out once committed.
 #[derive(Default)]
 struct Outbox {
     submits: Vec<Reply<Answer>>,
     cancels: Vec<Reply<SpotOrder>>,
     tape: Vec<Trade>,
-    user_events: Vec<UserEvent>,
+    user_events: Vec<PendingEvent>,
     touched: HashSet<i64>,
     book_changed: bool,
+    /// The batch's journal entries.
+    ledger: LedgerBatch,
+    /// The batch's trades, each with its entry (ids are given when the batch is written).
+    trades: Vec<(spot_trade::Model, EntryIndex)>,
+    /// Ids reserved for the batch's new orders.
+    order_ids: VecDeque<i64>,
+    /// Idempotency keys of the batch already stored: (user, key) → (request hash, answer).
+    stored_keys: HashMap<(i64, String), (String, String)>,
+    /// Keys claimed by this batch, with their answers, written at its end.
+    new_keys: Vec<(Idempotency, String)>,
 }
 
 /// One pair's market task.
@@ -395,6 +424,8 @@ impl SpotMarket {
         outbox: &mut Outbox,
     ) -> Result<(), String> {
         self.finished.clear();
+        let write_turn = self.context.write_turn.clone();
+        let _turn = write_turn.lock().await;
         let txn = self.context.db.begin().await.map_err(|e| e.to_string())?;
         // One market's batch at a time, taken at the start. A batch posts many entries and locks
         // their accounts in arrival order, so two markets' batches sharing accounts (the house's
@@ -407,6 +438,9 @@ impl SpotMarket {
             _ => "UPDATE spot_order SET id = id WHERE id = -1",
         };
         txn.execute_unprepared(take_turn)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.prepare(&txn, &batch, outbox)
             .await
             .map_err(|e| e.to_string())?;
         for command in batch {
@@ -435,14 +469,123 @@ impl SpotMarket {
         }
         // Every order a step changed is written once per batch.
         let now = now_ms();
+        let mut rows: Vec<spot_order::Model> = self.finished.values().cloned().collect();
         for id in &outbox.touched {
             if let Some(order) = self.open.get_mut(id) {
                 let row = order.synced(now);
-                update_row(&txn, row).await.map_err(|e| e.to_string())?;
-                outbox.user_events.push(order_event(row));
+                outbox
+                    .user_events
+                    .push(PendingEvent::Ready(order_event(row)));
+                rows.push(row.clone());
             }
         }
+        self.write(&txn, rows, outbox)
+            .await
+            .map_err(|e| e.to_string())?;
         txn.commit().await.map_err(|e| e.to_string())
+    }
+
+    /// Reads what the batch will need in a few statements: ids for its new orders, its
+    /// idempotency keys' records, and the accounts of its users and of the house in both assets.
+    async fn prepare(
+        &mut self,
+        txn: &DatabaseTransaction,
+        batch: &[Command],
+        outbox: &mut Outbox,
+    ) -> Result<(), DbErr> {
+        let submits: Vec<&Submit> = batch
+            .iter()
+            .filter_map(|command| match command {
+                Command::Submit(submit) => Some(&**submit),
+                _ => None,
+            })
+            .collect();
+        outbox.order_ids = batch::reserve_ids(txn, "spot_order", submits.len())
+            .await?
+            .into();
+        let keys: Vec<&Idempotency> = submits
+            .iter()
+            .filter_map(|submit| submit.idempotency.as_ref())
+            .collect();
+        for record in batch::find_keys(txn, &keys).await? {
+            outbox.stored_keys.insert(
+                (record.user_id, record.key),
+                (record.request_hash, record.response),
+            );
+        }
+        let mut users: Vec<i64> = batch
+            .iter()
+            .filter_map(|command| match command {
+                Command::Submit(submit) => Some(submit.user_id),
+                Command::Cancel { user_id, .. } => Some(*user_id),
+                Command::Quote { .. } => None,
+            })
+            .collect();
+        users.sort_unstable();
+        users.dedup();
+        let rules = &self.rules;
+        let mut wanted: Vec<(AccountRef, &str)> = Vec::new();
+        for asset in [rules.base.as_str(), rules.quote.as_str()] {
+            for house in [House::MarketMaker, House::Fees, House::SecurityFund] {
+                wanted.push((AccountRef::House(house), asset));
+            }
+            for user_id in &users {
+                for bucket in [Bucket::Funding, Bucket::Frozen] {
+                    wanted.push((
+                        AccountRef::User {
+                            user_id: *user_id,
+                            bucket,
+                        },
+                        asset,
+                    ));
+                }
+            }
+        }
+        outbox.ledger.load(txn, &wanted).await
+    }
+
+    /// Writes the batch's results: its journal entries, its trades, every changed order and the
+    /// idempotency keys it claimed.
+    async fn write(
+        &mut self,
+        txn: &DatabaseTransaction,
+        rows: Vec<spot_order::Model>,
+        outbox: &mut Outbox,
+    ) -> Result<(), DbErr> {
+        let entry_ids = std::mem::take(&mut outbox.ledger).flush(txn).await?;
+        let trade_ids = batch::reserve_ids(txn, "spot_trade", outbox.trades.len()).await?;
+        for ((trade, entry), id) in outbox.trades.iter_mut().zip(trade_ids) {
+            trade.id = id;
+            trade.entry_id = entry_ids[entry.0];
+        }
+        let trades = outbox
+            .trades
+            .iter()
+            .map(|(trade, _)| spot_trade::ActiveModel::from(trade.clone()))
+            .collect();
+        batch::insert_chunked(txn, trades, 14).await?;
+        for chunk in rows.chunks(1_000) {
+            let models = chunk
+                .iter()
+                .map(|row| spot_order::ActiveModel::from(row.clone()));
+            spot_order::Entity::insert_many(models)
+                .on_conflict(
+                    OnConflict::column(spot_order::Column::Id)
+                        .update_columns([
+                            spot_order::Column::FilledQuantity,
+                            spot_order::Column::FilledAmount,
+                            spot_order::Column::Fee,
+                            spot_order::Column::FrozenRemaining,
+                            spot_order::Column::Status,
+                            spot_order::Column::CancelReason,
+                            spot_order::Column::UpdatedAt,
+                        ])
+                        .to_owned(),
+                )
+                .exec_without_returning(txn)
+                .await?;
+        }
+        batch::insert_keys(txn, std::mem::take(&mut outbox.new_keys)).await
     }
 
     async fn submit(
@@ -451,16 +594,15 @@ impl SpotMarket {
         submit: Submit,
         outbox: &mut Outbox,
     ) -> Result<(), String> {
-        let savepoint = txn.begin().await.map_err(|e| e.to_string())?;
-        let result = self.try_submit(&savepoint, &submit, outbox).await;
+        let mark = outbox.ledger.mark();
+        let result = self.try_submit(txn, &submit, outbox).await;
         match result {
             Ok(answer) => {
-                savepoint.commit().await.map_err(|e| e.to_string())?;
                 outbox.submits.push((submit.reply, Ok(answer)));
                 Ok(())
             }
             Err(Stop::Refused(error)) => {
-                savepoint.rollback().await.map_err(|e| e.to_string())?;
+                outbox.ledger.undo_to(mark);
                 outbox.submits.push((submit.reply, Err(error)));
                 Ok(())
             }
@@ -475,15 +617,18 @@ impl SpotMarket {
         outbox: &mut Outbox,
     ) -> Result<Answer, Stop> {
         if let Some(idempotency) = &submit.idempotency {
-            match ledger::claim_key(txn, idempotency).await {
-                Ok(Some(first)) => return Ok(Answer::Replayed(first)),
-                Ok(None) => {}
-                Err(error @ LedgerError::KeyReused) => {
+            // Stored before this batch, or claimed by an earlier order of it.
+            let seen = outbox
+                .stored_keys
+                .get(&(idempotency.user_id, idempotency.key.clone()));
+            if let Some((request_hash, response)) = seen {
+                if *request_hash != idempotency.request_hash {
                     return Err(Stop::Refused(crate::funds::service::ledger_error(
-                        error, "quantity",
+                        LedgerError::KeyReused,
+                        "quantity",
                     )));
                 }
-                Err(error) => return Err(error.into()),
+                return Ok(Answer::Replayed(response.clone()));
             }
         }
         let rules = self.rules.clone();
@@ -561,39 +706,40 @@ impl SpotMarket {
             }
         });
         let text = |value: Option<Decimal>| value.map(|v| v.normalize().to_string());
-        let row = spot_order::ActiveModel {
-            user_id: Set(user_id),
-            symbol: Set(rules.symbol.clone()),
-            side: Set(submit.side.as_str().to_owned()),
-            order_type: Set(match submit.spec {
+        let Some(&id) = outbox.order_ids.front() else {
+            return Err(Stop::Fatal("no order id was reserved".into()));
+        };
+        let row = spot_order::Model {
+            id,
+            user_id,
+            symbol: rules.symbol.clone(),
+            side: submit.side.as_str().to_owned(),
+            order_type: match submit.spec {
                 OrderSpec::Limit { .. } => "limit",
                 OrderSpec::StopLimit { .. } => "stop_limit",
                 _ => "market",
             }
-            .to_owned()),
-            time_in_force: Set(submit.time_in_force.as_str().to_owned()),
-            post_only: Set(submit.post_only),
-            price: Set(text(price)),
-            quantity: Set(text(quantity)),
-            quote_amount: Set(text(quote_amount)),
-            trigger_price: Set(text(trigger)),
-            trigger_condition: Set(condition.map(str::to_owned)),
-            filled_quantity: Set("0".into()),
-            filled_amount: Set("0".into()),
-            fee: Set("0".into()),
-            fee_coin: Set(fee_coin.clone()),
-            frozen_coin: Set(frozen_coin.clone()),
-            frozen_remaining: Set(hold.normalize().to_string()),
-            status: Set(OrderStatus::WaitDeal.as_str().to_owned()),
-            cancel_reason: Set(None),
-            created_at: Set(now),
-            updated_at: Set(now),
-            ..Default::default()
-        }
-        .insert(txn)
-        .await?;
-        let id = row.id;
-        match ledger::post_within(txn, &settle::freeze(user_id, id, frozen_coin, hold)).await {
+            .to_owned(),
+            time_in_force: submit.time_in_force.as_str().to_owned(),
+            post_only: submit.post_only,
+            price: text(price),
+            quantity: text(quantity),
+            quote_amount: text(quote_amount),
+            trigger_price: text(trigger),
+            trigger_condition: condition.map(str::to_owned),
+            filled_quantity: "0".into(),
+            filled_amount: "0".into(),
+            fee: "0".into(),
+            fee_coin: fee_coin.clone(),
+            frozen_coin: frozen_coin.clone(),
+            frozen_remaining: hold.normalize().to_string(),
+            status: OrderStatus::WaitDeal.as_str().to_owned(),
+            cancel_reason: None,
+            created_at: now,
+            updated_at: now,
+        };
+        let freeze = settle::freeze(user_id, id, frozen_coin, hold);
+        match outbox.ledger.post(txn, &freeze).await {
             Ok(_) => {}
             Err(LedgerError::InsufficientBalance { available, .. }) => {
                 let field = if quote_amount.is_some() {
@@ -646,6 +792,8 @@ impl SpotMarket {
             };
             return Err(Stop::Refused(refusal(msg, field)));
         }
+        // The id is the order's from here on, whatever the engine did with it.
+        outbox.order_ids.pop_front();
         self.open.insert(id, OpenOrder::of(row));
         outbox.touched.insert(id);
         let events = std::mem::take(&mut self.events);
@@ -653,7 +801,12 @@ impl SpotMarket {
         self.events = events;
         let order = self.view(id, now)?;
         if let Some(idempotency) = &submit.idempotency {
-            ledger::store_response(txn, idempotency, crate::funds::api::stored(&order)).await?;
+            let response = crate::funds::api::stored(&order);
+            outbox.stored_keys.insert(
+                (idempotency.user_id, idempotency.key.clone()),
+                (idempotency.request_hash.clone(), response.clone()),
+            );
+            outbox.new_keys.push((idempotency.clone(), response));
         }
         Ok(Answer::Order(Box::new(order)))
     }
@@ -721,8 +874,8 @@ impl SpotMarket {
         // The ladder is bounded by what the market maker owns: bids by its quote balance, asks by
         // its base balance (each level's size is cut to what is left).
         let house = AccountRef::House(House::MarketMaker);
-        let mut quote_left = ledger::balance(txn, house, &self.rules.quote).await?;
-        let mut base_left = ledger::balance(txn, house, &self.rules.base).await?;
+        let mut quote_left = outbox.ledger.balance(txn, house, &self.rules.quote).await?;
+        let mut base_left = outbox.ledger.balance(txn, house, &self.rules.base).await?;
         let levels = self.context.house_levels;
         let ladder = simulated
             .bids
@@ -947,7 +1100,7 @@ impl SpotMarket {
             ),
             self.context.security_percent,
         );
-        let posted = ledger::post_within(txn, &entry).await?;
+        let entry_index = outbox.ledger.post(txn, &entry).await?;
         let user_order = |id: u64| (id & HOUSE_ID_BIT == 0).then_some(id as i64);
         let user = |owner: i64| (owner != HOUSE).then_some(owner);
         let (taker_fee, maker_fee) = if buys {
@@ -955,24 +1108,24 @@ impl SpotMarket {
         } else {
             (seller_fee, buyer_fee)
         };
-        let trade = spot_trade::ActiveModel {
-            symbol: Set(rules.symbol.clone()),
-            taker_side: Set(if buys { "buy" } else { "sell" }.to_owned()),
-            taker_order_id: Set(user_order(fill.taker)),
-            taker_user_id: Set(user(fill.taker_owner)),
-            maker_order_id: Set(user_order(fill.maker)),
-            maker_user_id: Set(user(fill.maker_owner)),
-            price: Set(price.normalize().to_string()),
-            quantity: Set(quantity.normalize().to_string()),
-            amount: Set(amount.to_string()),
-            taker_fee: Set(taker_fee.normalize().to_string()),
-            maker_fee: Set(maker_fee.normalize().to_string()),
-            entry_id: Set(posted.entry_id),
-            created_at: Set(now),
-            ..Default::default()
-        }
-        .insert(txn)
-        .await?;
+        // Its id and its entry's are given when the batch is written.
+        let trade = spot_trade::Model {
+            id: 0,
+            symbol: rules.symbol.clone(),
+            taker_side: if buys { "buy" } else { "sell" }.to_owned(),
+            taker_order_id: user_order(fill.taker),
+            taker_user_id: user(fill.taker_owner),
+            maker_order_id: user_order(fill.maker),
+            maker_user_id: user(fill.maker_owner),
+            price: price.normalize().to_string(),
+            quantity: quantity.normalize().to_string(),
+            amount: amount.to_string(),
+            taker_fee: taker_fee.normalize().to_string(),
+            maker_fee: maker_fee.normalize().to_string(),
+            entry_id: 0,
+            created_at: now,
+        };
+        let trade_number = outbox.trades.len();
         for (order_id, user_fee) in [(buyer.0, buyer_fee), (seller.0, seller_fee)] {
             let Some(order) = user_order(order_id).and_then(|id| self.open.get_mut(&id)) else {
                 continue;
@@ -986,12 +1139,12 @@ impl SpotMarket {
             };
             order.row.status = OrderStatus::PartDeal.as_str().to_owned();
             outbox.touched.insert(order.row.id);
-            if let Some(view) = SpotFill::of(&trade, order.row.user_id, &rules.base, &rules.quote) {
-                outbox
-                    .user_events
-                    .push(user_event(order.row.user_id, "fill", &view));
-            }
+            outbox.user_events.push(PendingEvent::Fill {
+                user_id: order.row.user_id,
+                trade: trade_number,
+            });
         }
+        outbox.trades.push((trade, entry_index));
         outbox.tape.push(Trade {
             id: 0,
             price,
@@ -1022,15 +1175,16 @@ impl SpotMarket {
                 &order.row.frozen_coin,
                 order.frozen,
             );
-            ledger::post_within(txn, &entry).await?;
+            outbox.ledger.post(txn, &entry).await?;
             order.frozen = Decimal::ZERO;
         }
         order.row.status = status.as_str().to_owned();
         order.row.cancel_reason = reason.map(str::to_owned);
         let row = order.synced(now).clone();
-        update_row(txn, &row).await?;
         outbox.touched.remove(&row.id);
-        outbox.user_events.push(order_event(&row));
+        outbox
+            .user_events
+            .push(PendingEvent::Ready(order_event(&row)));
         self.finished.insert(row.id, row);
         Ok(())
     }
@@ -1049,6 +1203,17 @@ impl SpotMarket {
             self.publish_depth();
         }
         for event in outbox.user_events {
+            let event = match event {
+                PendingEvent::Ready(event) => event,
+                PendingEvent::Fill { user_id, trade } => {
+                    let Some(view) = outbox.trades.get(trade).and_then(|(trade, _)| {
+                        SpotFill::of(trade, user_id, &self.rules.base, &self.rules.quote)
+                    }) else {
+                        continue;
+                    };
+                    user_event(user_id, "fill", &view)
+                }
+            };
             // No receiver is not an error: the user is not watching.
             let _ = self.context.user_events.send(Arc::new(event));
         }
@@ -1123,23 +1288,6 @@ fn batch_from(first: Command, commands: &mut mpsc::Receiver<Command>) -> Vec<Com
         }
     }
     batch
-}
-
-async fn update_row(txn: &DatabaseTransaction, row: &spot_order::Model) -> Result<(), DbErr> {
-    spot_order::ActiveModel {
-        id: sea_orm::ActiveValue::Unchanged(row.id),
-        filled_quantity: Set(row.filled_quantity.clone()),
-        filled_amount: Set(row.filled_amount.clone()),
-        fee: Set(row.fee.clone()),
-        frozen_remaining: Set(row.frozen_remaining.clone()),
-        status: Set(row.status.clone()),
-        cancel_reason: Set(row.cancel_reason.clone()),
-        updated_at: Set(row.updated_at),
-        ..Default::default()
-    }
-    .update(txn)
-    .await?;
-    Ok(())
 }
 
 fn engine_side(side: OrderSide) -> matching::Side {
