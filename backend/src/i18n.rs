@@ -107,6 +107,8 @@ messages! {
     PayloadTooLarge => "payload_too_large",
     /// Something failed on the server.
     InternalError => "internal_error",
+    /// The server could not answer now (its database is saturated); nothing was done.
+    ServiceBusy => "service_busy",
     /// The session is missing, expired or revoked.
     Unauthorized => "unauthorized",
     /// A live-channel subscription names no known channel (`{channel}`).

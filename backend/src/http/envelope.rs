@@ -121,6 +121,7 @@ impl ApiError {
             StatusCode::PAYLOAD_TOO_LARGE => Msg::PayloadTooLarge,
             StatusCode::UNAUTHORIZED => Msg::Unauthorized,
             StatusCode::BAD_REQUEST => Msg::InvalidBody,
+            StatusCode::SERVICE_UNAVAILABLE => Msg::ServiceBusy,
             status if status.is_server_error() => {
                 tracing::error!(%error, "request failed");
                 Msg::InternalError

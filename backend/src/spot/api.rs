@@ -226,7 +226,12 @@ impl SpotApi {
     ) -> MemberResponse<SpotOrder> {
         let user_id = auth.0.id();
         let result = async {
-            let symbol = service::symbol_of(&state.db, user_id, id.0).await?;
+            // An open order's pair is known in memory; the database tells the rest apart (an
+            // order no longer open, someone else's, none at all).
+            let symbol = match state.spot.open_order_symbol(user_id, id.0) {
+                Some(symbol) => symbol.to_string(),
+                None => service::symbol_of(&state.db, user_id, id.0).await?,
+            };
             state.spot.cancel(&symbol, user_id, id.0).await
         }
         .await;

@@ -63,6 +63,7 @@ impl SpotExchange {
                 security_percent,
                 house_levels: trading.market_maker_levels,
                 write_turn: Arc::new(tokio::sync::Mutex::new(())),
+                open_orders: Arc::default(),
             },
             trading,
             shutdown,
@@ -147,6 +148,11 @@ impl SpotExchange {
             },
         )?;
         answer.await.unwrap_or_else(|_| Err(busy()))
+    }
+
+    /// The pair of `user_id`'s open order `order_id`, if it is open.
+    pub fn open_order_symbol(&self, user_id: i64, order_id: i64) -> Option<Arc<str>> {
+        self.context.open_orders.symbol_of(user_id, order_id)
     }
 
     /// The users' `order` and `fill` messages.

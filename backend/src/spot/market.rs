@@ -41,7 +41,7 @@ use super::rules::PairRules;
 use super::settle::{self, Fill, Party};
 use super::views::{OrderSide, OrderStatus, SpotFill, SpotOrder, TimeInForce};
 use crate::entity::{spot_order, spot_trade};
-use crate::funds::ledger::batch::{self, EntryIndex, LedgerBatch};
+use crate::funds::ledger::batch::{self, EntryIndex, LedgerBatch, NewIds, Writes};
 use crate::funds::ledger::{AccountRef, Bucket, House, Idempotency, LedgerError};
 use crate::http::ApiError;
 use crate::i18n::Msg;
@@ -166,6 +166,48 @@ pub struct MarketContext {
     /// Held by a market while it writes a batch: one market at a time, each waking as soon as
     /// the previous one commits.
     pub write_turn: Arc<Mutex<()>>,
+    /// The pair of every open order, for cancellations.
+    pub open_orders: Arc<OpenOrderIndex>,
+}
+
+/// The pair of every open user order, kept by the markets (after each commit, and when a book is
+/// rebuilt), so a cancellation finds its market without a query.
+#[derive(Debug, Default)]
+pub struct OpenOrderIndex(std::sync::Mutex<HashMap<i64, (i64, Arc<str>)>>);
+
+impl OpenOrderIndex {
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<i64, (i64, Arc<str>)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The pair of `user_id`'s open order `order_id`; `None` for an order that is not open or
+    /// not theirs.
+    pub fn symbol_of(&self, user_id: i64, order_id: i64) -> Option<Arc<str>> {
+        self.entries()
+            .get(&order_id)
+            .filter(|(owner, _)| *owner == user_id)
+            .map(|(_, symbol)| symbol.clone())
+    }
+
+    /// `symbol`'s open orders are now exactly `open` (order id, owner).
+    fn replace(&self, symbol: &Arc<str>, open: impl Iterator<Item = (i64, i64)>) {
+        let mut entries = self.entries();
+        entries.retain(|_, (_, pair)| pair != symbol);
+        entries.extend(open.map(|(id, owner)| (id, (owner, symbol.clone()))));
+    }
+
+    /// Orders opened on `symbol` and orders that left its book.
+    fn update(&self, symbol: &Arc<str>, opened: &[(i64, i64)], closed: impl Iterator<Item = i64>) {
+        let mut entries = self.entries();
+        entries.extend(
+            opened
+                .iter()
+                .map(|(id, owner)| (*id, (*owner, symbol.clone()))),
+        );
+        for id in closed {
+            entries.remove(&id);
+        }
+    }
 }
 
 /// An open order of a user, as the task keeps it.
@@ -249,10 +291,14 @@ struct Outbox {
     trades: Vec<(spot_trade::Model, EntryIndex)>,
     /// Ids reserved for the batch's new orders.
     order_ids: VecDeque<i64>,
+    /// Where the batch's other new ids come from.
+    new_ids: Option<NewIds>,
     /// Idempotency keys of the batch already stored: (user, key) → (request hash, answer).
     stored_keys: HashMap<(i64, String), (String, String)>,
     /// Keys claimed by this batch, with their answers, written at its end.
     new_keys: Vec<(Idempotency, String)>,
+    /// Orders the batch opened (id, owner); some may have finished in it too.
+    opened: Vec<(i64, i64)>,
 }
 
 /// One pair's market task.
@@ -266,11 +312,14 @@ pub struct SpotMarket {
     events: Vec<Event>,
     /// Orders finished in the current batch, for the answers.
     finished: HashMap<i64, spot_order::Model>,
+    /// The pair's symbol, shared with the open-order index.
+    symbol: Arc<str>,
 }
 
 impl SpotMarket {
     /// A market for `rules`; its book is loaded by [`SpotMarket::run`].
     pub fn new(rules: Arc<PairRules>, context: MarketContext) -> Self {
+        let symbol = Arc::from(rules.symbol.as_str());
         Self {
             rules,
             context,
@@ -280,6 +329,7 @@ impl SpotMarket {
             next_house_id: 0,
             events: Vec::new(),
             finished: HashMap::new(),
+            symbol,
         }
     }
 
@@ -375,6 +425,12 @@ impl SpotMarket {
             self.open.insert(order.row.id, order);
         }
         self.events.clear();
+        self.context.open_orders.replace(
+            &self.symbol,
+            self.open
+                .values()
+                .map(|order| (order.row.id, order.row.user_id)),
+        );
         Ok(())
     }
 
@@ -500,9 +556,10 @@ impl SpotMarket {
                 _ => None,
             })
             .collect();
-        outbox.order_ids = batch::reserve_ids(txn, "spot_order", submits.len())
-            .await?
-            .into();
+        let mut new_ids =
+            NewIds::start(txn, &["spot_order", "spot_trade", "journal_entry"]).await?;
+        outbox.order_ids = new_ids.take(txn, "spot_order", submits.len()).await?.into();
+        outbox.new_ids = Some(new_ids);
         let keys: Vec<&Idempotency> = submits
             .iter()
             .filter_map(|submit| submit.idempotency.as_ref())
@@ -552,40 +609,55 @@ impl SpotMarket {
         rows: Vec<spot_order::Model>,
         outbox: &mut Outbox,
     ) -> Result<(), DbErr> {
-        let entry_ids = std::mem::take(&mut outbox.ledger).flush(txn).await?;
-        let trade_ids = batch::reserve_ids(txn, "spot_trade", outbox.trades.len()).await?;
+        let Some(mut new_ids) = outbox.new_ids.take() else {
+            return Err(DbErr::Custom("the batch was not prepared".into()));
+        };
+        let mut ids = new_ids
+            .take_each(
+                txn,
+                &[
+                    ("journal_entry", outbox.ledger.len()),
+                    ("spot_trade", outbox.trades.len()),
+                ],
+            )
+            .await?
+            .into_iter();
+        let (entry_ids, trade_ids) = (
+            ids.next().unwrap_or_default(),
+            ids.next().unwrap_or_default(),
+        );
+        let mut writes = Writes::new(txn.get_database_backend());
+        std::mem::take(&mut outbox.ledger).write(&entry_ids, &mut writes);
         for ((trade, entry), id) in outbox.trades.iter_mut().zip(trade_ids) {
             trade.id = id;
             trade.entry_id = entry_ids[entry.0];
         }
-        let trades = outbox
-            .trades
-            .iter()
-            .map(|(trade, _)| spot_trade::ActiveModel::from(trade.clone()))
-            .collect();
-        batch::insert_chunked(txn, trades, 14).await?;
-        for chunk in rows.chunks(1_000) {
-            let models = chunk
+        writes.insert(
+            outbox
+                .trades
                 .iter()
-                .map(|row| spot_order::ActiveModel::from(row.clone()));
-            spot_order::Entity::insert_many(models)
-                .on_conflict(
-                    OnConflict::column(spot_order::Column::Id)
-                        .update_columns([
-                            spot_order::Column::FilledQuantity,
-                            spot_order::Column::FilledAmount,
-                            spot_order::Column::Fee,
-                            spot_order::Column::FrozenRemaining,
-                            spot_order::Column::Status,
-                            spot_order::Column::CancelReason,
-                            spot_order::Column::UpdatedAt,
-                        ])
-                        .to_owned(),
-                )
-                .exec_without_returning(txn)
-                .await?;
-        }
-        batch::insert_keys(txn, std::mem::take(&mut outbox.new_keys)).await
+                .map(|(trade, _)| spot_trade::ActiveModel::from(trade.clone()))
+                .collect(),
+        );
+        writes.upsert(
+            rows.into_iter()
+                .map(spot_order::ActiveModel::from)
+                .collect(),
+            OnConflict::column(spot_order::Column::Id)
+                .update_columns([
+                    spot_order::Column::FilledQuantity,
+                    spot_order::Column::FilledAmount,
+                    spot_order::Column::Fee,
+                    spot_order::Column::FrozenRemaining,
+                    spot_order::Column::Status,
+                    spot_order::Column::CancelReason,
+                    spot_order::Column::UpdatedAt,
+                ])
+                .to_owned(),
+        );
+        batch::write_keys(std::mem::take(&mut outbox.new_keys), &mut writes);
+        // Everything in one round trip.
+        writes.run(txn).await
     }
 
     async fn submit(
@@ -794,6 +866,7 @@ impl SpotMarket {
         }
         // The id is the order's from here on, whatever the engine did with it.
         outbox.order_ids.pop_front();
+        outbox.opened.push((id, user_id));
         self.open.insert(id, OpenOrder::of(row));
         outbox.touched.insert(id);
         let events = std::mem::take(&mut self.events);
@@ -1191,6 +1264,16 @@ impl SpotMarket {
 
     /// Sends what a committed batch produced.
     fn deliver(&mut self, outbox: Outbox) {
+        // Before the answers: a cancellation sent on an answer finds its order.
+        let opened: Vec<(i64, i64)> = outbox
+            .opened
+            .iter()
+            .filter(|(id, _)| self.open.contains_key(id))
+            .copied()
+            .collect();
+        self.context
+            .open_orders
+            .update(&self.symbol, &opened, self.finished.keys().copied());
         for (reply, answer) in outbox.submits {
             let _ = reply.send(answer);
         }

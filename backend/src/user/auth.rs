@@ -2,6 +2,7 @@
 //! (as the envelope) when the header is missing or names no live session.
 
 use poem::Request;
+use poem::http::StatusCode;
 use poem_openapi::{SecurityScheme, auth::ApiKey};
 
 use crate::app::AppState;
@@ -33,13 +34,18 @@ impl CurrentUser {
 )]
 pub struct Satoken(pub CurrentUser);
 
-async fn check_session(req: &Request, key: ApiKey) -> Option<CurrentUser> {
-    let state = req.data::<AppState>()?;
+/// The session of the `satoken` header: 401 when there is none, 503 when it cannot be read now
+/// (a saturated database must not log the user out).
+async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> {
+    let unauthorized = || poem::Error::from_status(StatusCode::UNAUTHORIZED);
+    let state = req.data::<AppState>().ok_or_else(unauthorized)?;
     match super::session::authenticate(&state.db, &key.key).await {
-        Ok(found) => found.map(|(session, user)| CurrentUser { user, session }),
+        Ok(found) => found
+            .map(|(session, user)| CurrentUser { user, session })
+            .ok_or_else(unauthorized),
         Err(error) => {
             tracing::error!(?error, "session lookup failed");
-            None
+            Err(poem::Error::from_status(StatusCode::SERVICE_UNAVAILABLE))
         }
     }
 }

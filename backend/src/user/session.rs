@@ -83,16 +83,15 @@ pub async fn authenticate(
         return Ok(None);
     }
     let now = now_ms();
+    // The session and its user in one statement: this runs before every member call.
     let found = Session::find()
         .filter(Column::TokenHash.eq(token_hash(token)))
         .filter(Column::RevokedAt.is_null())
         .filter(Column::ExpiresAt.gt(now))
+        .find_also_related(user::Entity)
         .one(db)
         .await?;
-    let Some(session) = found else {
-        return Ok(None);
-    };
-    let Some(user) = user::Entity::find_by_id(session.user_id).one(db).await? else {
+    let Some((session, Some(user))) = found else {
         return Ok(None);
     };
     if now - session.last_seen_at > TOUCH_INTERVAL_MS {

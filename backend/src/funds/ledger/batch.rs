@@ -20,16 +20,18 @@ use std::collections::{BTreeSet, HashMap};
 
 use rust_decimal::Decimal;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DatabaseBackend,
-    DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Statement,
-    sea_query::OnConflict,
+    ActiveModelTrait,
+    ActiveValue::Set,
+    ColumnTrait, Condition, ConnectionTrait, DatabaseBackend, DatabaseTransaction, DbErr,
+    EntityTrait, QueryFilter, QueryOrder, QuerySelect, QueryTrait, Statement,
+    sea_query::{
+        MysqlQueryBuilder, OnConflict, PostgresQueryBuilder, QueryStatementWriter,
+        SqliteQueryBuilder,
+    },
 };
 
 use super::{AccountRef, Idempotency, LedgerError, NewEntry, account_row, check, parse};
 use crate::entity::{idempotency_record, journal_entry, journal_posting, ledger_account};
-
-/// Most bound values in one statement (SQLite allows 32,766, PostgreSQL 65,535).
-const MAX_BOUND_VALUES: usize = 30_000;
 
 /// An entry of a batch by its position; its id exists once the batch is flushed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -261,14 +263,13 @@ impl LedgerBatch {
         self.entries.is_empty()
     }
 
-    /// Writes the batch: its entries, their postings and every changed account. Returns the
-    /// entries' ids by [`EntryIndex`].
-    pub async fn flush(self, txn: &DatabaseTransaction) -> Result<Vec<i64>, DbErr> {
-        let ids = reserve_ids(txn, "journal_entry", self.entries.len()).await?;
+    /// Adds the batch's writes to `writes`: its entries (with the ids `entry_ids`, one per entry
+    /// in [`EntryIndex`] order), their postings, and every changed account once.
+    pub fn write(self, entry_ids: &[i64], writes: &mut Writes) {
         let entries =
             self.entries
                 .into_iter()
-                .zip(&ids)
+                .zip(entry_ids)
                 .map(|(entry, id)| journal_entry::ActiveModel {
                     id: Set(*id),
                     kind: Set(entry.kind),
@@ -278,112 +279,213 @@ impl LedgerBatch {
                     memo: Set(entry.memo),
                     created_at: Set(entry.created_at),
                 });
-        insert_chunked(txn, entries.collect(), 7).await?;
+        writes.insert(entries.collect());
         let postings = self
             .postings
             .into_iter()
             .map(|posting| journal_posting::ActiveModel {
-                entry_id: Set(ids[posting.entry.0]),
+                entry_id: Set(entry_ids[posting.entry.0]),
                 account_id: Set(posting.account_id),
                 asset: Set(posting.asset),
                 amount: Set(posting.amount),
                 balance_after: Set(posting.balance_after),
                 ..Default::default()
             });
-        insert_chunked(txn, postings.collect(), 5).await?;
+        writes.insert(postings.collect());
         let now = chrono::Utc::now().timestamp_millis();
-        let mut changed: Vec<ledger_account::ActiveModel> = self
+        let mut changed: Vec<Held> = self
             .accounts
             .into_values()
             .filter(|held| held.changed)
-            .map(|held| ledger_account::ActiveModel {
-                id: Set(held.row.id),
-                owner: Set(held.row.owner),
-                user_id: Set(held.row.user_id),
-                asset: Set(held.row.asset),
-                bucket: Set(held.row.bucket),
-                balance: Set(held.balance.normalize().to_string()),
-                may_go_negative: Set(held.row.may_go_negative),
-                version: Set(held.row.version + 1),
-                updated_at: Set(now),
-            })
             .collect();
         // In id order, as accounts are locked everywhere else.
-        changed.sort_by_key(|account| match &account.id {
-            Set(id) => *id,
-            _ => 0,
+        changed.sort_by_key(|held| held.row.id);
+        let accounts = changed.into_iter().map(|held| ledger_account::ActiveModel {
+            id: Set(held.row.id),
+            owner: Set(held.row.owner),
+            user_id: Set(held.row.user_id),
+            asset: Set(held.row.asset),
+            bucket: Set(held.row.bucket),
+            balance: Set(held.balance.normalize().to_string()),
+            may_go_negative: Set(held.row.may_go_negative),
+            version: Set(held.row.version + 1),
+            updated_at: Set(now),
         });
-        for chunk in changed.chunks(MAX_BOUND_VALUES / 9) {
-            ledger_account::Entity::insert_many(chunk.to_vec())
-                .on_conflict(
-                    OnConflict::column(ledger_account::Column::Id)
-                        .update_columns([
-                            ledger_account::Column::Balance,
-                            ledger_account::Column::Version,
-                            ledger_account::Column::UpdatedAt,
-                        ])
-                        .to_owned(),
+        writes.upsert(
+            accounts.collect(),
+            OnConflict::column(ledger_account::Column::Id)
+                .update_columns([
+                    ledger_account::Column::Balance,
+                    ledger_account::Column::Version,
+                    ledger_account::Column::UpdatedAt,
+                ])
+                .to_owned(),
+        );
+    }
+}
+
+/// Most rows in one `INSERT` statement of [`Writes`].
+const ROWS_PER_STATEMENT: usize = 1_000;
+
+/// Statements collected as SQL text and sent to the database in one round trip
+/// ([`Writes::run`]). Values are written into the text by sea-query's builder for the
+/// connection's backend, which quotes and escapes them; nothing is bound, so the bound-value
+/// limits of SQLite and PostgreSQL do not apply.
+#[derive(Debug)]
+pub struct Writes {
+    backend: DatabaseBackend,
+    sql: String,
+}
+
+impl Writes {
+    /// No statements yet, for `backend`.
+    pub fn new(backend: DatabaseBackend) -> Self {
+        Self {
+            backend,
+            sql: String::new(),
+        }
+    }
+
+    fn push(&mut self, statement: &impl QueryStatementWriter) {
+        let text = match self.backend {
+            DatabaseBackend::Postgres => statement.to_string(PostgresQueryBuilder),
+            DatabaseBackend::MySql => statement.to_string(MysqlQueryBuilder),
+            _ => statement.to_string(SqliteQueryBuilder),
+        };
+        self.sql.push_str(&text);
+        self.sql.push_str(";\n");
+    }
+
+    /// `rows` inserted.
+    pub fn insert<A>(&mut self, rows: Vec<A>)
+    where
+        A: ActiveModelTrait + Clone,
+    {
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let insert = <A::Entity as EntityTrait>::insert_many(chunk.to_vec()).into_query();
+            self.push(&insert);
+        }
+    }
+
+    /// `rows` inserted, or updated as `on_conflict` says where they exist.
+    pub fn upsert<A>(&mut self, rows: Vec<A>, on_conflict: OnConflict)
+    where
+        A: ActiveModelTrait + Clone,
+    {
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let mut insert = <A::Entity as EntityTrait>::insert_many(chunk.to_vec()).into_query();
+            insert.on_conflict(on_conflict.clone());
+            self.push(&insert);
+        }
+    }
+
+    /// Whether there is nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.sql.is_empty()
+    }
+
+    /// Runs every statement, in order, in one round trip inside `txn`.
+    pub async fn run(self, txn: &DatabaseTransaction) -> Result<(), DbErr> {
+        if !self.sql.is_empty() {
+            txn.execute_unprepared(&self.sql).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Where a batch's new row ids come from, so that rows can be written with their ids (and refer
+/// to each other) in one round trip.
+#[derive(Debug)]
+pub enum NewIds {
+    /// SQLite: counting on from the largest id each table has given, read once at the start of
+    /// the transaction, which holds the database's write lock (no one else inserts meanwhile).
+    After(HashMap<&'static str, i64>),
+    /// PostgreSQL: the tables' own sequences (safe beside other writers and other servers).
+    Sequences,
+}
+
+impl NewIds {
+    /// Ready to give ids of `tables` inside `txn` (on SQLite: one statement reads their largest ids).
+    pub async fn start(txn: &DatabaseTransaction, tables: &[&'static str]) -> Result<Self, DbErr> {
+        let backend = txn.get_database_backend();
+        if backend == DatabaseBackend::Postgres {
+            return Ok(NewIds::Sequences);
+        }
+        let columns: Vec<String> = tables
+            .iter()
+            .map(|table| {
+                format!(
+                    "MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = '{table}'), 0), \
+                     COALESCE((SELECT MAX(id) FROM {table}), 0)) AS \"{table}\""
                 )
-                .exec_without_returning(txn)
-                .await?;
+            })
+            .collect();
+        let sql = format!("SELECT {}", columns.join(", "));
+        let row = txn
+            .query_one_raw(Statement::from_string(backend, sql))
+            .await?
+            .ok_or_else(|| DbErr::RecordNotFound("the largest ids".into()))?;
+        let mut last = HashMap::new();
+        for table in tables {
+            last.insert(*table, row.try_get::<i64>("", table)?);
         }
-        Ok(ids)
+        Ok(NewIds::After(last))
     }
-}
 
-/// `rows` inserted with as few statements as the bound-value limit allows (`columns` values a row).
-pub async fn insert_chunked<A>(
-    txn: &DatabaseTransaction,
-    rows: Vec<A>,
-    columns: usize,
-) -> Result<(), DbErr>
-where
-    A: ActiveModelTrait + Clone + Send,
-{
-    for chunk in rows.chunks(MAX_BOUND_VALUES / columns.max(1)) {
-        <A::Entity as EntityTrait>::insert_many(chunk.to_vec())
-            .exec_without_returning(txn)
-            .await?;
+    /// `count` new ids of `table`.
+    pub async fn take(
+        &mut self,
+        txn: &DatabaseTransaction,
+        table: &'static str,
+        count: usize,
+    ) -> Result<Vec<i64>, DbErr> {
+        let mut taken = self.take_each(txn, &[(table, count)]).await?;
+        Ok(taken.pop().unwrap_or_default())
     }
-    Ok(())
-}
 
-/// `count` new ids of `table`'s auto-increment `id`, in the caller's transaction. On PostgreSQL they
-/// come from the table's sequence (not necessarily consecutive); on SQLite they follow the largest
-/// id ever given, which is safe because the transaction holds the database's write lock.
-pub async fn reserve_ids(
-    txn: &DatabaseTransaction,
-    table: &'static str,
-    count: usize,
-) -> Result<Vec<i64>, DbErr> {
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    let backend = txn.get_database_backend();
-    match backend {
-        DatabaseBackend::Postgres => {
-            let sql = format!(
-                "SELECT nextval(pg_get_serial_sequence('{table}', 'id')) AS id \
-                 FROM generate_series(1, {count})"
-            );
-            let rows = txn
-                .query_all_raw(Statement::from_string(backend, sql))
-                .await?;
-            rows.iter()
-                .map(|row| row.try_get::<i64>("", "id"))
-                .collect()
-        }
-        _ => {
-            let sql = format!(
-                "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = '{table}'), 0), \
-                 COALESCE((SELECT MAX(id) FROM {table}), 0)) AS id"
-            );
-            let row = txn
-                .query_one_raw(Statement::from_string(backend, sql))
-                .await?
-                .ok_or_else(|| DbErr::RecordNotFound(format!("the largest id of {table}")))?;
-            let last: i64 = row.try_get("", "id")?;
-            Ok((1..=count as i64).map(|n| last + n).collect())
+    /// New ids for several tables at once (`(table, count)`), in one statement at most.
+    pub async fn take_each(
+        &mut self,
+        txn: &DatabaseTransaction,
+        wanted: &[(&'static str, usize)],
+    ) -> Result<Vec<Vec<i64>>, DbErr> {
+        match self {
+            NewIds::After(last) => wanted
+                .iter()
+                .map(|(table, count)| {
+                    let from = *last
+                        .get(table)
+                        .ok_or_else(|| DbErr::Custom(format!("no ids of {table} were read")))?;
+                    last.insert(table, from + *count as i64);
+                    Ok((1..=*count as i64).map(|n| from + n).collect())
+                })
+                .collect(),
+            NewIds::Sequences => {
+                let parts: Vec<String> = wanted
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (_, count))| *count > 0)
+                    .map(|(n, (table, count))| {
+                        format!(
+                            "SELECT {n}::int AS part, nextval(pg_get_serial_sequence('{table}', 'id')) AS id \
+                             FROM generate_series(1, {count})"
+                        )
+                    })
+                    .collect();
+                let mut taken = vec![Vec::new(); wanted.len()];
+                if parts.is_empty() {
+                    return Ok(taken);
+                }
+                let backend = txn.get_database_backend();
+                let rows = txn
+                    .query_all_raw(Statement::from_string(backend, parts.join(" UNION ALL ")))
+                    .await?;
+                for row in rows {
+                    let part: i32 = row.try_get("", "part")?;
+                    taken[part as usize].push(row.try_get::<i64>("", "id")?);
+                }
+                Ok(taken)
+            }
         }
     }
 }
@@ -410,11 +512,9 @@ pub async fn find_keys(
         .await
 }
 
-/// Records idempotency keys with their answers (of requests that post no entry of their own).
-pub async fn insert_keys(
-    txn: &DatabaseTransaction,
-    records: Vec<(Idempotency, String)>,
-) -> Result<(), DbErr> {
+/// Adds the records of idempotency keys with their answers (of requests that post no entry of
+/// their own) to `writes`.
+pub fn write_keys(records: Vec<(Idempotency, String)>, writes: &mut Writes) {
     let now = chrono::Utc::now().timestamp_millis();
     let rows = records
         .into_iter()
@@ -428,5 +528,5 @@ pub async fn insert_keys(
             created_at: Set(now),
             ..Default::default()
         });
-    insert_chunked(txn, rows.collect(), 7).await
+    writes.insert(rows.collect());
 }
