@@ -133,11 +133,13 @@ gzip_bytes=$(gzip -9 -c "$shipped" | wc -c)
 log "size: $shipped $raw_bytes bytes, gzip -9 $gzip_bytes bytes"
 {
   echo "GZIP {\"rawBytes\":$raw_bytes,\"gzipBytes\":$gzip_bytes}"
-  rustc_wasm=target/wasm/wasm32-unknown-unknown/release/wasm_core.wasm
+  # The module as rustc linked it: by the wrapper crate of scripts/build-wasm.sh, or by wasm-core.
+  rustc_wasm=target/wasm/wasm32-unknown-unknown/release/wasm_core_ship.wasm
+  [ -f "$rustc_wasm" ] || rustc_wasm=target/wasm/wasm32-unknown-unknown/release/wasm_core.wasm
   if [ -n "$wasm_opt" ] && [ -f "$rustc_wasm" ] && command -v wasm-bindgen >/dev/null; then
     named="$out/named"
     rm -rf "$named"
-    wasm-bindgen --target nodejs --out-dir "$named" "$rustc_wasm"
+    wasm-bindgen --target nodejs --out-name wasm_core --out-dir "$named" "$rustc_wasm"
     # The shipped optimisation (scripts/build-wasm.sh) plus -g, which keeps the function names.
     "$wasm_opt" -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \

@@ -5,6 +5,14 @@
 # Uses rustup's wasm32-unknown-unknown target when installed; otherwise the offline recipe of
 # docs/toolchain (Debian rustc-web building std from source, linked by lld-19's wasm-ld).
 # Artifacts go to target/wasm so they never churn the native target/. Safe to run again.
+#
+# Size and speed (docs/benchmarks.md): on the Debian path the module is linked by a small wrapper
+# crate written to target/wasm/ship (its own cdylib, not a workspace member), so that wasm-core and
+# every dependency but rust_decimal are compiled for size (opt-level "z", whose functions LLVM then
+# keeps small), while the link-time optimisation runs at the wrapper's opt-level 3: the functions of
+# the benchmarked hot paths, marked `optimize(speed)` in wasm-core (enabled by `--cfg optimize_hot`),
+# are inlined and unrolled as before. rustup's stable toolchain has no `optimize` attribute: there
+# wasm-core itself is built as before, at opt-level 3.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,6 +40,7 @@ installed=$(wasm-bindgen --version | awk '{print $2}')
 
 build_env=()
 pack_flags=()
+ship=false
 if command -v rustup >/dev/null && rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   log "toolchain: rustup $(rustc --version) with the wasm32-unknown-unknown target"
 else
@@ -51,18 +60,66 @@ else
     # same, only the unreadable message is gone. The AES of the withdrawal cipher uses its compact
     # software implementation (one encryption per withdrawal needs no speed; saves ~6 KB).
     # WASM_RUSTFLAGS replaces them.
-    RUSTFLAGS="${WASM_RUSTFLAGS--Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none --cfg aes_backend_soft=\"compact\"}"
+    # optimize_hot: the `optimize(speed)` attributes of wasm-core's hot paths (see the top).
+    RUSTFLAGS="${WASM_RUSTFLAGS--Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none --cfg aes_backend_soft=\"compact\" --cfg optimize_hot}"
   )
   # wasm-pack's sysroot check cannot see a std built from source.
   pack_flags=(--mode force)
+  ship=true
+fi
+
+crate=wasm-core
+if [ "$ship" = true ]; then
+  # The wrapper crate (see the top). Its lock file is the workspace's, so every version is the one
+  # the native build uses (cargo drops the entries the wrapper does not need).
+  crate="$CARGO_TARGET_DIR/ship"
+  mkdir -p "$crate/src"
+  cat >"$crate/Cargo.toml" <<EOF
+# Written by scripts/build-wasm.sh: links wasm-core into the shipped wasm module.
+[package]
+name = "wasm-core-ship"
+description = "The exchange's compute core: formatting, margin, validation and kline aggregation, identical natively and in WebAssembly."
+version = "0.1.0"
+edition = "2024"
+license = "UNLICENSED"
+publish = false
+
+[lib]
+name = "wasm_core_ship"
+crate-type = ["cdylib"]
+
+[dependencies]
+wasm-core = { path = "$root/wasm-core" }
+
+[workspace]
+
+[profile.release]
+opt-level = 3
+lto = true
+codegen-units = 1
+
+# Everything but the wrapper is compiled for size; rust_decimal stays fast (every decimal operation).
+[profile.release.package."*"]
+opt-level = "z"
+
+[profile.release.package.rust_decimal]
+opt-level = 3
+EOF
+  cat >"$crate/src/lib.rs" <<'EOF'
+//! The shipped wasm module: wasm-core's exports, linked at opt-level 3 (scripts/build-wasm.sh).
+pub use wasm_core;
+EOF
+  cp Cargo.lock "$crate/Cargo.lock"
 fi
 
 for spec in bundler:pkg nodejs:pkg-node; do
   target=${spec%%:*}
   out=${spec#*:}
-  log "wasm-pack build --release --target $target --out-dir $out wasm-core"
+  log "wasm-pack build --release --target $target --out-dir $out $crate"
   env "${build_env[@]}" wasm-pack build --release --no-opt "${pack_flags[@]}" \
-    --target "$target" --out-dir "$out" wasm-core
+    --target "$target" --out-dir "$root/wasm-core/$out" --out-name wasm_core "$crate"
+  # The package keeps wasm-core's name (wasm-pack takes the wrapper's).
+  sed -i 's/"name": "wasm-core-ship"/"name": "wasm-core"/' "wasm-core/$out/package.json"
 done
 
 wasm_opt=${WASM_OPT:-}

@@ -5,6 +5,7 @@
 // `CHECK {json}` lines that scripts/bench.sh reads (the CHECK digests must equal the native ones).
 //
 //   node wasm-core/bench-js/bench.mjs [--quick]
+// WASM_CORE_PKG=<dir> measures another nodejs build of the package (to compare two builds).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +16,7 @@ import { PRICE_SCALE, QTY_SCALE, fnv1a, trades } from './data.mjs';
 import { aggregateTradesJs } from './kline-js.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const pkgEntry = join(here, '..', 'pkg-node', 'wasm_core.js');
+const pkgEntry = join(process.env.WASM_CORE_PKG ?? join(here, '..', 'pkg-node'), 'wasm_core.js');
 if (!existsSync(pkgEntry)) {
   console.error(`${pkgEntry} is missing: run scripts/build-wasm.sh first`);
   process.exit(1);
@@ -173,6 +174,21 @@ if (typeof wasm.liquidationPrice === 'function') {
       calcTimes.push(((performance.now() - start) * 1e6) / calls);
     }
     result('wasm.MarginCalculator.liquidationPrice_per_call', 1, calcTimes, 'ns');
+
+    // The same call with its nine arguments packed into one string (liquidationPricePacked).
+    if (typeof calculator.liquidationPricePacked === 'function') {
+      const packed = [p.side, p.size, p.entryPrice, p.leverage, p.walletBalance, p.marginMode, '', '',
+        input.tickSize].join(',');
+      assert.equal(calculator.liquidationPricePacked(packed), '45180.72');
+      const packedTimes = [];
+      for (let i = 0; i < 5 * calls; i++) calculator.liquidationPricePacked(packed);
+      for (let r = 0; r < (quick ? 11 : 41); r++) {
+        const start = performance.now();
+        for (let i = 0; i < calls; i++) calculator.liquidationPricePacked(packed);
+        packedTimes.push(((performance.now() - start) * 1e6) / calls);
+      }
+      result('wasm.MarginCalculator.liquidationPricePacked_per_call', 1, packedTimes, 'ns');
+    }
     calculator.free();
   }
 } else {

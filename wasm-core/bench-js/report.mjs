@@ -59,6 +59,8 @@ if (liquidation) goal('liquidationPrice, ns per call', liquidation.medianNs, ' n
 else rows.push(['liquidationPrice', 'not exported', '< 300 ns', 'GAP']);
 const calculator = get('wasm.MarginCalculator.liquidationPrice_per_call', 1);
 if (calculator) goal('MarginCalculator.liquidationPrice, ns per call', calculator.medianNs, ' ns', '< 300 ns', calculator.medianNs < 300);
+const packedCalculator = get('wasm.MarginCalculator.liquidationPricePacked_per_call', 1);
+if (packedCalculator) goal('MarginCalculator.liquidationPricePacked, ns per call', packedCalculator.medianNs, ' ns', '< 300 ns', packedCalculator.medianNs < 300);
 const gz = lines(sizeFile, 'GZIP')[0];
 if (gz) goal('wasm after wasm-opt, gzipped, KB', gz.gzipBytes / 1024, ' KB', '< 120 KB', gz.gzipBytes < 120 * 1024);
 

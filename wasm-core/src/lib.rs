@@ -22,12 +22,20 @@
 //! compiled for wasm targets only; each converts its arguments, calls one core function and throws a
 //! [`CoreError`]'s payload on failure.
 
+// The shipped wasm build compiles this crate for size and asks for speed back on the benchmarked hot
+// paths (order book, kline aggregation, liquidation price) with `optimize(speed)`, a nightly
+// attribute that scripts/build-wasm.sh enables with `--cfg optimize_hot` where its toolchain allows
+// it. Other builds (native, tests) ignore it.
+#![cfg_attr(optimize_hot, feature(optimize_attribute))]
+
 pub mod cipher;
 mod civil;
 pub mod convert;
 pub mod error;
 pub mod format;
 pub mod funds;
+#[cfg(any(target_family = "wasm", test))]
+mod json;
 pub mod kline;
 pub mod margin;
 pub mod money;

@@ -12,6 +12,7 @@ use crate::error::CoreError;
 /// (`1e5`), `NaN`, infinities, digit separators (`1_000`, `1,000`) and any other character
 /// ([`CoreError::InvalidDecimal`]), and numbers with more than 28 decimals or beyond the decimal range
 /// of about ±7.9 × 10²⁸ ([`CoreError::DecimalOutOfRange`]): the core never rounds an input silently.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn parse_decimal(text: &str) -> Result<Decimal, CoreError> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
@@ -29,6 +30,7 @@ pub fn parse_decimal(text: &str) -> Result<Decimal, CoreError> {
 
 // rust_decimal's own parser also takes `_` separators and rounds past 28 digits in places, so the
 // grammar is checked here first and the parse itself must be exact.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn is_plain_decimal(text: &str) -> bool {
     let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
     let (int, frac) = unsigned.split_once('.').unwrap_or((unsigned, ""));

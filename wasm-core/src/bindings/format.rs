@@ -1,12 +1,12 @@
 //! The JavaScript exports of [`crate::format`].
 
+use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::{throw, to_js};
+use super::{from_js, throw, to_js};
 use crate::convert::{
     epoch_ms_from_number, integer_from_number, offset_minutes_from_number, precision_from_number,
 };
-use crate::error::CoreError;
 use crate::format::{
     self, OrderBookInput, OrderBookOptions, TickerRowInput, TradeInput, TradePrecisions,
 };
@@ -103,8 +103,7 @@ pub fn time_zones() -> Result<JsValue, JsValue> {
 pub fn format_ticker_rows(
     #[wasm_bindgen(unchecked_param_type = "TickerRowInput[]")] rows: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let rows: Vec<TickerRowInput> = serde_wasm_bindgen::from_value(rows)
-        .map_err(|_| throw(CoreError::InvalidArgument { name: "rows" }))?;
+    let rows: Vec<TickerRowInput> = from_js("rows", rows)?;
     to_js(&format::format_ticker_rows(&rows).map_err(throw)?)
 }
 
@@ -125,10 +124,8 @@ pub fn group_order_book(
     tick: &str,
     limit: Option<f64>,
 ) -> Result<JsValue, JsValue> {
-    let bids: Vec<[String; 2]> = serde_wasm_bindgen::from_value(bids)
-        .map_err(|_| throw(CoreError::InvalidArgument { name: "bids" }))?;
-    let asks: Vec<[String; 2]> = serde_wasm_bindgen::from_value(asks)
-        .map_err(|_| throw(CoreError::InvalidArgument { name: "asks" }))?;
+    let bids: Vec<[String; 2]> = from_js("bids", bids)?;
+    let asks: Vec<[String; 2]> = from_js("asks", asks)?;
     let tick = parse_decimal(tick).map_err(throw)?;
     let limit = limit
         .map(|limit| integer_from_number("limit", limit, 0, i64::from(u32::MAX)))
@@ -143,8 +140,7 @@ pub fn group_order_book(
 pub fn format_order_book(
     #[wasm_bindgen(unchecked_param_type = "OrderBookInput")] input: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let input: OrderBookInput = serde_wasm_bindgen::from_value(input)
-        .map_err(|_| throw(CoreError::InvalidArgument { name: "input" }))?;
+    let input: OrderBookInput = from_js("input", input)?;
     to_js(&format::format_order_book(&input).map_err(throw)?)
 }
 
@@ -152,13 +148,26 @@ pub fn format_order_book(
 /// back as one string of tab-separated cells and newline-separated rows (three strings cross the
 /// boundary instead of one per cell).
 #[wasm_bindgen(js_name = formatOrderBookPacked, unchecked_return_type = "PackedOrderBook")]
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn format_order_book_packed(
     message: &str,
     #[wasm_bindgen(unchecked_param_type = "OrderBookOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options: OrderBookOptions = serde_wasm_bindgen::from_value(options)
-        .map_err(|_| throw(CoreError::InvalidArgument { name: "options" }))?;
-    to_js(&format::format_order_book_packed(message, &options).map_err(throw)?)
+    let options: OrderBookOptions = from_js("options", options)?;
+    let book = format::format_order_book_packed(message, &options).map_err(throw)?;
+    // Built directly rather than through JSON text, which would escape every tab and newline.
+    let object = Object::new();
+    Reflect::set(
+        &object,
+        &JsValue::from_str("bids"),
+        &JsValue::from_str(&book.bids),
+    )?;
+    Reflect::set(
+        &object,
+        &JsValue::from_str("asks"),
+        &JsValue::from_str(&book.asks),
+    )?;
+    Ok(object.into())
 }
 
 /// Formats a list of trades in one call: price, quantity, `HH:mm:ss` at `offsetMinutes`, direction.
@@ -168,10 +177,8 @@ pub fn format_trades(
     #[wasm_bindgen(unchecked_param_type = "TradePrecisions")] precisions: JsValue,
     #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
 ) -> Result<JsValue, JsValue> {
-    let trades: Vec<TradeInput> = serde_wasm_bindgen::from_value(trades)
-        .map_err(|_| throw(CoreError::InvalidArgument { name: "trades" }))?;
-    let precisions: TradePrecisions = serde_wasm_bindgen::from_value(precisions)
-        .map_err(|_| throw(CoreError::InvalidArgument { name: "precisions" }))?;
+    let trades: Vec<TradeInput> = from_js("trades", trades)?;
+    let precisions: TradePrecisions = from_js("precisions", precisions)?;
     let offset_minutes = offset_minutes_from_number(offset_minutes).map_err(throw)?;
     to_js(&format::format_trades(&trades, &precisions, offset_minutes).map_err(throw)?)
 }

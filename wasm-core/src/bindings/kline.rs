@@ -2,12 +2,10 @@
 //! and times JavaScript numbers, trades and candles plain objects with decimals as strings; the
 //! batch export `aggregateTradesPacked` takes one `Float64Array` instead of an object per trade.
 
-use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
-use super::throw;
+use super::{from_js, throw, to_js};
 use crate::convert::{MAX_EPOCH_MS, integer_from_number, offset_minutes_from_number};
-use crate::error::CoreError;
 use crate::kline::{self, Candle, CandleInput, Interval, Scales, TradeInput};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -33,31 +31,12 @@ export interface Rolling24h {
 }
 "#;
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
-    fn json_parse(text: &str) -> JsValue;
-}
-
-/// Plain JavaScript values of `value`, built by the engine's JSON.parse from one JSON text: for a
-/// list of candles several times faster than creating each object and string through
-/// serde-wasm-bindgen, and the same values (numbers, strings, `null`, plain objects and arrays).
-fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    Ok(json_parse(&text))
-}
-
 fn interval(text: &str) -> Result<Interval, JsValue> {
     Interval::parse(text).map_err(throw)
 }
 
 fn offset(offset_minutes: f64) -> Result<i32, JsValue> {
     offset_minutes_from_number(offset_minutes).map_err(throw)
-}
-
-/// Reads the argument `name` into `T`, or throws [`CoreError::InvalidArgument`].
-fn from_js<T: DeserializeOwned>(name: &'static str, value: JsValue) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|_| throw(CoreError::InvalidArgument { name }))
 }
 
 fn candles(inputs: &[CandleInput]) -> Result<Vec<Candle>, JsValue> {
@@ -106,6 +85,7 @@ pub fn aggregate_trades(
 /// quantity of 10^−`qtyScale` (at price scale 2, `6500012` is 65000.12). One copy into wasm memory
 /// and no object per trade; the candles are the same as `aggregateTrades` gives.
 #[wasm_bindgen(js_name = aggregateTradesPacked, unchecked_return_type = "Candle[]")]
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn aggregate_trades_packed(
     trades: &[f64],
     #[wasm_bindgen(js_name = priceScale)] price_scale: f64,

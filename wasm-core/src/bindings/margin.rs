@@ -8,8 +8,7 @@
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
-use super::{throw, to_js};
-use crate::error::CoreError;
+use super::{from_js, throw, to_js};
 use crate::margin;
 use crate::money::parse_decimal;
 
@@ -90,8 +89,7 @@ export interface SecondsPreview {
 
 /// Reads the one object argument every margin export takes.
 fn read<T: DeserializeOwned>(input: JsValue) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(input)
-        .map_err(|_| throw(CoreError::InvalidArgument { name: "input" }))
+    from_js("input", input)
 }
 
 /// The estimated liquidation price, or `null` when the position has none (shown as `--`).
@@ -165,8 +163,7 @@ impl MarginCalculator {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "MarginTier[]")] tiers: JsValue,
     ) -> Result<MarginCalculator, JsValue> {
-        let tiers = serde_wasm_bindgen::from_value(tiers)
-            .map_err(|_| throw(CoreError::InvalidArgument { name: "tiers" }))?;
+        let tiers = from_js("tiers", tiers)?;
         let tiers = margin::TierTable::new(tiers).map_err(throw)?;
         Ok(Self { tiers })
     }
@@ -176,6 +173,7 @@ impl MarginCalculator {
     /// unknown side or margin mode `invalid_argument` naming it.
     #[wasm_bindgen(js_name = liquidationPrice, unchecked_return_type = "string | null")]
     #[allow(clippy::too_many_arguments)] // one plain argument per field: no object to read per call
+    #[cfg_attr(optimize_hot, optimize(speed))]
     pub fn liquidation_price(
         &self,
         #[wasm_bindgen(unchecked_param_type = "\"long\" | \"short\"")] side: &str,
@@ -202,11 +200,37 @@ impl MarginCalculator {
             other_unrealized_pnl: optional(other_unrealized_pnl).map_err(throw)?,
         };
         let tick_size = optional(tick_size).map_err(throw)?;
-        Ok(
-            match margin::liquidation_price_in(&self.tiers, &position, tick_size).map_err(throw)? {
-                Some(price) => JsValue::from_str(&price.to_string()),
-                None => JsValue::NULL,
-            },
-        )
+        price_or_null(margin::liquidation_price_in(
+            &self.tiers,
+            &position,
+            tick_size,
+        ))
     }
+
+    /// `liquidationPrice` with its nine arguments in one string, in the same order, joined by commas,
+    /// the optional ones empty when absent: `"long,1,50000,10,5000,isolated,,,0.01"`. The same price
+    /// or `null`, and the same errors; a text without nine fields throws `invalid_argument` naming
+    /// `position`. One string crosses the boundary instead of nine (the fast path of a positions
+    /// panel re-pricing on every mark price).
+    #[wasm_bindgen(js_name = liquidationPricePacked, unchecked_return_type = "string | null")]
+    #[cfg_attr(optimize_hot, optimize(speed))]
+    pub fn liquidation_price_packed(&self, position: &str) -> Result<JsValue, JsValue> {
+        let (position, tick_size) = margin::parse_packed_position(position).map_err(throw)?;
+        price_or_null(margin::liquidation_price_in(
+            &self.tiers,
+            &position,
+            tick_size,
+        ))
+    }
+}
+
+/// A liquidation price as a string, `null` for none, or the error's payload to throw.
+#[cfg_attr(optimize_hot, optimize(speed))]
+fn price_or_null(
+    price: Result<Option<rust_decimal::Decimal>, crate::CoreError>,
+) -> Result<JsValue, JsValue> {
+    Ok(match price.map_err(throw)? {
+        Some(price) => JsValue::from_str(&price.to_string()),
+        None => JsValue::NULL,
+    })
 }

@@ -2,14 +2,16 @@
 //! checks return its `{code, key, params}` or `null`, form checks an array of
 //! `{field, code, key, params}` (empty when valid). Only a malformed argument throws, as everywhere.
 
-use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+
+use js_sys::{Array, ArrayBuffer, JsString, Map, Object, Symbol, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::{throw, to_js};
+use super::{from_js, throw, to_js};
 use crate::convert::max_decimals_from_number;
 use crate::error::CoreError;
 use crate::money::parse_decimal;
-use crate::validate::{self, PasswordRule};
+use crate::validate::{self, PasswordRule, ValueShape};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
@@ -50,9 +52,66 @@ export interface SpotOrderFormInput {
 }
 "#;
 
-/// Reads a structured argument, throwing `invalid_argument` with its `name` when it has the wrong shape.
-fn from_js<T: DeserializeOwned>(value: JsValue, name: &'static str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|_| throw(CoreError::InvalidArgument { name }))
+/// The [`ValueShape`] of any JavaScript value, read from the value itself (not its JSON text, in
+/// which `NaN` would be `null` and a function nothing), as serde-wasm-bindgen's self-describing
+/// reading saw it: `null`/`undefined`, booleans, numbers and `BigInt`s within 64 bits, strings,
+/// arrays, `Uint8Array`s and `ArrayBuffer`s (lists of bytes), `Map`s and other objects that are not
+/// iterable. Anything else (a function, a symbol, a `Set`, a larger `BigInt`) has no shape.
+fn shape(value: &JsValue) -> Option<ValueShape> {
+    let empty = |length: u32| length == 0;
+    Some(if value.is_null() || value.is_undefined() {
+        ValueShape::Null
+    } else if value.as_bool().is_some() {
+        ValueShape::Bool
+    } else if value.is_bigint() {
+        let fits = i64::try_from(value.clone()).is_ok() || u64::try_from(value.clone()).is_ok();
+        fits.then_some(ValueShape::Number)?
+    } else if value.as_f64().is_some() {
+        ValueShape::Number
+    } else if let Some(text) = value.dyn_ref::<JsString>() {
+        ValueShape::Text {
+            empty: empty(text.length()),
+        }
+    } else if Array::is_array(value) {
+        ValueShape::List {
+            empty: empty(value.unchecked_ref::<Array>().length()),
+        }
+    } else if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        ValueShape::List {
+            empty: empty(bytes.length()),
+        }
+    } else if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
+        ValueShape::List {
+            empty: empty(buffer.byte_length()),
+        }
+    } else if let Some(map) = value.dyn_ref::<Map>() {
+        ValueShape::Map {
+            empty: empty(map.size()),
+        }
+    } else if value.is_object() && !Symbol::iterator().js_in(value) {
+        ValueShape::Map {
+            empty: empty(Object::entries(value.unchecked_ref()).length()),
+        }
+    } else {
+        return None;
+    })
+}
+
+/// The fields of a form as serde-wasm-bindgen read a map: the `[key, value]` pairs of an iterable
+/// (a `Map`), else the entries of an object; every key a string and every value with a [`shape`].
+fn form_shapes(form: &JsValue) -> Option<BTreeMap<String, ValueShape>> {
+    let pairs: Vec<JsValue> = match js_sys::try_iter(form).ok()? {
+        Some(iter) => iter.collect::<Result<_, _>>().ok()?,
+        None if form.is_object() => Object::entries(form.unchecked_ref()).to_vec(),
+        None => return None,
+    };
+    // Inserted one by one: collecting into the map would sort the pairs first (more code, no gain).
+    let mut shapes = BTreeMap::new();
+    for pair in &pairs {
+        let pair = pair.unchecked_ref::<Array>();
+        shapes.insert(pair.get(0).as_string()?, shape(&pair.get(1))?);
+    }
+    Some(shapes)
 }
 
 /// The violation of `password` against rule `"A"`, `"B"` or `"C"`, or `null`.
@@ -72,7 +131,7 @@ pub fn validate_password_change(
     #[wasm_bindgen(unchecked_param_type = "PasswordChangeInput")] input: JsValue,
 ) -> Result<JsValue, JsValue> {
     to_js(&validate::validate_password_change(&from_js(
-        input, "input",
+        "input", input,
     )?))
 }
 
@@ -117,7 +176,8 @@ pub fn validate_otp_code(text: &str) -> Result<JsValue, JsValue> {
 pub fn is_empty(
     #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
 ) -> Result<bool, JsValue> {
-    Ok(validate::is_empty(from_js(value, "value")?))
+    let shape = shape(&value).ok_or_else(|| throw(CoreError::InvalidArgument { name: "value" }))?;
+    Ok(validate::is_empty(shape))
 }
 
 /// 'Please complete all required (*) fields' listing the empty ones of `fields`, or `null`.
@@ -126,8 +186,9 @@ pub fn validate_required(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] form: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string[]")] fields: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let form: std::collections::BTreeMap<String, validate::ValueShape> = from_js(form, "form")?;
-    let fields: Vec<String> = from_js(fields, "fields")?;
+    let form =
+        form_shapes(&form).ok_or_else(|| throw(CoreError::InvalidArgument { name: "form" }))?;
+    let fields: Vec<String> = from_js("fields", fields)?;
     to_js(&validate::validate_required(&form, &fields).err())
 }
 
@@ -187,7 +248,7 @@ pub fn validate_address(network: &str, address: &str) -> Result<JsValue, JsValue
 pub fn validate_deposit_form(
     #[wasm_bindgen(unchecked_param_type = "DepositFormInput")] form: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&validate::validate_deposit_form(&from_js(form, "form")?))
+    to_js(&validate::validate_deposit_form(&from_js("form", form)?))
 }
 
 /// The errors of a withdrawal form; throws when `available` or `maxDecimals` is malformed.
@@ -195,7 +256,7 @@ pub fn validate_deposit_form(
 pub fn validate_withdrawal_form(
     #[wasm_bindgen(unchecked_param_type = "WithdrawalFormInput")] form: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&validate::validate_withdrawal_form(&from_js(form, "form")?).map_err(throw)?)
+    to_js(&validate::validate_withdrawal_form(&from_js("form", form)?).map_err(throw)?)
 }
 
 /// The errors of the identity verification form.
@@ -203,7 +264,7 @@ pub fn validate_withdrawal_form(
 pub fn validate_identity_form(
     #[wasm_bindgen(unchecked_param_type = "IdentityFormInput")] form: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&validate::validate_identity_form(&from_js(form, "form")?))
+    to_js(&validate::validate_identity_form(&from_js("form", form)?))
 }
 
 /// The errors of the bank card form.
@@ -211,7 +272,7 @@ pub fn validate_identity_form(
 pub fn validate_bank_card_form(
     #[wasm_bindgen(unchecked_param_type = "BankCardFormInput")] form: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&validate::validate_bank_card_form(&from_js(form, "form")?))
+    to_js(&validate::validate_bank_card_form(&from_js("form", form)?))
 }
 
 /// The errors of a spot order form; throws when the pair's rules, the last price or a balance is
@@ -220,5 +281,5 @@ pub fn validate_bank_card_form(
 pub fn validate_spot_order(
     #[wasm_bindgen(unchecked_param_type = "SpotOrderFormInput")] form: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&validate::validate_spot_order(&from_js(form, "form")?).map_err(throw)?)
+    to_js(&validate::validate_spot_order(&from_js("form", form)?).map_err(throw)?)
 }

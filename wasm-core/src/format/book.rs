@@ -257,6 +257,7 @@ pub fn format_order_book(input: &OrderBookInput) -> Result<OrderBookView, CoreEr
 ///
 /// Fails with [`CoreError::InvalidArgument`] named `message` when the text is not such an object,
 /// otherwise like [`format_order_book`].
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn format_order_book_packed(
     message: &str,
     options: &OrderBookOptions,
@@ -338,6 +339,7 @@ struct Settings {
 }
 
 impl Settings {
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn new(
         tick: Option<&str>,
         price_precision: Option<u32>,
@@ -357,6 +359,7 @@ impl Settings {
     }
 
     /// Appends the cell of `column` for `level` to `out`; `max` is the larger side's total.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn push_cell(
         &self,
         out: &mut Vec<u8>,
@@ -384,12 +387,14 @@ impl Settings {
 }
 
 /// The `[price, quantity]` pairs of `levels` as string slices.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn pairs<S: AsRef<str>>(levels: &[[S; 2]]) -> impl Iterator<Item = (&str, &str)> {
     levels
         .iter()
         .map(|[price, quantity]| (price.as_ref(), quantity.as_ref()))
 }
 
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn checked_tick(tick: Option<Decimal>) -> Result<Option<Decimal>, CoreError> {
     match tick {
         Some(tick) if tick <= Decimal::ZERO => Err(CoreError::InvalidArgument { name: "tick" }),
@@ -397,6 +402,7 @@ fn checked_tick(tick: Option<Decimal>) -> Result<Option<Decimal>, CoreError> {
     }
 }
 
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn checked_precision(name: &'static str, precision: Option<u32>) -> Result<Option<u32>, CoreError> {
     match precision {
         Some(precision) if precision > MAX_PRECISION => Err(CoreError::IntegerOutOfRange {
@@ -410,6 +416,7 @@ fn checked_precision(name: &'static str, precision: Option<u32>) -> Result<Optio
 }
 
 /// Parses, groups, orders, merges, limits and accumulates one side.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn grouped_side<'a>(
     levels: impl Iterator<Item = (&'a str, &'a str)>,
     side: BookSide,
@@ -439,6 +446,7 @@ fn grouped_side<'a>(
 
 /// Orders, merges, limits and accumulates one side's grouped levels (not generic, so the sort is
 /// compiled once).
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn ordered_levels(
     mut parsed: Vec<(Decimal, Decimal)>,
     side: BookSide,
@@ -477,6 +485,7 @@ fn ordered_levels(
 
 /// [`parse_decimal`], with a fast path for the form every feed sends: up to 19 digits with at most
 /// one decimal point between them (the same decimal, scale included, as [`parse_decimal`] gives).
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn parse_level_value(text: &str) -> Result<Decimal, CoreError> {
     let bytes = text.as_bytes();
     if (1..=20).contains(&bytes.len()) {
@@ -503,6 +512,7 @@ fn parse_level_value(text: &str) -> Result<Decimal, CoreError> {
 
 /// `price` rounded to a multiple of `tick`: down for bids, up for asks, exactly (with the remainder,
 /// as a quotient could round at 28 digits), with the tick's decimals.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn to_tick(price: Decimal, tick: Decimal, side: BookSide) -> Result<Decimal, CoreError> {
     let tick_scale = tick.normalize().scale();
     // 64-bit integers at the finer of the two scales when both fit (the usual case).
@@ -544,6 +554,7 @@ fn to_tick(price: Decimal, tick: Decimal, side: BookSide) -> Result<Decimal, Cor
 
 /// Appends price × quantity (both at least zero) as [`format_amount`](super::format_amount) shows it,
 /// from the exact product of the mantissas when it fits 128 bits.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn push_total(out: &mut Vec<u8>, price: Decimal, quantity: Decimal) -> Result<(), CoreError> {
     let (p, q) = (
         price.mantissa().unsigned_abs(),
@@ -573,6 +584,7 @@ fn push_total(out: &mut Vec<u8>, price: Decimal, quantity: Decimal) -> Result<()
     Ok(())
 }
 
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn checked_sum(a: Decimal, b: Decimal) -> Result<Decimal, CoreError> {
     a.checked_add(b)
         .ok_or_else(|| CoreError::DecimalOutOfRange {
@@ -580,6 +592,7 @@ fn checked_sum(a: Decimal, b: Decimal) -> Result<Decimal, CoreError> {
         })
 }
 
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn max_cumulative(bids: &[Level], asks: &[Level]) -> Decimal {
     let total = |levels: &[Level]| {
         levels
@@ -591,6 +604,7 @@ fn max_cumulative(bids: &[Level], asks: &[Level]) -> Decimal {
 
 /// `part / whole` in basis points (0 to 10000 for `0 ≤ part ≤ whole`), midpoint away from zero; 0 when
 /// `whole` is zero. Integer arithmetic at the common scale, [`Decimal`] division when that overflows.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn basis_points(part: Decimal, whole: Decimal) -> u128 {
     if whole.is_zero() {
         return 0;

@@ -7,6 +7,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 /// Rounds `value` to `dp` decimals with `strategy` and renders exactly `dp` decimals (no point when
 /// `dp` is 0), with `,` between thousands of the integer part when `grouped`, and a leading `-` only
 /// when the rounded value is below zero (so `-0.001` shows as `0.00`, never `-0.00`).
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn fixed(value: Decimal, dp: u32, strategy: RoundingStrategy, grouped: bool) -> String {
     let mut out = Vec::new();
     push_fixed(&mut out, value, dp, strategy, grouped);
@@ -14,12 +15,14 @@ pub(crate) fn fixed(value: Decimal, dp: u32, strategy: RoundingStrategy, grouped
 }
 
 /// The text of bytes written by the `push_` functions of this module (all ASCII).
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn into_text(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).expect("numbers are written in ASCII")
 }
 
 /// Appends the ASCII bytes of what [`fixed`] returns to `out`, without allocating anything else: the
 /// batch formatters write a whole table into one buffer and make it text once ([`into_text`]).
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn push_fixed(
     out: &mut Vec<u8>,
     value: Decimal,
@@ -61,6 +64,7 @@ pub(crate) fn push_fixed(
 /// when `half_up`, else toward zero — like [`push_fixed`]. The mantissa may exceed a [`Decimal`]'s
 /// 96 bits and the scale its 28 decimals (exact products of two decimals); the rounding is integer
 /// arithmetic, in 64 bits whenever the numbers fit.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn push_scaled(
     out: &mut Vec<u8>,
     negative: bool,
@@ -123,6 +127,7 @@ pub(crate) const POW10_U64: [u64; 20] = {
 
 /// `mantissa` with its last `drop` digits removed, rounded midpoint away from zero when `half_up`,
 /// else toward zero.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn round_mantissa(mantissa: u128, drop: u32, half_up: bool) -> u128 {
     // 64-bit arithmetic when it suffices: 128-bit division is a library call, slow in wasm32.
     if let (Ok(m), Some(&d)) = (u64::try_from(mantissa), POW10_U64.get(drop as usize)) {
@@ -138,6 +143,7 @@ fn round_mantissa(mantissa: u128, drop: u32, half_up: bool) -> u128 {
 }
 
 /// The ASCII decimal digits of `value` (`"0"` for zero), written into the end of `buffer`.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn decimal_digits(value: u128, buffer: &mut [u8; 40]) -> &[u8] {
     // 128-bit division is a slow library call (on wasm32 above all): peel off 19-digit chunks with
     // one such division each, and write the digits of each chunk with 64-bit arithmetic, two at a
@@ -166,6 +172,7 @@ fn decimal_digits(value: u128, buffer: &mut [u8; 40]) -> &[u8] {
 }
 
 /// Writes the digits of `value` (at least one) at the end of `buffer`; returns where they start.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn write_u64(mut value: u64, buffer: &mut [u8]) -> usize {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839\

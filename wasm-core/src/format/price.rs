@@ -24,6 +24,7 @@ pub fn format_price(value: Decimal, precision: Option<u32>) -> String {
 /// The decimals [`format_price`] shows for `value` when no precision is given, by its magnitude
 /// (table in [`crate::format`]): 6 down to 1 as the integer part grows from 1 to 6+ digits; below 1,
 /// six significant digits up to 8 decimals, never fewer than 4 significant digits; 2 for zero.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn auto_price_decimals(value: Decimal) -> u32 {
     if value.is_zero() {
         return 2;

@@ -20,6 +20,7 @@ pub fn format_quantity(value: Decimal, precision: Option<u32>) -> String {
 }
 
 /// Appends the bytes of what [`format_quantity`] returns to `out`.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn push_quantity(out: &mut Vec<u8>, value: Decimal, precision: Option<u32>) {
     let decimals = match precision {
         Some(precision) => precision.min(MAX_PRECISION),

@@ -88,6 +88,7 @@ pub fn aggregate_packed(
 /// 3, then with the first number that is not whole or out of range ([`CoreError::NotAnInteger`],
 /// [`CoreError::IntegerOutOfRange`]; arguments `time` within the JavaScript `Date` range, `price` and
 /// `qty` within ±(2⁵³ − 1)), then as [`aggregate_packed`].
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn aggregate_records(
     records: &[f64],
     scales: Scales,
@@ -158,6 +159,7 @@ fn unpack(trade: &PackedTrade, scales: Scales) -> Trade {
     }
 }
 
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn check_scales(scales: Scales) -> Result<(), CoreError> {
     for (name, scale) in [("priceScale", scales.price), ("qtyScale", scales.qty)] {
         if scale > MAX_SCALE {
@@ -213,6 +215,7 @@ enum Stop {
 
 /// Aggregates the trades of `source` (fed twice when 64-bit products could overflow); prices and
 /// quantities above `max_value` make the batch [`Fast::Invalid`].
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn aggregate_fast(
     source: &dyn Source,
     scales: Scales,
@@ -262,6 +265,7 @@ fn aggregate_fast(
 /// Adding 2⁵² moves a whole number into the mantissa bits (and rounds a fraction away); no
 /// comparison or branch, which keeps the conversion loop short natively and in wasm engines.
 #[inline(always)]
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn small_whole(value: f64) -> (i64, u64) {
     const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
     let shifted = value + TWO_POW_52;
@@ -285,6 +289,7 @@ trait Sink {
 }
 
 impl<const WIDE: bool> Sink for Scanner<WIDE> {
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn block(&mut self, trades: &[PackedTrade], min_qty: i64, max_qty: i64) -> Result<(), Stop> {
         self.min_qty = self.min_qty.min(min_qty);
         self.max_qty = self.max_qty.max(max_qty);
@@ -298,6 +303,7 @@ impl<const WIDE: bool> Sink for Scanner<WIDE> {
 const BLOCK: usize = 2048;
 
 impl Source for &[PackedTrade] {
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn feed(&self, sink: &mut dyn Sink) -> Result<(), Stop> {
         for block in self.chunks(BLOCK) {
             let (min_qty, max_qty) = block.iter().fold((i64::MAX, i64::MIN), |(min, max), t| {
@@ -319,6 +325,7 @@ struct Records<'a> {
 }
 
 impl Source for Records<'_> {
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn feed(&self, sink: &mut dyn Sink) -> Result<(), Stop> {
         const TWO_POW_52: u64 = 1 << 52;
         let mut block = [PackedTrade::default(); BLOCK];
@@ -401,6 +408,7 @@ impl<const WIDE: bool> Scanner<WIDE> {
     /// max/min and the sums; bucket arithmetic only when a trade opens the next bucket. The narrow
     /// pass sums quantities in 64 bits ([`aggregate_fast`] checks that they cannot wrap).
     #[inline(always)]
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn scan(&mut self, trades: &[PackedTrade]) -> Result<(), Stop> {
         // Locals, so that the loop keeps its state in registers.
         let (mut raw, mut close_time, mut previous) = (self.raw, self.close_time, self.previous);
@@ -449,6 +457,7 @@ impl<const WIDE: bool> Scanner<WIDE> {
     }
 
     /// The summed candles, and the smallest and largest quantity.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn finish(mut self) -> (Vec<Raw>, i64, i64) {
         if self.started {
             self.raws.push(self.raw);
@@ -461,6 +470,7 @@ impl<const WIDE: bool> Scanner<WIDE> {
 // 64-bit value to 128 bits is cheaper than a sign-extended one (in wasm especially). Bad values only
 // make garbage sums of batches that are never returned.
 #[inline(always)]
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn turnover<const WIDE: bool>(trade: &PackedTrade) -> u128 {
     if WIDE {
         u128::from(trade.price as u64).wrapping_mul(u128::from(trade.qty as u64))
@@ -471,6 +481,7 @@ fn turnover<const WIDE: bool>(trade: &PackedTrade) -> u128 {
 
 impl Raw {
     #[inline(always)]
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn open(open_time: i64, trade: &PackedTrade, turnover: u128) -> Self {
         Self {
             open_time,
@@ -487,6 +498,7 @@ impl Raw {
 
 /// The decimal candles of positive fixed-point sums, or `None` when one is not exact as a
 /// [`Decimal`] (a quote scale above 28, a sum of 96 bits or more).
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn to_candles(raws: &[Raw], scales: Scales) -> Option<Vec<Candle>> {
     let quote_scale = scales.price + scales.qty;
     if quote_scale > MAX_SCALE {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::num::{self, add, div, mul, non_negative, positive, result, round_to_step, sub};
 use super::tiers::{MarginTier, TierTable, maintenance_margin, tier_index, validate_tiers};
 use crate::error::CoreError;
+use crate::money::parse_decimal;
 
 /// The direction of a futures position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,6 +21,7 @@ pub enum Side {
 
 impl Side {
     /// `+1` for long, `−1` for short.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     pub fn sign(self) -> Decimal {
         match self {
             Self::Long => Decimal::ONE,
@@ -33,6 +35,7 @@ impl std::str::FromStr for Side {
 
     /// `"long"` or `"short"`, as the inputs spell them; anything else is
     /// [`CoreError::InvalidArgument`] naming `side`.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn from_str(text: &str) -> Result<Self, CoreError> {
         match text {
             "long" => Ok(Self::Long),
@@ -57,6 +60,7 @@ impl std::str::FromStr for MarginMode {
 
     /// `"isolated"` or `"cross"`, as the inputs spell them; anything else is
     /// [`CoreError::InvalidArgument`] naming `marginMode`.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn from_str(text: &str) -> Result<Self, CoreError> {
         match text {
             "isolated" => Ok(Self::Isolated),
@@ -111,6 +115,7 @@ pub(super) struct Checked {
 
 impl Position {
     /// Range-checks the inputs, naming the first bad one.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     pub(super) fn check(&self) -> Result<Checked, CoreError> {
         let isolated = self.margin_mode == MarginMode::Isolated;
         let cross_only = |value: Option<Decimal>| {
@@ -175,6 +180,7 @@ pub fn liquidation_price(input: &LiquidationInput) -> Result<Option<Decimal>, Co
 
 /// [`liquidation_price`] with a table validated beforehand: the same checks (but the table's) in
 /// the same order, the same result, for a caller that prices many positions of one symbol.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn liquidation_price_in(
     tiers: &TierTable,
     position: &Position,
@@ -183,6 +189,7 @@ pub fn liquidation_price_in(
     checked_liquidation_price(&position.check()?, tiers.tiers(), tick_size)
 }
 
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn checked_liquidation_price(
     position: &Checked,
     tiers: &[MarginTier],
@@ -192,12 +199,49 @@ fn checked_liquidation_price(
     round_price(exact_liquidation_price(position, tiers)?, tick)
 }
 
+/// Reads the packed argument of `MarginCalculator.liquidationPricePacked`: the nine arguments of
+/// `MarginCalculator.liquidationPrice` in their order — side, size, entryPrice, leverage,
+/// walletBalance, marginMode, otherMaintenanceMargin, otherUnrealizedPnl, tickSize — joined by commas
+/// (`"long,1,50000,10,5000,isolated,,,0.01"`), the last three empty when absent. Each field is read
+/// exactly as that argument is (decimals by [`parse_decimal`]); a text without exactly nine fields is
+/// [`CoreError::InvalidArgument`] naming `position`.
+#[cfg_attr(optimize_hot, optimize(speed))]
+pub fn parse_packed_position(text: &str) -> Result<(Position, Option<Decimal>), CoreError> {
+    let mut fields = text.split(',');
+    let mut next = || {
+        fields
+            .next()
+            .ok_or(CoreError::InvalidArgument { name: "position" })
+    };
+    let (side, size, entry_price, leverage, wallet_balance, margin_mode) =
+        (next()?, next()?, next()?, next()?, next()?, next()?);
+    let (other_mm, other_upnl, tick) = (next()?, next()?, next()?);
+    if fields.next().is_some() {
+        return Err(CoreError::InvalidArgument { name: "position" });
+    }
+    let optional = |text: &str| (!text.is_empty()).then(|| parse_decimal(text)).transpose();
+    // In argument order, as `liquidationPrice` reads them.
+    let position = Position {
+        side: side.parse()?,
+        size: parse_decimal(size)?,
+        entry_price: parse_decimal(entry_price)?,
+        leverage: parse_decimal(leverage)?,
+        wallet_balance: parse_decimal(wallet_balance)?,
+        margin_mode: margin_mode.parse()?,
+        other_maintenance_margin: optional(other_mm)?,
+        other_unrealized_pnl: optional(other_upnl)?,
+    };
+    Ok((position, optional(tick)?))
+}
+
 /// `tick_size` checked to be above zero.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn tick_size(tick: Option<Decimal>) -> Result<Option<Decimal>, CoreError> {
     tick.map(|t| positive("tickSize", t)).transpose()
 }
 
 /// Rounds a liquidation price for display (see [`liquidation_price`]).
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn round_price(
     price: Option<Decimal>,
     tick: Option<Decimal>,
@@ -213,6 +257,7 @@ pub(super) fn round_price(
 }
 
 /// The unrounded liquidation price, `None` when it is at or below 0. `tiers` must be valid.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn exact_liquidation_price(
     p: &Checked,
     tiers: &[MarginTier],
@@ -220,15 +265,21 @@ pub(super) fn exact_liquidation_price(
     let notional_at = |price: Decimal| -> Result<Decimal, CoreError> {
         Ok(mul(p.size, price)?.max(Decimal::ZERO))
     };
+    // side × size: the side is ±1, so this is the size or its negation, exactly as the product.
+    let signed_size = if p.side.is_sign_negative() {
+        -p.size
+    } else {
+        p.size
+    };
     // Everything but the tier's part of the numerator and denominator.
     let base_numerator = sub(
         add(sub(p.wallet_balance, p.other_mm)?, p.other_upnl)?,
-        mul(mul(p.side, p.size)?, p.entry_price)?,
+        mul(signed_size, p.entry_price)?,
     )?;
     let solve = |index: usize| -> Result<Decimal, CoreError> {
         let tier = &tiers[index];
         let numerator = add(base_numerator, tier.cum)?;
-        let denominator = sub(mul(p.size, tier.mmr)?, mul(p.side, p.size)?)?;
+        let denominator = sub(mul(p.size, tier.mmr)?, signed_size)?;
         div(numerator, denominator)
     };
 

@@ -14,28 +14,33 @@ use crate::money::parse_decimal;
 pub const RESULT_DECIMALS: u32 = 8;
 
 /// `a + b`, or [`CoreError::CalculationOverflow`].
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn add(a: Decimal, b: Decimal) -> Result<Decimal, CoreError> {
     a.checked_add(b).ok_or(CoreError::CalculationOverflow)
 }
 
 /// `a − b`, or [`CoreError::CalculationOverflow`].
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn sub(a: Decimal, b: Decimal) -> Result<Decimal, CoreError> {
     a.checked_sub(b).ok_or(CoreError::CalculationOverflow)
 }
 
 /// `a × b`, or [`CoreError::CalculationOverflow`].
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn mul(a: Decimal, b: Decimal) -> Result<Decimal, CoreError> {
     a.checked_mul(b).ok_or(CoreError::CalculationOverflow)
 }
 
 /// `a ÷ b` to 28 significant digits, or [`CoreError::CalculationOverflow`] (also for `b = 0`, which
 /// the callers rule out by validating their inputs first).
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn div(a: Decimal, b: Decimal) -> Result<Decimal, CoreError> {
     a.checked_div(b).ok_or(CoreError::CalculationOverflow)
 }
 
 /// A result as the module returns it: [`RESULT_DECIMALS`] decimals, midpoint away from zero,
 /// without trailing zeros and never `-0`.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn result(value: Decimal) -> Decimal {
     value
         .round_dp_with_strategy(RESULT_DECIMALS, RoundingStrategy::MidpointAwayFromZero)
@@ -43,9 +48,32 @@ pub(super) fn result(value: Decimal) -> Decimal {
 }
 
 /// `value` rounded to the nearest multiple of `step`, midpoint away from zero, normalized.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn round_to_step(value: Decimal, step: Decimal) -> Result<Decimal, CoreError> {
+    // A step of 1, 0.1, 0.01, … is a number of decimals: rounding to them needs no division and gives
+    // the same number, as long as the division below would fit (|value| / step < 10²⁸; beyond that it
+    // overflows, and the general path must fail alike).
+    if let Some(decimals) = power_of_ten_decimals(step)
+        && value.abs() < Decimal::from_i128_with_scale(10_i128.pow(28), decimals)
+    {
+        return Ok(value
+            .round_dp_with_strategy(decimals, RoundingStrategy::MidpointAwayFromZero)
+            .normalize());
+    }
     let steps = div(value, step)?.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero);
     Ok(mul(steps, step)?.normalize())
+}
+
+/// `d` when `step` is 10⁻ᵈ (1, 0.1, 0.01, … 10⁻²⁸, in any scale: `0.010` too).
+#[cfg_attr(optimize_hot, optimize(speed))]
+fn power_of_ten_decimals(step: Decimal) -> Option<u32> {
+    let mut mantissa = step.mantissa();
+    let mut scale = step.scale();
+    while mantissa > 1 && mantissa % 10 == 0 && scale > 0 {
+        mantissa /= 10;
+        scale -= 1;
+    }
+    (mantissa == 1).then_some(scale)
 }
 
 /// `value` rounded down to a multiple of `step` (both at least zero), without trailing zeros.
@@ -54,6 +82,7 @@ pub(super) fn floor_to_step(value: Decimal, step: Decimal) -> Result<Decimal, Co
 }
 
 /// `value` when it is above zero, else [`CoreError::NotPositive`] naming the input `name`.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn positive(name: &'static str, value: Decimal) -> Result<Decimal, CoreError> {
     if value > Decimal::ZERO {
         Ok(value)
@@ -66,6 +95,7 @@ pub(super) fn positive(name: &'static str, value: Decimal) -> Result<Decimal, Co
 }
 
 /// `value` when it is not below zero, else [`CoreError::Negative`] naming the input `name`.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn non_negative(name: &'static str, value: Decimal) -> Result<Decimal, CoreError> {
     if value >= Decimal::ZERO {
         Ok(value)
@@ -91,8 +121,8 @@ pub(super) fn fee_rate(name: &'static str, value: Decimal) -> Result<Decimal, Co
 }
 
 /// Deserializes a decimal string with [`parse_decimal`]'s grammar: no exponents, separators or
-/// silent rounding, and no JSON numbers, the same natively (serde_json) and in wasm
-/// (serde-wasm-bindgen).
+/// silent rounding, and no JSON numbers, the same natively (serde_json) and in wasm (the
+/// `JSON.stringify` text of the argument, read by `crate::json`).
 pub(super) fn decimal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Decimal, D::Error> {
     let text = String::deserialize(deserializer)?;
     parse_decimal(&text).map_err(serde::de::Error::custom)
@@ -145,6 +175,50 @@ mod tests {
         assert_eq!(
             floor_to_step(d("0.0999"), d("0.001")).unwrap().to_string(),
             "0.099"
+        );
+    }
+
+    proptest::proptest! {
+        /// Rounding to a power-of-ten step without dividing gives what dividing gives, errors included.
+        #[test]
+        fn power_of_ten_steps_round_as_dividing(
+            mantissa in proptest::num::i128::ANY,
+            scale in 0u32..=28,
+            step_decimals in 0u32..=28,
+            step_zeros in 0u32..=3,
+        ) {
+            let value = Decimal::from_i128_with_scale(mantissa % 79_228_162_514_264_337_593_543_950_335, scale);
+            let zeros = step_zeros.min(28 - step_decimals);
+            let step = Decimal::from_i128_with_scale(10_i128.pow(zeros), step_decimals + zeros);
+            let steps = div(value, step).map(|q| q.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero));
+            let by_division = steps.and_then(|q| mul(q, step)).map(|r| r.normalize());
+            proptest::prop_assert_eq!(round_to_step(value, step), by_division);
+        }
+    }
+
+    #[test]
+    fn power_of_ten_steps() {
+        assert_eq!(power_of_ten_decimals(d("0.01")), Some(2));
+        assert_eq!(power_of_ten_decimals(d("0.010")), Some(2));
+        assert_eq!(power_of_ten_decimals(d("1")), Some(0));
+        assert_eq!(power_of_ten_decimals(d("1.000")), Some(0));
+        assert_eq!(power_of_ten_decimals(d("10")), None);
+        assert_eq!(power_of_ten_decimals(d("0.5")), None);
+        assert_eq!(power_of_ten_decimals(d("0.02")), None);
+        assert_eq!(
+            round_to_step(d("-45180.725"), d("0.01"))
+                .unwrap()
+                .to_string(),
+            "-45180.73"
+        );
+        assert_eq!(
+            round_to_step(d("0.004"), d("0.01")).unwrap().to_string(),
+            "0"
+        );
+        // Past 10²⁸ steps the division overflows, and so does the shortcut.
+        assert_eq!(
+            round_to_step(d("10000000000000000000000"), d("0.0000001")),
+            Err(CoreError::CalculationOverflow)
         );
     }
 

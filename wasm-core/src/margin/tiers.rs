@@ -112,6 +112,7 @@ fn rule_cum(tier: &MarginTier, previous: Option<&MarginTier>) -> Result<Decimal,
 /// The index of the tier `notional` falls into: the first whose cap is at least `notional` (so a
 /// notional on a boundary belongs to the lower tier, and anything at or below 0 to the first), or
 /// the last tier beyond the table. `tiers` must not be empty.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn tier_index(tiers: &[MarginTier], notional: Decimal) -> usize {
     tiers
         .iter()

@@ -4,8 +4,9 @@
 //! forms of [`crate::validate`] are stricter and treat blank text as missing).
 //!
 //! The rule takes any JSON or JavaScript value. The core reads it through serde as a [`ValueShape`],
-//! which keeps only what the rule needs, so natively (`serde_json`) and in wasm
-//! (`serde-wasm-bindgen`) the same value has the same shape.
+//! which keeps only what the rule needs; the wasm exports read the same shape from the JavaScript
+//! value itself (not its JSON text, where `NaN` would be `null`), so the same value has the same
+//! shape natively and in wasm.
 
 use std::collections::BTreeMap;
 use std::fmt;

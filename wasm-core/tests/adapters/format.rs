@@ -80,8 +80,8 @@ fn call_export(function: &str, args: &Args) -> Result<Value, CoreError> {
         }
         "formatTickerRows" => {
             args.arity(1);
-            // serde_json would also read a row given as an array ([symbol, price, …]) where
-            // serde-wasm-bindgen refuses it; vectors keep to objects, the only shape the webapp sends.
+            // serde_json would also read a row given as an array ([symbol, price, …]) where the wasm
+            // reader refuses it; vectors keep to objects, the only shape the webapp sends.
             let rows: Vec<TickerRowInput> = serde_json::from_value(args.value(0).clone())
                 .map_err(|_| CoreError::InvalidArgument { name: "rows" })?;
             to_json(&format::format_ticker_rows(&rows)?)

@@ -26,7 +26,7 @@ pub fn call(function: &str, args: &Args) -> Option<Result<Value, CoreError>> {
         .then(|| call_export(function, args))
 }
 
-/// Reads a structured argument like serde-wasm-bindgen does; vectors keep to the shapes the webapp
+/// Reads a structured argument like the wasm exports do; vectors keep to the shapes the webapp
 /// sends (objects, arrays, numbers and strings where the types say so).
 fn from_json<T: DeserializeOwned>(name: &'static str, value: &Value) -> Result<T, CoreError> {
     serde_json::from_value(value.clone()).map_err(|_| CoreError::InvalidArgument { name })

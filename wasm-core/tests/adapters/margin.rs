@@ -27,7 +27,7 @@ pub fn call(function: &str, args: &Args) -> Option<Result<Value, CoreError>> {
         .then(|| call_export(function, args))
 }
 
-// serde_json would also read an input given as an array of its fields where serde-wasm-bindgen
+// serde_json would also read an input given as an array of its fields where the wasm reader
 // refuses it; vectors keep to objects, the only shape the webapp sends.
 fn input<T: DeserializeOwned>(args: &Args) -> Result<T, CoreError> {
     args.arity(1);
@@ -65,6 +65,15 @@ pub fn call_method(
         let calculator = margin::TierTable::new(tiers)?;
         match method {
             "liquidationPrice" => calculator_liquidation_price(&calculator, args),
+            "liquidationPricePacked" => {
+                args.arity(1);
+                let (position, tick_size) = margin::parse_packed_position(args.string(0))?;
+                Ok(
+                    margin::liquidation_price_in(&calculator, &position, tick_size)?
+                        .map(|p| p.to_string())
+                        .into(),
+                )
+            }
             other => panic!("MarginCalculator has no method {other:?}"),
         }
     })

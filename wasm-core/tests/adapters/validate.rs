@@ -40,11 +40,12 @@ pub fn call(function: &str, args: &Args) -> Option<Result<Value, CoreError>> {
         .then(|| call_export(function, args))
 }
 
-/// Reads a structured argument like serde-wasm-bindgen does, failing with `invalid_argument`.
+/// Reads a structured argument like the wasm exports do (its JSON text, read by the crate's JSON
+/// reader), failing with `invalid_argument`.
 ///
-/// serde_json also reads a form given as an array (fields in order) and serde-wasm-bindgen reads an
-/// array as an object keyed by index; vectors keep to objects, the only forms the webapp sends, and
-/// to non-objects that both refuse (strings, numbers, `null`).
+/// serde_json also reads a form given as an array (fields in order), which the wasm reader refuses;
+/// vectors keep to objects, the only forms the webapp sends, and to non-objects that both refuse
+/// (strings, numbers, `null`).
 fn from_json<T: DeserializeOwned>(
     args: &Args,
     i: usize,

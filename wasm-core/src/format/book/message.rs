@@ -9,6 +9,7 @@ pub(super) type Pairs<'a> = Vec<(&'a str, &'a str)>;
 
 /// Parses `{"bids": [[p, q], …], "asks": [[p, q], …], …}`; prices and quantities are strings
 /// without escapes or JSON numbers (returned as their text).
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(super) fn parse(text: &str) -> Result<(Pairs<'_>, Pairs<'_>), CoreError> {
     let mut scanner = Scanner { text, pos: 0 };
     let (mut bids, mut asks) = (None, None);
@@ -46,10 +47,12 @@ struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.pos).copied()
     }
 
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn skip_whitespace(&mut self) {
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.pos += 1;
@@ -57,6 +60,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips whitespace and consumes `byte` if it comes next.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn eat(&mut self, byte: u8) -> bool {
         self.skip_whitespace();
         let found = self.peek() == Some(byte);
@@ -66,6 +70,7 @@ impl<'a> Scanner<'a> {
         found
     }
 
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn expect(&mut self, byte: u8) -> Result<(), CoreError> {
         if self.eat(byte) {
             Ok(())
@@ -75,6 +80,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// A string's raw content (between the quotes) and whether it holds escapes.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn string(&mut self) -> Result<(&'a str, bool), CoreError> {
         self.expect(b'"')?;
         let start = self.pos;
@@ -97,6 +103,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The text of a JSON number, left for the decimal parser to judge (it refuses exponents).
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn number(&mut self) -> Result<&'a str, CoreError> {
         self.skip_whitespace();
         let start = self.pos;
@@ -113,6 +120,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// A price or quantity: a string without escapes, or a number.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn scalar(&mut self) -> Result<&'a str, CoreError> {
         self.skip_whitespace();
         if self.peek() == Some(b'"') {
@@ -126,6 +134,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// `[[p, q], …]`.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn pairs(&mut self) -> Result<Pairs<'a>, CoreError> {
         let mut pairs = Vec::new();
         self.expect(b'[')?;
@@ -147,6 +156,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips any value: a string, a container up to its matching bracket, or a bare token.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn skip_value(&mut self) -> Result<(), CoreError> {
         self.skip_whitespace();
         match self.peek().ok_or_else(malformed)? {
