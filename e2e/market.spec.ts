@@ -2,8 +2,14 @@
 //! the live order book and recent trades; and favourite markets that persist for a visitor (local
 //! storage) and for a member (on the account, merged from the browser on the first login).
 
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, Request } from '@playwright/test';
 import { BTC_PRICE, escapeRegExp, expect, t, test } from './fixtures';
+
+/** A page of `POST /api/market/kline` (the fields read here). */
+interface KlinePage {
+  candles: Array<{ openTime: number }>;
+  hasMore: boolean;
+}
 
 /** A price with thousands separators and two decimals, anywhere in a text. */
 const PRICE_2 = /\d{1,3}(,\d{3})*\.\d{2}/;
@@ -116,6 +122,44 @@ test.describe('market screen', () => {
     await expect(market.legend).toContainText(PRICE_2);
     const before = await market.legend.innerText();
     await expect.poll(() => market.legend.innerText(), { timeout: 20_000, message: 'the live candle changes' }).not.toBe(before);
+  });
+
+  test('scrolling the chart back loads and draws an older page of history', async ({ visitor: page }) => {
+    const market = new MarketScreen(page);
+    await market.goto();
+    await expect(market.chart('BTC/USDT', '15m')).toHaveAttribute('aria-busy', 'false');
+    const isKlinePage = (request: Request, older: boolean) =>
+      request.url().endsWith('/api/market/kline') &&
+      request.postDataJSON()?.interval === '1m' &&
+      request.postDataJSON()?.limit === 500 &&
+      (typeof request.postDataJSON()?.endTime === 'number') === older;
+    const first = page.waitForResponse((response) => isKlinePage(response.request(), false));
+    await market.interval('1m').click();
+    const chart = market.chart('BTC/USDT', '1m');
+    await expect(chart).toHaveAttribute('aria-busy', 'false');
+    // The newest page of one-minute candles (500 of a day stored), and the live one or two.
+    const newest: KlinePage = (await (await first).json()).data;
+    expect(newest.candles).toHaveLength(500);
+    expect(newest.hasMore).toBe(true);
+    await expect(chart).toHaveAccessibleDescription(loadedPattern('50[0-2]'));
+
+    const older = page.waitForRequest((request) => isKlinePage(request, true));
+    // A horizontal wheel over the canvas scrolls the chart back; past its oldest candle,
+    // klinecharts asks for the page before it.
+    const box = await chart.boundingBox();
+    if (!box) throw new Error('the chart is not laid out');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(-20_000, 0);
+
+    const request = await older;
+    expect(request.postDataJSON()).toMatchObject({ symbol: 'btcusdt', endTime: newest.candles[0]!.openTime });
+    const response = await request.response();
+    const previous: KlinePage = (await response!.json()).data;
+    expect(previous.candles).toHaveLength(500);
+    expect(previous.candles.at(-1)!.openTime).toBeLessThan(newest.candles[0]!.openTime);
+    // The chart now holds and draws both pages: a thousand candles and the live ones.
+    await expect(chart).toHaveAccessibleDescription(loadedPattern('100[0-2]'));
+    await expect(chart).toHaveAttribute('aria-busy', 'false');
   });
 
   test('switching the interval reloads the history, and the choice is kept', async ({ visitor: page }) => {

@@ -17,7 +17,11 @@
 //! cargo run --release -p backend --example market_load -- --clients 10000 --secs 60
 //! ```
 //!
-//! The clients are light: a two-worker runtime, a 16 KiB read buffer each, and of every message
+//! The clients are light: a two-worker runtime, and the WebSocket spoken by hand on a plain
+//! `TcpStream` (the opening handshake with its accept key checked, masked frames out, server frames
+//! read in place from one receive buffer of up to 16 KiB: no message objects, no copies); every
+//! message of one read is stamped with that read's time. A server frame that is masked, fragmented
+//! or not UTF-8 text ends the client with an error (the server never sends one). Of every message
 //! only `type`, `ts`, and for depth `kind`, `seq` and `prevSeq` are read (string search, no JSON
 //! parse). The tool competes with the server for the same cores: on a 2-core machine its own CPU
 //! is reported beside the server's and the latency includes its scheduling.
@@ -36,11 +40,10 @@ use std::{
 };
 
 use clap::Parser;
-use futures_util::{SinkExt, StreamExt};
-use tokio::sync::{Semaphore, watch};
-use tokio_tungstenite::{
-    connect_async_with_config,
-    tungstenite::{Message, protocol::WebSocketConfig},
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::TcpStream,
+    sync::{Semaphore, watch},
 };
 
 use support::{CpuMark, ServerProcess};
@@ -57,6 +60,11 @@ const STARVED_AFTER: Duration = Duration::from_secs(5);
 const PING_EVERY: Duration = Duration::from_secs(15);
 /// Latencies above this land in the last bucket (the maximum is kept exactly).
 const HISTOGRAM_MS: usize = 60_000;
+/// WebSocket opcodes read or written.
+const OP_TEXT: u8 = 0x1;
+const OP_CLOSE: u8 = 0x8;
+const OP_PING: u8 = 0x9;
+const OP_PONG: u8 = 0xA;
 
 /// Market channel load: N WebSocket clients, each on ticker, depth and trade of 8 pairs.
 #[derive(Parser, Debug)]
@@ -223,8 +231,8 @@ struct ClientReport {
 
 /// Where `needle` (two bytes or more) first starts in `hay`, looking from the front, or from the
 /// back when `from_end`. The keys read sit near one end of a message: `serde_json::json!` sorts
-/// the keys (`data` … `type` last), a ticker starts with `type`, and a depth diff's `kind`, `seq`
-/// and `prevSeq` open its `data`.
+/// the keys (`data` … `type` last), a ticker starts with `type`, and a depth message's `kind`,
+/// `prevSeq`, `seq` and `ts` close its `data` (after `asks` and `bids`).
 fn locate(hay: &[u8], needle: &[u8], from_end: bool) -> Option<usize> {
     let last_start = hay.len().checked_sub(needle.len())?;
     let (a, b) = (needle[0], needle[1]);
@@ -279,8 +287,8 @@ struct Reader {
 }
 
 impl Reader {
-    fn on_text(&mut self, text: &str, shared: &Shared) {
-        let now = Instant::now();
+    /// Reads one message, received at `now` (`now_ms` on the clock the server stamps with).
+    fn on_text(&mut self, text: &str, shared: &Shared, now: Instant, now_ms: i64) {
         let measuring = shared.phase.load(Relaxed) == MEASURING;
         let kind = message_type(text);
         // Latest `ts` in the message: data.ts of ticker and depth, the newest trade's of TRADE.
@@ -290,14 +298,14 @@ impl Reader {
             "ticker" => histogram = Some(&shared.ticker),
             "depth" => {
                 let index = symbol_index(text);
-                let seq = int_after(text, "\"seq\":", false);
-                if str_after(text, "\"kind\":\"", false) == Some("snapshot") {
+                let seq = int_after(text, "\"seq\":", true);
+                if str_after(text, "\"kind\":\"", true) == Some("snapshot") {
                     if measuring {
                         self.report.depth_snapshots += 1;
                     }
                 } else if let Some(i) = index
                     && self.depth_seq[i].is_some()
-                    && int_after(text, "\"prevSeq\":", false) != self.depth_seq[i]
+                    && int_after(text, "\"prevSeq\":", true) != self.depth_seq[i]
                     && measuring
                 {
                     self.report.depth_gaps += 1;
@@ -307,14 +315,15 @@ impl Reader {
                 }
                 histogram = Some(&shared.depth);
             }
-            "TRADE" if locate(text.as_bytes(), b"\"snapshot\":true", true).is_none() => {
+            // `"snapshot":` closes the message, just before `symbol` and `type`.
+            "TRADE" if locate(text.as_bytes(), b"\"snapshot\":f", true).is_some() => {
                 histogram = Some(&shared.trade)
             }
             "HEARTBEAT" => {
                 if measuring {
                     self.report.heartbeats += 1;
                     if let Some(ts) = stamp() {
-                        shared.heartbeat.record(support::now_ms() - ts);
+                        shared.heartbeat.record(now_ms - ts);
                     }
                 }
             }
@@ -329,7 +338,7 @@ impl Reader {
             if let Some(histogram) = histogram {
                 self.report.data_messages += 1;
                 if let Some(ts) = stamp() {
-                    let ms = support::now_ms() - ts;
+                    let ms = now_ms - ts;
                     histogram.record(ms);
                     match &mut self.tick {
                         Some((current, low, high)) if *current == ts => {
@@ -359,6 +368,230 @@ impl Reader {
     }
 }
 
+/// A WebSocket client connection spoken by hand: the opening handshake, masked text frames out,
+/// and server frames read straight from the receive buffer (see the module's notes).
+struct Connection {
+    stream: TcpStream,
+    /// Received bytes not parsed yet.
+    buf: Vec<u8>,
+    /// The state of the masking keys' generator (xorshift).
+    mask: u32,
+}
+
+/// A server frame found in [`Connection::buf`]: its opcode, and where its payload lies.
+struct Frame {
+    opcode: u8,
+    payload: std::ops::Range<usize>,
+}
+
+/// What a client reads at most at once (a tick's messages to one client are about 10 KB).
+const READ_CHUNK: usize = 16 * 1024;
+
+impl Connection {
+    /// Connects to `ws://host:port/path` and completes the opening handshake.
+    async fn open(url: &str, seed: u32) -> Result<Self, String> {
+        let rest = url
+            .strip_prefix("ws://")
+            .ok_or_else(|| format!("{url}: only ws:// is supported"))?;
+        let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let stream = TcpStream::connect(host)
+            .await
+            .map_err(|e| format!("{host}: {e}"))?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        let mut connection = Self {
+            stream,
+            buf: Vec::with_capacity(1024),
+            mask: seed | 1,
+        };
+        let nonce: Vec<u8> = (0..4).flat_map(|_| connection.next_mask()).collect();
+        let key = data_encoding::BASE64.encode(&nonce);
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        );
+        connection
+            .stream
+            .write_all(request.as_bytes())
+            .await
+            .map_err(|e| e.to_string())?;
+        let end = loop {
+            if let Some(at) = connection.buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                break at + 4;
+            }
+            if connection.buf.len() > 8192
+                || connection.read().await.map_err(|e| e.to_string())? == 0
+            {
+                return Err("no handshake answer".into());
+            }
+        };
+        let head = String::from_utf8_lossy(&connection.buf[..end]).to_ascii_lowercase();
+        let accept = accept_key(&key).to_ascii_lowercase();
+        if !head.starts_with("http/1.1 101")
+            || !head.lines().any(|line| {
+                line.strip_prefix("sec-websocket-accept:")
+                    .is_some_and(|value| value.trim() == accept)
+            })
+        {
+            return Err(format!(
+                "handshake refused: {}",
+                head.lines().next().unwrap_or_default()
+            ));
+        }
+        connection.buf.drain(..end);
+        Ok(connection)
+    }
+
+    /// Four bytes of masking key.
+    fn next_mask(&mut self) -> [u8; 4] {
+        let mut x = self.mask;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.mask = x;
+        x.to_le_bytes()
+    }
+
+    /// Appends a masked, final frame of `opcode` with `payload` to `out` (clients must mask).
+    fn put_frame(&mut self, out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
+        out.push(0x80 | opcode);
+        match payload.len() {
+            len @ 0..=125 => out.push(0x80 | len as u8),
+            len @ 126..=0xFFFF => {
+                out.push(0x80 | 126);
+                out.extend_from_slice(&(len as u16).to_be_bytes());
+            }
+            len => {
+                out.push(0x80 | 127);
+                out.extend_from_slice(&(len as u64).to_be_bytes());
+            }
+        }
+        let mask = self.next_mask();
+        out.extend_from_slice(&mask);
+        out.extend(payload.iter().zip(mask.iter().cycle()).map(|(b, k)| b ^ k));
+    }
+
+    /// Sends `frames` (built with [`Connection::put_frame`]) with one write.
+    async fn send(&mut self, frames: &[u8]) -> std::io::Result<()> {
+        self.stream.write_all(frames).await
+    }
+
+    /// Reads what has arrived (at most [`READ_CHUNK`]); 0 when the connection ended.
+    async fn read(&mut self) -> std::io::Result<usize> {
+        self.buf.reserve(READ_CHUNK);
+        self.stream.read_buf(&mut self.buf).await
+    }
+
+    /// Drops the first `n` parsed bytes, and the buffer's room when it was grown by a large frame.
+    fn consume(&mut self, n: usize) {
+        self.buf.drain(..n);
+        if self.buf.is_empty() && self.buf.capacity() > 4 * READ_CHUNK {
+            self.buf = Vec::new();
+        }
+    }
+}
+
+/// The whole server frame at `at` in `buf`, if it has all arrived; an error for a frame a server
+/// must not send (masked, fragmented, reserved bits).
+fn frame_at(buf: &[u8], at: usize) -> Result<Option<Frame>, String> {
+    let buf = &buf[at..];
+    if buf.len() < 2 {
+        return Ok(None);
+    }
+    if buf[0] & 0xF0 != 0x80 || buf[1] & 0x80 != 0 {
+        return Err(format!(
+            "unexpected frame header {:#04x} {:#04x} (fragmented, masked or reserved bits)",
+            buf[0], buf[1]
+        ));
+    }
+    let (len, header) = match buf[1] {
+        126 if buf.len() >= 4 => (usize::from(u16::from_be_bytes([buf[2], buf[3]])), 4),
+        127 if buf.len() >= 10 => {
+            let mut len = [0u8; 8];
+            len.copy_from_slice(&buf[2..10]);
+            (
+                usize::try_from(u64::from_be_bytes(len)).map_err(|e| e.to_string())?,
+                10,
+            )
+        }
+        126 | 127 => return Ok(None),
+        len => (usize::from(len), 2),
+    };
+    if buf.len() < header + len {
+        return Ok(None);
+    }
+    Ok(Some(Frame {
+        opcode: buf[0] & 0x0F,
+        payload: at + header..at + header + len,
+    }))
+}
+
+/// base64(SHA-1(key + RFC 6455's GUID)): the answer a server must give to `key`.
+fn accept_key(key: &str) -> String {
+    use sha1::{Digest, Sha1};
+    let mut sha1 = Sha1::new();
+    sha1.update(key.as_bytes());
+    sha1.update(b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11");
+    data_encoding::BASE64.encode(&sha1.finalize())
+}
+
+/// How reading the frames received so far ended.
+enum Read {
+    /// Everything whole was handled; more may come.
+    More,
+    /// The server sent a close frame (with its reason).
+    Closed(String),
+    /// The server broke the protocol.
+    Failed(String),
+}
+
+/// Handles every whole frame received: text messages to `reader` (all stamped with the time of
+/// this read), pings answered, a close frame's reason returned.
+async fn read_frames(connection: &mut Connection, reader: &mut Reader, shared: &Shared) -> Read {
+    let received = Instant::now();
+    let received_ms = support::now_ms();
+    let mut at = 0;
+    let mut pongs = Vec::new();
+    let mut outcome = Read::More;
+    loop {
+        let frame = match frame_at(&connection.buf, at) {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(error) => {
+                outcome = Read::Failed(error);
+                break;
+            }
+        };
+        let payload = &connection.buf[frame.payload.clone()];
+        at = frame.payload.end;
+        match frame.opcode {
+            OP_TEXT => match std::str::from_utf8(payload) {
+                Ok(text) => reader.on_text(text, shared, received, received_ms),
+                Err(_) => {
+                    outcome = Read::Failed("a text frame that is not UTF-8".into());
+                    break;
+                }
+            },
+            OP_CLOSE => {
+                let reason = payload.get(2..).unwrap_or_default();
+                outcome = Read::Closed(String::from_utf8_lossy(reason).into_owned());
+                break;
+            }
+            OP_PING => pongs.push(payload.to_vec()),
+            _ => {}
+        }
+    }
+    connection.consume(at);
+    if !pongs.is_empty() {
+        let mut out = Vec::new();
+        for payload in pongs {
+            connection.put_frame(&mut out, OP_PONG, &payload);
+        }
+        if let Err(error) = connection.send(&out).await {
+            return Read::Failed(format!("pong: {error}"));
+        }
+    }
+    outcome
+}
+
 async fn run_client(
     id: usize,
     url: String,
@@ -375,16 +608,12 @@ async fn run_client(
     };
     let permit = permits.acquire_owned().await;
     let started = Instant::now();
-    // A tick's messages to one client (about 10 KB) in one read.
-    let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
     let request = format!("{url}/ws/market/load-{id}");
-    let connected = tokio::time::timeout(
-        Duration::from_secs(30),
-        connect_async_with_config(request, Some(config), true),
-    )
-    .await;
+    let seed = (id as u32).wrapping_mul(2_654_435_761) ^ (support::now_ms() as u32);
+    let connected =
+        tokio::time::timeout(Duration::from_secs(30), Connection::open(&request, seed)).await;
     let mut ws = match connected {
-        Ok(Ok((ws, _))) => ws,
+        Ok(Ok(ws)) => ws,
         Ok(Err(error)) => {
             shared.failed.fetch_add(1, Relaxed);
             reader.report.error = Some(format!("connect: {error}"));
@@ -399,27 +628,29 @@ async fn run_client(
     reader.report.connect = Some(started.elapsed());
     shared.connected.fetch_add(1, Relaxed);
 
-    // Subscribe, then wait for every acknowledgement (the snapshots come with them).
+    // Subscribe (24 frames, one write), then wait for every acknowledgement (the snapshots come
+    // with them).
     let subscribe = async {
+        let mut out = Vec::new();
         for symbol in SYMBOLS {
             for channel in CHANNELS {
                 let text =
                     format!(r#"{{"op":"subscribe","channel":"{channel}","symbol":"{symbol}"}}"#);
-                ws.feed(Message::text(text)).await?;
+                ws.put_frame(&mut out, OP_TEXT, text.as_bytes());
             }
         }
-        ws.flush().await?;
+        ws.send(&out).await.map_err(|e| e.to_string())?;
         while reader.subscribed < SYMBOLS.len() * CHANNELS.len() {
-            match ws.next().await {
-                Some(Ok(Message::Text(text))) => reader.on_text(&text, &shared),
-                Some(Ok(Message::Close(frame))) => {
-                    reader.report.closed_by_server =
-                        Some(frame.map_or_else(String::new, |f| f.reason.to_string()));
-                    return Err(tokio_tungstenite::tungstenite::Error::ConnectionClosed);
+            if ws.read().await.map_err(|e| e.to_string())? == 0 {
+                return Err("connection ended".to_owned());
+            }
+            match read_frames(&mut ws, &mut reader, &shared).await {
+                Read::More => {}
+                Read::Closed(reason) => {
+                    reader.report.closed_by_server = Some(reason);
+                    return Err("closed by the server".to_owned());
                 }
-                Some(Ok(_)) => {}
-                Some(Err(error)) => return Err(error),
-                None => return Err(tokio_tungstenite::tungstenite::Error::ConnectionClosed),
+                Read::Failed(error) => return Err(error),
             }
         }
         Ok(())
@@ -450,29 +681,35 @@ async fn run_client(
         tokio::select! {
             biased;
             _ = &mut stopped => break,
-            message = ws.next() => match message {
-                Some(Ok(Message::Text(text))) => reader.on_text(&text, &shared),
-                Some(Ok(Message::Close(frame))) => {
-                    reader.report.closed_by_server =
-                        Some(frame.map_or_else(|| "(no reason)".to_owned(), |f| f.reason.to_string()));
-                    reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
-                    break;
-                }
-                Some(Ok(_)) => {}
-                Some(Err(error)) => {
-                    reader.report.error = Some(format!("read: {error}"));
-                    reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
-                    break;
-                }
-                None => {
-                    reader.report.error = Some("read: connection ended".into());
+            read = ws.read() => {
+                let ended = match read {
+                    Ok(0) => Some("read: connection ended".to_owned()),
+                    Err(error) => Some(format!("read: {error}")),
+                    Ok(_) => match read_frames(&mut ws, &mut reader, &shared).await {
+                        Read::More => None,
+                        Read::Closed(reason) => {
+                            reader.report.closed_by_server = Some(if reason.is_empty() {
+                                "(no reason)".to_owned()
+                            } else {
+                                reason
+                            });
+                            reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
+                            break;
+                        }
+                        Read::Failed(error) => Some(format!("read: {error}")),
+                    },
+                };
+                if let Some(error) = ended {
+                    reader.report.error = Some(error);
                     reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
                     break;
                 }
             },
             _ = ping.tick() => {
                 let text = format!(r#"{{"op":"ping","ts":{}}}"#, support::now_ms());
-                if let Err(error) = ws.send(Message::text(text)).await {
+                let mut out = Vec::new();
+                ws.put_frame(&mut out, OP_TEXT, text.as_bytes());
+                if let Err(error) = ws.send(&out).await {
                     reader.report.error = Some(format!("ping: {error}"));
                     reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
                     break;
@@ -1078,16 +1315,16 @@ mod tests {
             r#"{"type":"ticker","symbol":"btcusdt","data":{"close":"1","ts":1700000000123}}"#;
         assert_eq!(message_type(ticker), "ticker");
         assert_eq!(int_after(ticker, "\"ts\":", true), Some(1_700_000_000_123));
-        let depth = r#"{"data":{"kind":"diff","seq":813,"prevSeq":812,"bids":[["1","0"]],"asks":[],"ts":1700000001000},"symbol":"ethusdt","type":"depth"}"#;
+        let depth = r#"{"data":{"asks":[],"bids":[["1","0"]],"kind":"diff","prevSeq":812,"seq":813,"ts":1700000001000},"symbol":"ethusdt","type":"depth"}"#;
         assert_eq!(message_type(depth), "depth");
-        assert_eq!(str_after(depth, "\"kind\":\"", false), Some("diff"));
-        assert_eq!(int_after(depth, "\"seq\":", false), Some(813));
-        assert_eq!(int_after(depth, "\"prevSeq\":", false), Some(812));
+        assert_eq!(str_after(depth, "\"kind\":\"", true), Some("diff"));
+        assert_eq!(int_after(depth, "\"seq\":", true), Some(813));
+        assert_eq!(int_after(depth, "\"prevSeq\":", true), Some(812));
         assert_eq!(symbol_index(depth), Some(1));
         let trades = r#"{"data":[{"id":1,"ts":1700000000999},{"id":2,"ts":1700000001000}],"snapshot":false,"symbol":"ltcusdt","type":"TRADE"}"#;
         assert_eq!(message_type(trades), "TRADE");
         assert_eq!(int_after(trades, "\"ts\":", true), Some(1_700_000_001_000));
-        assert!(locate(trades.as_bytes(), b"\"snapshot\":true", true).is_none());
+        assert!(locate(trades.as_bytes(), b"\"snapshot\":f", true).is_some());
         let heartbeat = r#"{"ts":1700000000000,"type":"HEARTBEAT"}"#;
         assert_eq!(message_type(heartbeat), "HEARTBEAT");
         assert_eq!(
@@ -1095,5 +1332,38 @@ mod tests {
             Some(1_700_000_000_000)
         );
         assert_eq!(int_after("{}", "\"ts\":", true), None);
+    }
+
+    #[test]
+    fn server_frames_are_read_in_place_and_bad_ones_refused() {
+        let long = "y".repeat(300);
+        let mut buf = vec![0x81, 5];
+        buf.extend_from_slice(b"hello");
+        buf.extend_from_slice(&[0x81, 126, 1, 44]);
+        buf.extend_from_slice(long.as_bytes());
+        buf.extend_from_slice(&[0x89, 0]);
+        let first = frame_at(&buf, 0).unwrap().unwrap();
+        assert_eq!(
+            (first.opcode, &buf[first.payload.clone()]),
+            (OP_TEXT, &b"hello"[..])
+        );
+        let second = frame_at(&buf, first.payload.end).unwrap().unwrap();
+        assert_eq!(&buf[second.payload.clone()], long.as_bytes());
+        let ping = frame_at(&buf, second.payload.end).unwrap().unwrap();
+        assert_eq!((ping.opcode, ping.payload.len()), (OP_PING, 0));
+        // Not all there yet.
+        assert!(
+            frame_at(&buf[..buf.len() - 1], second.payload.end)
+                .unwrap()
+                .is_none()
+        );
+        assert!(frame_at(&buf[..10], 7).unwrap().is_none());
+        // Masked, or fragmented: not what a server sends.
+        assert!(frame_at(&[0x81, 0x85, 0, 0, 0, 0, 1], 0).is_err());
+        assert!(frame_at(&[0x01, 0x01, b'a'], 0).is_err());
+        assert_eq!(
+            accept_key("dGhlIHNhbXBsZSBub25jZQ=="),
+            "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+        );
     }
 }

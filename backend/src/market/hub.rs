@@ -1,17 +1,22 @@
 //! The market hub: the latest ticker of every pair, and a broadcast of live messages.
 //!
-//! Each message is serialised once, by its producer, and shared by every client as an `Arc<str>`.
-//! The broadcast never waits for a receiver: a client that falls behind loses old messages (see
-//! `ws.rs`, which then resends the latest tickers, so ticker data is conflated, latest wins).
+//! Each message is serialised and framed as a WebSocket text frame once, by its producer
+//! ([`MarketEvent`]), and every client's task copies those bytes into its write. The broadcast never
+//! waits for a receiver: a client that falls behind loses old messages (see `ws.rs`, which then
+//! resends the latest tickers and books, so they are conflated, latest wins).
 //!
-//! Every receiver looks at every message of its broadcast, so the candles (`kline`, `KLINE`: ten
-//! intervals a pair, most of the messages of a tick) have a broadcast of their own, which only
-//! clients subscribed to a kline channel read; and a message travels as one `Arc`, cloned once
-//! per receiver (with thousands of clients on few cores, those reference counts are contended).
+//! What is published together travels together: an item of the broadcast is a [`Batch`], and the
+//! simulator publishes a whole tick (every pair's ticker, trades, detail and book, and `simpleData`)
+//! as one ([`MarketHub::publication`]), joined by the books the spot markets publish for that tick
+//! within [`GATHER_WINDOW`] ([`Publication::send_soon`]), so each client receives a tick with one
+//! receive, one reference count and one write instead of ~60. The candles (`kline`, `KLINE`: ten intervals a pair, most of the
+//! messages of a tick) have a broadcast of their own, which only clients subscribed to a kline
+//! channel read.
 
 use std::{
     collections::HashMap,
-    sync::{Arc, RwLock},
+    sync::{Arc, Mutex, RwLock},
+    time::Duration,
 };
 
 use std::collections::VecDeque;
@@ -23,9 +28,14 @@ use tokio::sync::broadcast;
 use wasm_core::kline::{Candle, Interval};
 
 use crate::market::book::{BookDiff, BookSnapshot};
+use crate::market::frame;
 
-/// How many messages a slow client may fall behind before it starts losing the oldest.
-pub const EVENT_BUFFER: usize = 4096;
+/// How many batches a slow client may fall behind before it starts losing the oldest (a tick is one
+/// batch of the simulator, plus one per book or trade another source publishes: some 20 seconds).
+/// The broadcast keeps this many batches whoever reads them, so it bounds the hub's memory too.
+pub const EVENT_BUFFER: usize = 256;
+/// The same for the candles' broadcast (one batch a tick: about a minute).
+pub const CANDLE_BUFFER: usize = 64;
 
 /// 24-hour statistics and last price of one pair.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -81,7 +91,7 @@ struct TickerData<'a> {
 }
 
 /// The serialised `ticker` message of `symbol`.
-pub fn ticker_message(symbol: &str, ticker: &Ticker) -> Arc<str> {
+pub fn ticker_message(symbol: &str, ticker: &Ticker) -> String {
     let message = TickerMessage {
         kind: "ticker",
         symbol,
@@ -92,7 +102,7 @@ pub fn ticker_message(symbol: &str, ticker: &Ticker) -> Arc<str> {
         },
     };
     // Serialising plain structs of strings and integers cannot fail.
-    Arc::from(serde_json::to_string(&message).unwrap_or_default())
+    serde_json::to_string(&message).unwrap_or_default()
 }
 
 /// Which side took liquidity in a trade.
@@ -138,7 +148,7 @@ pub fn depth_snapshot_message(symbol: &str, snapshot: &BookSnapshot) -> String {
 }
 
 /// The `depth` diff message of `symbol`.
-fn depth_diff_message(symbol: &str, diff: &BookDiff) -> Arc<str> {
+fn depth_diff_message(symbol: &str, diff: &BookDiff) -> String {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Data<'a> {
@@ -146,10 +156,8 @@ fn depth_diff_message(symbol: &str, diff: &BookDiff) -> Arc<str> {
         #[serde(flatten)]
         diff: &'a BookDiff,
     }
-    Arc::from(
-        serde_json::json!({"type": "depth", "symbol": symbol, "data": Data { kind: "diff", diff }})
-            .to_string(),
-    )
+    serde_json::json!({"type": "depth", "symbol": symbol, "data": Data { kind: "diff", diff }})
+        .to_string()
 }
 
 /// The `DETAIL` message of `symbol`.
@@ -224,8 +232,9 @@ pub struct Listing {
     pub listed_at: i64,
 }
 
-/// A live message ready to send: its channel and pair for subscription matching, and its text.
-#[derive(Debug, Clone)]
+/// A live message ready to send: its channel and pair for subscription matching, and its WebSocket
+/// frame.
+#[derive(Debug)]
 pub struct MarketEvent {
     /// The channel and pair as one number (see [`Topic`]).
     pub topic: Topic,
@@ -233,11 +242,42 @@ pub struct MarketEvent {
     pub channel: &'static str,
     /// The pair (`btcusdt`).
     pub symbol: Arc<str>,
-    /// The serialised message.
-    pub text: Arc<str>,
     /// The depth diff's sequence number (0 for other channels).
     pub seq: u64,
+    /// The message as an unmasked text frame: the same bytes for every client.
+    frame: Box<[u8]>,
+    /// Where the text starts in `frame`.
+    header: usize,
 }
+
+impl MarketEvent {
+    /// The message `text` of `channel` and `symbol` (with its `topic`), framed.
+    pub fn new(topic: Topic, channel: &'static str, symbol: &str, text: &str, seq: u64) -> Self {
+        let (frame, header) = frame::text_frame(text);
+        Self {
+            topic,
+            channel,
+            symbol: Arc::from(symbol),
+            seq,
+            frame,
+            header,
+        }
+    }
+
+    /// The message's WebSocket frame, ready to write.
+    pub fn frame(&self) -> &[u8] {
+        &self.frame
+    }
+
+    /// The message's text (JSON).
+    pub fn text(&self) -> &str {
+        // The frame was built from a `&str`.
+        std::str::from_utf8(&self.frame[self.header..]).unwrap_or_default()
+    }
+}
+
+/// Messages published together, delivered together: one item of the broadcast.
+pub type Batch = Arc<[MarketEvent]>;
 
 /// A message's channel and pair as one number, so that each of thousands of clients tells
 /// whether it wants a message without comparing strings: the channel's index among
@@ -297,9 +337,10 @@ pub struct MarketHub {
     details: RwLock<HashMap<String, Detail>>,
     books: RwLock<HashMap<String, Arc<BookSnapshot>>>,
     trades: RwLock<HashMap<String, VecDeque<Trade>>>,
-    events: broadcast::Sender<Arc<MarketEvent>>,
+    /// The broadcast of everything but the candles, with what waits to join its next batch.
+    events: Arc<Outbox>,
     /// The candles' broadcast (see the module's notes).
-    candle_events: broadcast::Sender<Arc<MarketEvent>>,
+    candle_events: broadcast::Sender<Batch>,
     notices: broadcast::Sender<Arc<str>>,
 }
 
@@ -319,8 +360,11 @@ impl MarketHub {
             details: RwLock::new(HashMap::new()),
             books: RwLock::new(HashMap::new()),
             trades: RwLock::new(HashMap::new()),
-            events: broadcast::channel(EVENT_BUFFER).0,
-            candle_events: broadcast::channel(EVENT_BUFFER).0,
+            events: Arc::new(Outbox {
+                sender: broadcast::channel(EVENT_BUFFER).0,
+                waiting: Mutex::new(Vec::new()),
+            }),
+            candle_events: broadcast::channel(CANDLE_BUFFER).0,
             notices: broadcast::channel(64).0,
         }
     }
@@ -337,10 +381,9 @@ impl MarketHub {
 
     /// Records `ticker` as the latest of `symbol` and broadcasts it.
     pub fn publish_ticker(&self, symbol: &str, ticker: Ticker) {
-        let text = ticker_message(symbol, &ticker);
-        self.write().insert(symbol.to_owned(), ticker);
-        // No receiver is not an error: nobody is watching.
-        let _ = self.events.send(self.event("ticker", symbol, text, 0));
+        let mut publication = self.publication();
+        publication.ticker(symbol, ticker);
+        publication.send();
     }
 
     /// The latest book of `symbol`.
@@ -353,19 +396,13 @@ impl MarketHub {
     }
 
     /// Records `snapshot` as the book of `symbol`, then broadcasts `diff` (in this order, so a
-    /// client that takes the snapshot in between skips the diff by its `seq`).
+    /// client that takes the snapshot in between skips the diff by its `seq`) within
+    /// [`GATHER_WINDOW`], in one batch with what else is published meanwhile (see
+    /// [`Publication::send_soon`]).
     pub fn publish_book(&self, symbol: &str, snapshot: BookSnapshot, diff: &BookDiff) {
-        self.books
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(symbol.to_owned(), Arc::new(snapshot));
-        // No receiver is not an error: nobody is watching.
-        let _ = self.events.send(self.event(
-            "depth",
-            symbol,
-            depth_diff_message(symbol, diff),
-            diff.seq,
-        ));
+        let mut publication = self.publication();
+        publication.book(symbol, snapshot, diff);
+        publication.send_soon();
     }
 
     /// The live candle of `symbol` at `interval`.
@@ -385,25 +422,9 @@ impl MarketHub {
         live: Vec<(Interval, Candle)>,
         completed: &[(Interval, Candle)],
     ) {
-        let send = |kind: &str, interval: Interval, candle: &Candle| {
-            // No receiver is not an error: nobody is watching.
-            let _ = self.candle_events.send(self.event(
-                kline_channel(interval),
-                symbol,
-                Arc::from(kline_message(kind, symbol, interval, candle)),
-                0,
-            ));
-        };
-        for (interval, candle) in completed {
-            send("KLINE", *interval, candle);
-        }
-        for (interval, candle) in &live {
-            send("kline", *interval, candle);
-        }
-        self.klines
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(symbol.to_owned(), live);
+        let mut publication = self.publication();
+        publication.klines(symbol, live, completed);
+        publication.send();
     }
 
     /// The latest detail of `symbol`.
@@ -417,24 +438,16 @@ impl MarketHub {
 
     /// Records and broadcasts the `DETAIL` of `symbol`.
     pub fn publish_detail(&self, symbol: &str, detail: Detail) {
-        let text = detail_message(symbol, &detail);
-        self.details
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(symbol.to_owned(), detail);
-        // No receiver is not an error: nobody is watching.
-        let _ = self
-            .events
-            .send(self.event("detail", symbol, Arc::from(text), 0));
+        let mut publication = self.publication();
+        publication.detail(symbol, detail);
+        publication.send();
     }
 
     /// Broadcasts one `simpleData` message: last price and 24h change of every pair.
     pub fn publish_simple_data(&self, ts: i64) {
-        let text = self.simple_data_message(ts);
-        // No receiver is not an error: nobody is watching.
-        let _ = self
-            .events
-            .send(self.event("simpleData", "*", Arc::from(text), 0));
+        let mut publication = self.publication();
+        publication.simple_data(ts);
+        publication.send();
     }
 
     /// The `simpleData` message of every pair now.
@@ -465,40 +478,23 @@ impl MarketHub {
             .unwrap_or_default()
     }
 
-    /// Records `trades` (oldest first) of `symbol` and broadcasts them as one `TRADE` message.
-    /// Ids stay increasing per pair when two sources publish (the simulated tape and the spot
-    /// engine's fills): a trade whose id is not above the last one gets the next id.
+    /// Records `trades` (oldest first) of `symbol` and broadcasts them as one `TRADE` message
+    /// within [`GATHER_WINDOW`] (see [`Publication::send_soon`]). Ids stay increasing per pair when
+    /// two sources publish (the simulated tape and the spot engine's fills): a trade whose id is
+    /// not above the last one gets the next id.
     pub fn publish_trades(&self, symbol: &str, trades: &[Trade]) {
-        if trades.is_empty() {
-            return;
+        let mut publication = self.publication();
+        publication.trades(symbol, trades);
+        publication.send_soon();
+    }
+
+    /// Collects messages to broadcast as one batch (see [`Publication`]).
+    pub fn publication(&self) -> Publication<'_> {
+        Publication {
+            hub: self,
+            events: Vec::new(),
+            candles: Vec::new(),
         }
-        let numbered = {
-            let mut all = self.trades.write().unwrap_or_else(|e| e.into_inner());
-            let recent = all.entry(symbol.to_owned()).or_default();
-            let mut last = recent.back().map_or(0, |trade| trade.id);
-            let numbered: Vec<Trade> = trades
-                .iter()
-                .map(|trade| {
-                    last = trade.id.max(last + 1);
-                    Trade {
-                        id: last,
-                        ..trade.clone()
-                    }
-                })
-                .collect();
-            recent.extend(numbered.iter().cloned());
-            while recent.len() > RECENT_TRADES {
-                recent.pop_front();
-            }
-            numbered
-        };
-        // No receiver is not an error: nobody is watching.
-        let _ = self.events.send(self.event(
-            "trade",
-            symbol,
-            Arc::from(trades_message(symbol, &numbered, false)),
-            0,
-        ));
     }
 
     /// Announces a newly listed pair on `/ws/business/notice` (an `OWNCOIN` message).
@@ -539,30 +535,19 @@ impl MarketHub {
         Topic::new(channel, self.pair_id(symbol))
     }
 
-    fn event(
-        &self,
-        channel: &'static str,
-        symbol: &str,
-        text: Arc<str>,
-        seq: u64,
-    ) -> Arc<MarketEvent> {
-        Arc::new(MarketEvent {
-            // Every channel a hub publishes on has an index.
-            topic: self.topic(channel, symbol).unwrap_or(Topic(u32::MAX)),
-            channel,
-            symbol: Arc::from(symbol),
-            text,
-            seq,
-        })
+    fn event(&self, channel: &'static str, symbol: &str, text: &str, seq: u64) -> MarketEvent {
+        // Every channel a hub publishes on has an index.
+        let topic = self.topic(channel, symbol).unwrap_or(Topic(u32::MAX));
+        MarketEvent::new(topic, channel, symbol, text, seq)
     }
 
     /// A receiver of every live message but the candles from now on.
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<MarketEvent>> {
-        self.events.subscribe()
+    pub fn subscribe(&self) -> broadcast::Receiver<Batch> {
+        self.events.sender.subscribe()
     }
 
     /// A receiver of every live candle message (`kline`, `KLINE`) from now on.
-    pub fn subscribe_klines(&self) -> broadcast::Receiver<Arc<MarketEvent>> {
+    pub fn subscribe_klines(&self) -> broadcast::Receiver<Batch> {
         self.candle_events.subscribe()
     }
 
@@ -573,6 +558,199 @@ impl MarketHub {
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Ticker>> {
         self.tickers.write().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Messages to broadcast together, as one [`Batch`] (the candles as one of their own): each
+/// method records the latest state at once, as the `publish_*` methods of [`MarketHub`] do, and
+/// [`Publication::send`] broadcasts what was collected. Dropped unsent, nothing is broadcast.
+pub struct Publication<'a> {
+    hub: &'a MarketHub,
+    events: Vec<MarketEvent>,
+    candles: Vec<MarketEvent>,
+}
+
+impl Publication<'_> {
+    /// Records `ticker` as the latest of `symbol` and adds its message.
+    pub fn ticker(&mut self, symbol: &str, ticker: Ticker) {
+        let text = ticker_message(symbol, &ticker);
+        self.hub.write().insert(symbol.to_owned(), ticker);
+        self.events.push(self.hub.event("ticker", symbol, &text, 0));
+    }
+
+    /// Records `snapshot` as the book of `symbol` and adds `diff` (the snapshot is recorded first,
+    /// so a client that takes it before the diff arrives skips the diff by its `seq`).
+    pub fn book(&mut self, symbol: &str, snapshot: BookSnapshot, diff: &BookDiff) {
+        self.hub
+            .books
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(symbol.to_owned(), Arc::new(snapshot));
+        let text = depth_diff_message(symbol, diff);
+        self.events
+            .push(self.hub.event("depth", symbol, &text, diff.seq));
+    }
+
+    /// Records `trades` (oldest first) of `symbol` and adds them as one `TRADE` message (ids kept
+    /// increasing per pair, see [`MarketHub::publish_trades`]). No trades, no message.
+    pub fn trades(&mut self, symbol: &str, trades: &[Trade]) {
+        if trades.is_empty() {
+            return;
+        }
+        let numbered = {
+            let mut all = self.hub.trades.write().unwrap_or_else(|e| e.into_inner());
+            let recent = all.entry(symbol.to_owned()).or_default();
+            let mut last = recent.back().map_or(0, |trade| trade.id);
+            let numbered: Vec<Trade> = trades
+                .iter()
+                .map(|trade| {
+                    last = trade.id.max(last + 1);
+                    Trade {
+                        id: last,
+                        ..trade.clone()
+                    }
+                })
+                .collect();
+            recent.extend(numbered.iter().cloned());
+            while recent.len() > RECENT_TRADES {
+                recent.pop_front();
+            }
+            numbered
+        };
+        let text = trades_message(symbol, &numbered, false);
+        self.events.push(self.hub.event("trade", symbol, &text, 0));
+    }
+
+    /// Records the `DETAIL` of `symbol` and adds its message.
+    pub fn detail(&mut self, symbol: &str, detail: Detail) {
+        let text = detail_message(symbol, &detail);
+        self.hub
+            .details
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(symbol.to_owned(), detail);
+        self.events.push(self.hub.event("detail", symbol, &text, 0));
+    }
+
+    /// Adds one `simpleData` message: last price and 24h change of every pair as recorded now.
+    pub fn simple_data(&mut self, ts: i64) {
+        let text = self.hub.simple_data_message(ts);
+        self.events
+            .push(self.hub.event("simpleData", "*", &text, 0));
+    }
+
+    /// Records the live candles of `symbol` and adds them (`kline`) to the candles' batch, after
+    /// the candles the last minute completed (`KLINE`).
+    pub fn klines(
+        &mut self,
+        symbol: &str,
+        live: Vec<(Interval, Candle)>,
+        completed: &[(Interval, Candle)],
+    ) {
+        let kinds = completed
+            .iter()
+            .map(|(interval, candle)| ("KLINE", interval, candle))
+            .chain(
+                live.iter()
+                    .map(|(interval, candle)| ("kline", interval, candle)),
+            );
+        for (kind, interval, candle) in kinds {
+            let text = kline_message(kind, symbol, *interval, candle);
+            self.candles
+                .push(self.hub.event(kline_channel(*interval), symbol, &text, 0));
+        }
+        self.hub
+            .klines
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(symbol.to_owned(), live);
+    }
+
+    /// Broadcasts what was collected now: one batch (after what was waiting to be sent soon), and
+    /// one of candles.
+    pub fn send(self) {
+        let Publication {
+            hub,
+            events,
+            candles,
+        } = self;
+        hub.events.send(events);
+        if !candles.is_empty() {
+            // No receiver is not an error: nobody is watching.
+            let _ = hub.candle_events.send(Batch::from(candles));
+        }
+    }
+
+    /// Broadcasts what was collected within [`GATHER_WINDOW`], in one batch with everything else
+    /// published meanwhile. The spot markets publish their books one pair at a time, a few
+    /// milliseconds after the simulator's tick that quoted them: one batch for the tick and them
+    /// all wakes each client once, and costs it one write, instead of once a pair. Outside a tokio
+    /// runtime it sends at once.
+    pub fn send_soon(self) {
+        let Publication {
+            hub,
+            events,
+            candles,
+        } = self;
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return Publication {
+                hub,
+                events,
+                candles,
+            }
+            .send();
+        };
+        if Outbox::wait(&hub.events, events) {
+            let outbox = hub.events.clone();
+            runtime.spawn(async move {
+                tokio::time::sleep(GATHER_WINDOW).await;
+                outbox.send(Vec::new());
+            });
+        }
+        if !candles.is_empty() {
+            // No receiver is not an error: nobody is watching.
+            let _ = hub.candle_events.send(Batch::from(candles));
+        }
+    }
+}
+
+/// How long a message sent with [`Publication::send_soon`] may wait for others to join its batch.
+pub const GATHER_WINDOW: Duration = Duration::from_millis(10);
+
+/// The broadcast of live messages and those waiting to join its next batch.
+struct Outbox {
+    sender: broadcast::Sender<Batch>,
+    /// Messages to send with the next batch, in the order they were published.
+    waiting: Mutex<Vec<MarketEvent>>,
+}
+
+impl Outbox {
+    /// Broadcasts what waits, then `events`, as one batch (nothing if both are empty).
+    fn send(&self, events: Vec<MarketEvent>) {
+        // The lock is held while sending, so that batches go out in the order they were made.
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        let batch: Vec<MarketEvent> = if waiting.is_empty() {
+            events
+        } else {
+            let mut batch = std::mem::take(&mut *waiting);
+            batch.extend(events);
+            batch
+        };
+        if !batch.is_empty() {
+            // No receiver is not an error: nobody is watching.
+            let _ = self.sender.send(Batch::from(batch));
+        }
+    }
+
+    /// Adds `events` to what waits; `true` when nothing waited before (a send must be arranged).
+    fn wait(&self, events: Vec<MarketEvent>) -> bool {
+        if events.is_empty() {
+            return false;
+        }
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        let first = waiting.is_empty();
+        waiting.extend(events);
+        first
     }
 }
 
@@ -615,9 +793,10 @@ mod tests {
         let mut receiver = hub.subscribe();
         hub.publish_ticker("btcusdt", ticker());
         assert_eq!(hub.ticker("btcusdt"), Some(ticker()));
-        let event = receiver.recv().await.unwrap();
-        assert_eq!(&*event.symbol, "btcusdt");
-        assert!(event.text.contains("\"close\":\"101.5\""));
+        let batch = receiver.recv().await.unwrap();
+        assert_eq!(batch.len(), 1);
+        assert_eq!(&*batch[0].symbol, "btcusdt");
+        assert!(batch[0].text().contains("\"close\":\"101.5\""));
     }
 
     #[test]
@@ -664,14 +843,103 @@ mod tests {
             &[(Interval::OneMinute, candle)],
         );
         hub.publish_ticker("btcusdt", ticker());
-        let closed = klines.recv().await.unwrap();
+        let candles = klines.recv().await.unwrap();
         assert_eq!(
-            (closed.channel, closed.text.contains("\"KLINE\"")),
+            (candles[0].channel, candles[0].text().contains("\"KLINE\"")),
             ("kline:1m", true)
         );
-        assert_eq!(klines.recv().await.unwrap().channel, "kline:1h");
+        assert_eq!(candles[1].channel, "kline:1h");
+        assert_eq!(candles.len(), 2);
         assert!(klines.try_recv().is_err());
-        assert_eq!(events.recv().await.unwrap().channel, "ticker");
+        assert_eq!(events.recv().await.unwrap()[0].channel, "ticker");
+        assert!(events.try_recv().is_err());
+    }
+
+    #[tokio::test]
+    async fn a_publication_is_one_batch_of_framed_messages_in_order() {
+        let hub = MarketHub::new();
+        let mut events = hub.subscribe();
+        let mut klines = hub.subscribe_klines();
+        let mut publication = hub.publication();
+        publication.ticker("btcusdt", ticker());
+        publication.trades(
+            "btcusdt",
+            &[Trade {
+                id: 1,
+                price: dec!(101.5),
+                quantity: dec!(0.1),
+                side: Side::Buy,
+                ts: 5,
+            }],
+        );
+        publication.trades("ethusdt", &[]);
+        publication.ticker("ethusdt", ticker());
+        publication.simple_data(7);
+        // Recorded at once, broadcast on send.
+        assert_eq!(hub.ticker("ethusdt"), Some(ticker()));
+        assert_eq!(hub.recent_trades("btcusdt", 5).len(), 1);
+        assert!(events.try_recv().is_err());
+        publication.send();
+        let batch = events.recv().await.unwrap();
+        let channels: Vec<_> = batch.iter().map(|e| (e.channel, &*e.symbol)).collect();
+        assert_eq!(
+            channels,
+            [
+                ("ticker", "btcusdt"),
+                ("trade", "btcusdt"),
+                ("ticker", "ethusdt"),
+                ("simpleData", "*")
+            ]
+        );
+        for event in batch.iter() {
+            let frame = event.frame();
+            assert_eq!(frame[0], 0x81, "a final, unmasked text frame");
+            assert!(frame.ends_with(event.text().as_bytes()));
+            let value: serde_json::Value = serde_json::from_str(event.text()).unwrap();
+            assert!(value["type"].is_string());
+        }
+        assert!(events.try_recv().is_err());
+        // Nothing for the candles: no batch.
+        assert!(klines.try_recv().is_err());
+        // Dropped unsent: nothing.
+        let mut publication = hub.publication();
+        publication.ticker("btcusdt", ticker());
+        drop(publication);
+        assert!(events.try_recv().is_err());
+    }
+
+    #[tokio::test]
+    async fn books_and_trades_published_one_by_one_go_out_together() {
+        let hub = MarketHub::new();
+        let mut events = hub.subscribe();
+        let empty = |seq| BookSnapshot {
+            seq,
+            bids: Vec::new(),
+            asks: Vec::new(),
+            ts: 1,
+        };
+        let started = tokio::time::Instant::now();
+        for (symbol, seq) in [("btcusdt", 1), ("ethusdt", 1), ("btcusdt", 2)] {
+            let diff = empty(seq - 1).diff_to(&empty(seq));
+            hub.publish_book(symbol, empty(seq), &diff);
+        }
+        // Recorded at once, broadcast together within the window.
+        assert_eq!(hub.book("btcusdt").unwrap().seq, 2);
+        assert!(events.try_recv().is_err());
+        let batch = events.recv().await.unwrap();
+        assert!(started.elapsed() >= GATHER_WINDOW);
+        let seqs: Vec<_> = batch.iter().map(|e| (&*e.symbol, e.seq)).collect();
+        assert_eq!(seqs, [("btcusdt", 1), ("ethusdt", 1), ("btcusdt", 2)]);
+
+        // A batch sent now takes what waits first, in order.
+        let diff = empty(2).diff_to(&empty(3));
+        hub.publish_book("btcusdt", empty(3), &diff);
+        hub.publish_ticker("btcusdt", ticker());
+        let batch = events.recv().await.unwrap();
+        let channels: Vec<_> = batch.iter().map(|e| e.channel).collect();
+        assert_eq!(channels, ["depth", "ticker"]);
+        // The timer then finds nothing to send.
+        tokio::time::sleep(GATHER_WINDOW * 2).await;
         assert!(events.try_recv().is_err());
     }
 }

@@ -6,6 +6,7 @@ pub mod api;
 pub mod book;
 pub mod candles;
 pub mod favourites;
+pub mod frame;
 pub mod hub;
 pub mod kline_cache;
 pub mod live_kline;

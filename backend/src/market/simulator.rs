@@ -721,21 +721,30 @@ impl Simulator {
                 tracing::error!(%error, %symbol, "storing a closed candle failed");
             }
         }
+        // The whole tick goes out as one batch (and one of candles): every client takes it with
+        // one receive and writes it with one write. It waits a few milliseconds for the spot
+        // markets' books of this tick (quoted below), so that they join it instead of waking every
+        // client again, pair by pair.
+        let mut publication = hub.publication();
         for (process, (symbol, tick)) in self.processes.iter_mut().zip(&ticks) {
-            process.publish_ticker(hub, now);
+            match process.ticker(now) {
+                Ok(ticker) => publication.ticker(symbol, ticker),
+                Err(error) => tracing::error!(%symbol, ?error, "24h window refused"),
+            }
             let book = process.book();
             let taken = self
                 .quote_sink
                 .as_ref()
                 .is_some_and(|sink| sink.quote(symbol, &book, tick.price));
             if !taken {
-                hub.publish_book(symbol, book, &tick.book);
+                publication.book(symbol, book, &tick.book);
             }
-            hub.publish_trades(symbol, &tick.trades);
-            hub.publish_detail(symbol, process.detail(now));
-            hub.publish_klines(symbol, process.live_klines(), &tick.completed);
+            publication.trades(symbol, &tick.trades);
+            publication.detail(symbol, process.detail(now));
+            publication.klines(symbol, process.live_klines(), &tick.completed);
         }
-        hub.publish_simple_data(now);
+        publication.simple_data(now);
+        publication.send_soon();
     }
 }
 

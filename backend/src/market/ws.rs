@@ -1,16 +1,21 @@
 //! The market channel `GET /ws/market/{clientId}` (messages in docs/api.md).
 //!
 //! Every client has its own task. It reads the shared broadcast, which never waits for it; when the
-//! client falls behind, the missed tickers are replaced by the latest ones (conflation). A send that
-//! cannot complete within [`SEND_TIMEOUT`] means the client cannot keep up: it is closed with a
-//! reason, and nobody else is slowed. The server sends `HEARTBEAT` every [`HEARTBEAT_EVERY`]; a
-//! client silent for [`CLIENT_IDLE_LIMIT`] is considered dead and closed.
+//! client falls behind, the missed tickers and books are replaced by the latest ones (conflation). A
+//! write that cannot complete within [`SEND_TIMEOUT`] means the client cannot keep up: it is closed
+//! with a reason, and nobody else is slowed. The server sends `HEARTBEAT` every [`HEARTBEAT_EVERY`];
+//! a client silent for [`CLIENT_IDLE_LIMIT`] is considered dead and closed.
 //!
-//! Cost per connection (measured with `backend/examples/market_load.rs`, docs/benchmarks.md): each
-//! wake-up takes every message already published (up to [`BATCH`]) and writes them with one flush,
-//! and the socket's read buffer is small ([`READ_BUFFER`]): tungstenite's default of 128 KiB was
-//! most of a connection's memory, and it zero-fills the free part of that buffer on every read
-//! attempt, which is most of the CPU with thousands of clients.
+//! The WebSocket itself is spoken here, on the upgraded connection, below poem's WebSocket type
+//! (`frame.rs`): server frames are not masked, so the hub frames each message once and a client's
+//! task only copies the frames it wants into one buffer and writes it (poem's `Message::Text` would
+//! need a `String` of its own per client and message, framed again for each). Reading follows the
+//! protocol: masked client frames, fragments, pings answered with pongs, the close handshake, and a
+//! message over [`MAX_CLIENT_MESSAGE`] skipped unread and answered with an `error`.
+//!
+//! Cost per connection (measured with `backend/examples/market_load.rs`, docs/benchmarks.md): a
+//! wake-up takes every batch already published (up to [`BATCH`]; a simulator tick is one batch) and
+//! writes it with one write; between reads a connection holds a read buffer of [`READ_CHUNK`].
 
 use std::{
     collections::{HashMap, HashSet},
@@ -18,17 +23,22 @@ use std::{
     time::Duration,
 };
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use poem::{
-    IntoResponse, Request, handler,
+    IntoResponse, Request, Response,
+    error::WebSocketError,
+    handler,
+    http::{StatusCode, header},
     web::{
         Data, Path,
-        websocket::{CloseCode, Message, WebSocket, WebSocketConfig, WebSocketStream},
+        websocket::{Message, WebSocket},
     },
 };
 use serde::Deserialize;
 use serde_json::json;
+use sha1::{Digest, Sha1};
 use tokio::{
+    io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt},
     sync::broadcast::{
         Receiver,
         error::{RecvError, TryRecvError},
@@ -39,10 +49,11 @@ use tokio::{
 use crate::http::middleware::request_lang;
 use crate::i18n::{Lang, Msg, translate};
 use crate::market::{
-    MarketEvent, MarketHub,
+    MarketHub,
+    frame::{self, FrameReader, Incoming},
     hub::{
-        Topic, depth_snapshot_message, detail_message, kline_channel, kline_message,
-        ticker_message, trades_message,
+        Batch, MarketEvent, Topic, depth_snapshot_message, detail_message, kline_channel,
+        kline_message, ticker_message, trades_message,
     },
 };
 use wasm_core::kline::Interval;
@@ -58,15 +69,33 @@ pub const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 const CHANNELS: [&str; 6] = ["ticker", "depth", "trade", "kline", "detail", "simpleData"];
 /// Trades sent on subscription to `trade`.
 const TRADE_SNAPSHOT: usize = 50;
-/// The largest client message read; longer ones get an error.
-const MAX_CLIENT_MESSAGE: usize = 4096;
-/// The most broadcast messages one wake-up takes before writing (bounds a batch's memory).
-const BATCH: usize = 256;
-/// A connection's read buffer: client messages are small (a longer frame still arrives whole,
-/// the buffer grows for it).
-const READ_BUFFER: usize = 4096;
-/// Written frames are collected up to this size before a write, and always written on flush.
-const WRITE_BUFFER: usize = 16 * 1024;
+/// The largest client message read; longer ones are skipped and get an error.
+pub const MAX_CLIENT_MESSAGE: usize = 4096;
+/// The most batches one wake-up takes before writing (bounds a write's size).
+const BATCH: usize = 64;
+/// What one read of the socket takes at most (client messages are small; a connection keeps this
+/// much room while it waits).
+const READ_CHUNK: usize = 1024;
+/// A write is started with this much room (a tick's messages to one client are about 10 KB).
+const WRITE_START: usize = 16 * 1024;
+/// The times a connection is held to: [`HEARTBEAT_EVERY`], [`CLIENT_IDLE_LIMIT`] and
+/// [`SEND_TIMEOUT`] (shorter in tests).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    heartbeat_every: Duration,
+    idle_limit: Duration,
+    send_timeout: Duration,
+}
+
+/// The limits of a market channel connection.
+const LIMITS: Limits = Limits {
+    heartbeat_every: HEARTBEAT_EVERY,
+    idle_limit: CLIENT_IDLE_LIMIT,
+    send_timeout: SEND_TIMEOUT,
+};
+
+/// The GUID of RFC 6455's opening handshake.
+const HANDSHAKE_GUID: &str = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
 /// A client's subscriptions by channel key (`ticker`, `kline:1m`): the pairs, `*` for every pair.
 type Subscriptions = HashMap<&'static str, HashSet<String>>;
@@ -107,139 +136,262 @@ fn every_pair() -> String {
     "*".to_owned()
 }
 
-/// Upgrades to the market channel.
+/// Upgrades to the market channel (RFC 6455's opening handshake, as poem's `WebSocket` does it, but
+/// the connection is then served by [`serve`] on the raw upgraded stream).
 #[handler]
 pub fn market_channel(
     Path(client_id): Path<String>,
     req: &Request,
-    ws: WebSocket,
     Data(hub): Data<&Arc<MarketHub>>,
-) -> impl IntoResponse {
+) -> poem::Result<Response> {
+    let accept = accept_key(req).ok_or(WebSocketError::InvalidProtocol)?;
+    let upgrade = req.take_upgrade().map_err(WebSocketError::from)?;
     let lang = request_lang(req);
     let hub = hub.clone();
-    ws.config(socket_config())
-        .on_upgrade(move |socket| async move {
-            tracing::debug!(%client_id, "market channel opened");
-            serve(socket, hub, lang).await;
-            tracing::debug!(%client_id, "market channel closed");
+    tokio::spawn(async move {
+        let Ok(upgraded) = upgrade.await else {
+            return;
+        };
+        tracing::debug!(%client_id, "market channel opened");
+        serve(upgraded, hub, lang, LIMITS).await;
+        tracing::debug!(%client_id, "market channel closed");
+    });
+    Ok(Response::builder()
+        .status(StatusCode::SWITCHING_PROTOCOLS)
+        .header(header::CONNECTION, "upgrade")
+        .header(header::UPGRADE, "websocket")
+        .header(header::SEC_WEBSOCKET_ACCEPT, accept)
+        .finish())
+}
+
+/// The `Sec-WebSocket-Accept` answer to a valid WebSocket upgrade request (a GET with `Upgrade:
+/// websocket`, `Connection: upgrade`, version 13 and a key); `None` for anything else.
+fn accept_key(req: &Request) -> Option<String> {
+    let headers = req.headers();
+    let has = |name: header::HeaderName, token: &str| {
+        headers.get_all(name).iter().any(|value| {
+            value.to_str().is_ok_and(|value| {
+                value
+                    .split(',')
+                    .any(|part| part.trim().eq_ignore_ascii_case(token))
+            })
         })
+    };
+    let valid = req.method() == poem::http::Method::GET
+        && has(header::UPGRADE, "websocket")
+        && has(header::CONNECTION, "upgrade")
+        && headers
+            .get(header::SEC_WEBSOCKET_VERSION)
+            .is_some_and(|v| v == "13");
+    let key = headers.get(header::SEC_WEBSOCKET_KEY)?;
+    valid.then(|| derive_accept(key.as_bytes()))
+}
+
+/// base64(SHA-1(key + the handshake GUID)).
+fn derive_accept(key: &[u8]) -> String {
+    let mut sha1 = Sha1::new();
+    sha1.update(key);
+    sha1.update(HANDSHAKE_GUID.as_bytes());
+    data_encoding::BASE64.encode(&sha1.finalize())
 }
 
 /// Why a client's loop ended.
+#[derive(Debug, PartialEq, Eq)]
 enum End {
+    /// The connection ended (or failed) without a close frame.
     ClientLeft,
+    /// The client sent a close frame (with its code, if any).
+    ClientClosed(Option<u16>),
+    /// A write did not complete within [`SEND_TIMEOUT`].
     TooSlow,
+    /// Nothing heard for [`CLIENT_IDLE_LIMIT`].
     Idle,
+    /// The client broke the protocol.
+    Invalid(u16, &'static str),
 }
 
-async fn serve(mut socket: WebSocketStream, hub: Arc<MarketHub>, lang: Lang) {
-    // Not split: reading happens in the select below and writing after it, never both at once,
-    // and a split socket pays a lock on every read and every message written.
+/// Serves one client on `io`, the upgraded connection, until it leaves or is closed.
+async fn serve<S>(mut io: S, hub: Arc<MarketHub>, lang: Lang, limits: Limits)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let mut events = hub.subscribe();
     // The candles' broadcast, read only while the client has a kline subscription.
-    let mut klines: Option<Receiver<Arc<MarketEvent>>> = None;
+    let mut klines: Option<Receiver<Batch>> = None;
     let mut client = Client::default();
-    let mut heartbeat = tokio::time::interval_at(Instant::now() + HEARTBEAT_EVERY, HEARTBEAT_EVERY);
+    let mut reader = FrameReader::new(MAX_CLIENT_MESSAGE);
+    let every = limits.heartbeat_every;
+    let mut heartbeat = tokio::time::interval_at(Instant::now() + every, every);
     let mut last_heard = Instant::now();
 
-    let end = loop {
-        let mut outgoing: Vec<String> = Vec::new();
+    let (end, unwritten) = loop {
+        // The frames to write after this wake-up.
+        let mut out: Vec<u8> = Vec::new();
+        let mut ended = None;
+        // Reading and writing never overlap (the write comes after the select), so the socket
+        // is not split.
         tokio::select! {
-            incoming = socket.next() => match incoming {
-                Some(Ok(Message::Text(text))) => {
+            read = io.read_buf(reader.buffer(READ_CHUNK)) => match read {
+                Ok(0) | Err(_) => break (End::ClientLeft, Vec::new()),
+                Ok(_) => {
                     last_heard = Instant::now();
-                    // Listening before a kline subscription reads its snapshot: nothing falls
-                    // between the two.
-                    let candles = klines.take().unwrap_or_else(|| hub.subscribe_klines());
-                    outgoing = handle(&text, &hub, &mut client, lang);
-                    klines = client.wants_klines().then_some(candles);
+                    ended = read_incoming(&mut reader, &hub, &mut client, &mut klines, lang, &mut out);
+                    reader.shrink();
                 }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break End::ClientLeft,
-                Some(Ok(_)) => last_heard = Instant::now(),
             },
             event = events.recv() => {
-                if !take_published(event, &mut events, &hub, &mut client, &mut outgoing) {
-                    break End::ClientLeft;
+                if !take_published(event, &mut events, &hub, &mut client, &mut out) {
+                    break (End::ClientLeft, Vec::new());
                 }
             }
             Some(event) = next_candle(&mut klines) => {
                 if let Some(candles) = klines.as_mut()
-                    && !take_published(event, candles, &hub, &mut client, &mut outgoing)
+                    && !take_published(event, candles, &hub, &mut client, &mut out)
                 {
-                    break End::ClientLeft;
+                    break (End::ClientLeft, Vec::new());
                 }
             }
             _ = heartbeat.tick() => {
-                if last_heard.elapsed() > CLIENT_IDLE_LIMIT {
-                    break End::Idle;
+                if last_heard.elapsed() > limits.idle_limit {
+                    break (End::Idle, Vec::new());
                 }
-                outgoing.push(json!({"type": "HEARTBEAT", "ts": crate::market::simulator::now_ms()}).to_string());
+                let text = json!({"type": "HEARTBEAT", "ts": crate::market::simulator::now_ms()}).to_string();
+                frame::put_frame(&mut out, frame::OP_TEXT, text.as_bytes());
             }
         }
-        if outgoing.is_empty() {
-            continue;
-        }
-        // One flush for the whole batch: one write to the socket instead of one per message.
-        let write = async {
-            for text in outgoing {
-                socket.feed(Message::Text(text)).await?;
+        if !out.is_empty() {
+            match write_within(&mut io, &out, limits.send_timeout).await {
+                Ok(()) => {}
+                Err(Some(written)) => break (End::TooSlow, out.split_off(written)),
+                Err(None) => break (End::ClientLeft, Vec::new()),
             }
-            socket.flush().await
-        };
-        match tokio::time::timeout(SEND_TIMEOUT, write).await {
-            Ok(Ok(())) => {}
-            Ok(Err(_)) => break End::ClientLeft,
-            Err(_) => break End::TooSlow,
+        }
+        if let Some(end) = ended {
+            break (end, Vec::new());
         }
     };
-    let reason = match end {
+    // The rest of a write cut short goes first: a close frame must start on a frame boundary.
+    let mut last = unwritten;
+    match end {
         End::ClientLeft => return,
-        End::TooSlow => translate(lang, Msg::TooSlow, &[]),
-        End::Idle => "idle".to_owned(),
-    };
-    let _ = tokio::time::timeout(
-        SEND_TIMEOUT,
-        socket.send(Message::Close(Some((CloseCode::Policy, reason)))),
-    )
-    .await;
+        End::ClientClosed(code) => match code {
+            Some(code) => frame::put_close(&mut last, code, ""),
+            None => frame::put_frame(&mut last, frame::OP_CLOSE, &[]),
+        },
+        End::TooSlow => frame::put_close(
+            &mut last,
+            frame::CLOSE_POLICY,
+            &translate(lang, Msg::TooSlow, &[]),
+        ),
+        End::Idle => frame::put_close(&mut last, frame::CLOSE_POLICY, "idle"),
+        End::Invalid(code, reason) => frame::put_close(&mut last, code, reason),
+    }
+    let _ = write_within(&mut io, &last, limits.send_timeout).await;
+    let _ = tokio::time::timeout(limits.send_timeout, io.shutdown()).await;
 }
 
-/// The next message of the candles' broadcast; never, while the client reads none (`None`).
-async fn next_candle(
-    klines: &mut Option<Receiver<Arc<MarketEvent>>>,
-) -> Option<Result<Arc<MarketEvent>, RecvError>> {
+/// Handles everything whole that the client has sent, adding the answers to `out`; what ends
+/// the connection, if the client closed it or broke the protocol.
+fn read_incoming(
+    reader: &mut FrameReader,
+    hub: &MarketHub,
+    client: &mut Client,
+    klines: &mut Option<Receiver<Batch>>,
+    lang: Lang,
+    out: &mut Vec<u8>,
+) -> Option<End> {
+    while let Some(incoming) = reader.next_incoming() {
+        let answers = match incoming {
+            Incoming::Text(text) => {
+                // Listening before a kline subscription reads its snapshot: nothing falls
+                // between the two.
+                let candles = klines.take().unwrap_or_else(|| hub.subscribe_klines());
+                let answers = handle(&text, hub, client, lang);
+                *klines = client.wants_klines().then_some(candles);
+                answers
+            }
+            Incoming::TooLong => vec![bad_message(lang)],
+            Incoming::Other => Vec::new(),
+            Incoming::Ping(payload) => {
+                frame::put_frame(out, frame::OP_PONG, &payload);
+                Vec::new()
+            }
+            Incoming::Close(code) => return Some(End::ClientClosed(code)),
+            Incoming::Invalid(code, reason) => return Some(End::Invalid(code, reason)),
+        };
+        for answer in answers {
+            frame::put_frame(out, frame::OP_TEXT, answer.as_bytes());
+        }
+    }
+    None
+}
+
+/// Writes `bytes` within `limit`. `Err(Some(written))`: the time ran out after `written` bytes;
+/// `Err(None)`: the connection failed.
+async fn write_within<S: AsyncWrite + Unpin>(
+    io: &mut S,
+    bytes: &[u8],
+    limit: Duration,
+) -> Result<(), Option<usize>> {
+    let mut written = 0;
+    // A socket with room takes the bytes at once: no timer is armed for that (most writes).
+    while written < bytes.len() {
+        match io.write(&bytes[written..]).now_or_never() {
+            Some(Ok(0) | Err(_)) => return Err(None),
+            Some(Ok(n)) => written += n,
+            None => break,
+        }
+    }
+    if written == bytes.len() && io.flush().now_or_never().is_some_and(|r| r.is_ok()) {
+        return Ok(());
+    }
+    let write = async {
+        while written < bytes.len() {
+            match io.write(&bytes[written..]).await {
+                Ok(0) | Err(_) => return Err(None),
+                Ok(n) => written += n,
+            }
+        }
+        io.flush().await.map_err(|_| None)
+    };
+    match tokio::time::timeout(limit, write).await {
+        Ok(result) => result,
+        Err(_) => Err(Some(written)),
+    }
+}
+
+/// The next batch of the candles' broadcast; never, while the client reads none (`None`).
+async fn next_candle(klines: &mut Option<Receiver<Batch>>) -> Option<Result<Batch, RecvError>> {
     match klines {
         Some(receiver) => Some(receiver.recv().await),
         None => std::future::pending().await,
     }
 }
 
-/// The WebSocket settings of a market channel connection ([`READ_BUFFER`], [`WRITE_BUFFER`]).
-fn socket_config() -> WebSocketConfig {
-    WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(WRITE_BUFFER)
-}
-
-/// Takes `first` (what `recv` gave) and every message already published after it, up to
-/// [`BATCH`], adding what the client wants to `outgoing`. A client that fell behind gets the latest
-/// tickers and books instead of what it missed. `false` when the broadcast has ended.
+/// Takes `first` (what `recv` gave) and every batch already published after it, up to [`BATCH`],
+/// adding the frames the client wants to `out`. A client that fell behind gets the latest tickers
+/// and books instead of what it missed. `false` when the broadcast has ended.
 fn take_published(
-    first: Result<Arc<MarketEvent>, RecvError>,
-    events: &mut Receiver<Arc<MarketEvent>>,
+    first: Result<Batch, RecvError>,
+    events: &mut Receiver<Batch>,
     hub: &MarketHub,
     client: &mut Client,
-    outgoing: &mut Vec<String>,
+    out: &mut Vec<u8>,
 ) -> bool {
     let mut next = first;
     for taken in 1.. {
         match next {
-            Ok(event) => {
-                if client.wants(&event) {
-                    if event.topic.is_depth() {
-                        client.hold_depth(event.topic.pair_id(), event.seq);
+            Ok(batch) => {
+                for event in batch.iter() {
+                    if client.wants(event) {
+                        if event.topic.is_depth() {
+                            client.hold_depth(event.topic.pair_id(), event.seq);
+                        }
+                        if out.capacity() == 0 {
+                            out.reserve(WRITE_START);
+                        }
+                        out.extend_from_slice(event.frame());
                     }
-                    outgoing.push(event.text.to_string());
                 }
             }
             Err(RecvError::Lagged(missed)) => {
@@ -247,7 +399,9 @@ fn take_published(
                     missed,
                     "market client lagged; sending latest tickers and books"
                 );
-                outgoing.extend(snapshots(hub, client, None));
+                for text in snapshots(hub, client, None) {
+                    frame::put_frame(out, frame::OP_TEXT, text.as_bytes());
+                }
             }
             Err(RecvError::Closed) => return false,
         }
@@ -255,7 +409,7 @@ fn take_published(
             break;
         }
         next = match events.try_recv() {
-            Ok(event) => Ok(event),
+            Ok(batch) => Ok(batch),
             Err(TryRecvError::Empty) => break,
             Err(TryRecvError::Lagged(missed)) => Err(RecvError::Lagged(missed)),
             // Sent before the sender went: recv reports it on the next wake-up.
@@ -263,6 +417,11 @@ fn take_published(
         };
     }
     true
+}
+
+/// The `error` answer to a message that cannot be read.
+fn bad_message(lang: Lang) -> String {
+    json!({"type": "error", "code": 400, "msg": translate(lang, Msg::BadMessage, &[])}).to_string()
 }
 
 impl Client {
@@ -341,7 +500,7 @@ fn snapshots(hub: &MarketHub, client: &mut Client, only: Option<(&str, &str)>) -
         if wanted("ticker", &symbol)
             && let Some(ticker) = hub.ticker(&symbol)
         {
-            out.push(ticker_message(&symbol, &ticker).to_string());
+            out.push(ticker_message(&symbol, &ticker));
         }
         if wanted("depth", &symbol)
             && let Some(book) = hub.book(&symbol)
@@ -381,11 +540,11 @@ fn handle(text: &str, hub: &MarketHub, client: &mut Client, lang: Lang) -> Vec<S
         json!({"type": "error", "code": 400, "msg": translate(lang, msg, params)}).to_string()
     };
     if text.len() > MAX_CLIENT_MESSAGE {
-        return vec![error(Msg::BadMessage, &[])];
+        return vec![bad_message(lang)];
     }
     let message = match serde_json::from_str::<ClientMessage>(text) {
         Ok(message) => message,
-        Err(_) => return vec![error(Msg::BadMessage, &[])],
+        Err(_) => return vec![bad_message(lang)],
     };
     match message {
         ClientMessage::Ping { ts } => vec![json!({"type": "pong", "ts": ts}).to_string()],
@@ -496,6 +655,19 @@ mod tests {
         serde_json::from_str(text).unwrap()
     }
 
+    /// The texts of the whole text frames in `bytes` (what a client would read).
+    fn texts(bytes: &[u8]) -> Vec<String> {
+        let (frames, rest) = frame::server_frames(bytes);
+        assert_eq!(rest, 0, "whole frames only");
+        frames
+            .into_iter()
+            .map(|(opcode, payload)| {
+                assert_eq!(opcode, frame::OP_TEXT);
+                String::from_utf8(payload).unwrap()
+            })
+            .collect()
+    }
+
     #[test]
     fn subscribing_acknowledges_and_sends_the_snapshot() {
         let hub = hub();
@@ -601,6 +773,7 @@ mod tests {
             &mut client,
             &mut outgoing
         ));
+        let outgoing = texts(&outgoing);
         let closes: Vec<_> = outgoing
             .iter()
             .map(|t| parse(t)["data"]["close"].clone())
@@ -627,7 +800,7 @@ mod tests {
             &mut client,
             &mut outgoing
         ));
-        assert_eq!(outgoing.len(), BATCH);
+        assert_eq!(texts(&outgoing).len(), BATCH);
         let mut rest = Vec::new();
         let first = events.recv().await;
         assert!(take_published(
@@ -637,6 +810,7 @@ mod tests {
             &mut client,
             &mut rest
         ));
+        let rest = texts(&rest);
         assert_eq!(rest.len(), 5);
         assert_eq!(
             parse(&rest[4])["data"]["close"],
@@ -664,7 +838,7 @@ mod tests {
             &mut outgoing
         ));
         assert_eq!(
-            parse(&outgoing[0])["data"]["close"],
+            parse(&texts(&outgoing)[0])["data"]["close"],
             json!((published + 9).to_string())
         );
     }
@@ -680,12 +854,14 @@ mod tests {
         ] {
             handle(message, &hub, &mut client, Lang::En);
         }
-        let event = |channel: &'static str, symbol: &str, seq: u64| MarketEvent {
-            topic: hub.topic(channel, symbol).unwrap(),
-            channel,
-            symbol: Arc::from(symbol),
-            text: Arc::from("{}"),
-            seq,
+        let event = |channel: &'static str, symbol: &str, seq: u64| {
+            MarketEvent::new(
+                hub.topic(channel, symbol).unwrap(),
+                channel,
+                symbol,
+                "{}",
+                seq,
+            )
         };
         assert!(client.wants(&event("ticker", "ethusdt", 0)));
         assert!(client.wants(&event("kline:1h", "ethusdt", 0)));
@@ -721,11 +897,203 @@ mod tests {
         assert!(client.wants(&event("ticker", "btcusdt", 0)));
     }
 
+    /// The limits in tests: the same proportions as [`LIMITS`], in milliseconds.
+    const TEST_LIMITS: Limits = Limits {
+        heartbeat_every: Duration::from_millis(100),
+        idle_limit: Duration::from_millis(600),
+        send_timeout: Duration::from_millis(300),
+    };
+
+    /// A client on the other end of an in-memory connection served by [`serve`].
+    struct TestClient {
+        io: tokio::io::DuplexStream,
+        buf: Vec<u8>,
+        frames: std::collections::VecDeque<(u8, Vec<u8>)>,
+    }
+
+    impl TestClient {
+        /// Serves a new client; `capacity` is what the connection holds unread.
+        fn start(hub: &Arc<MarketHub>, capacity: usize) -> (Self, tokio::task::JoinHandle<()>) {
+            let (client, server) = tokio::io::duplex(capacity);
+            let task = tokio::spawn(serve(server, hub.clone(), Lang::En, TEST_LIMITS));
+            let client = Self {
+                io: client,
+                buf: Vec::new(),
+                frames: Default::default(),
+            };
+            (client, task)
+        }
+
+        async fn send_frame(&mut self, first: u8, payload: &[u8]) {
+            let bytes = frame::client_frame(first, payload);
+            self.io.write_all(&bytes).await.unwrap();
+        }
+
+        async fn send(&mut self, message: serde_json::Value) {
+            self.send_frame(0x81, message.to_string().as_bytes()).await;
+        }
+
+        /// The next frame (opcode, payload); `None` once the server has closed the connection.
+        async fn next(&mut self) -> Option<(u8, Vec<u8>)> {
+            loop {
+                if let Some(frame) = self.frames.pop_front() {
+                    return Some(frame);
+                }
+                let mut chunk = [0u8; 4096];
+                let n = self.io.read(&mut chunk).await.ok()?;
+                if n == 0 {
+                    return None;
+                }
+                self.buf.extend_from_slice(&chunk[..n]);
+                let (frames, rest) = frame::server_frames(&self.buf);
+                self.buf.drain(..self.buf.len() - rest);
+                self.frames.extend(frames);
+            }
+        }
+
+        /// The next text message of `kind`, skipping others.
+        async fn next_of(&mut self, kind: &str) -> serde_json::Value {
+            loop {
+                let (opcode, payload) = self.next().await.expect("a message");
+                if opcode == frame::OP_TEXT {
+                    let value = parse(std::str::from_utf8(&payload).unwrap());
+                    if value["type"] == kind {
+                        return value;
+                    }
+                }
+            }
+        }
+
+        /// Reads to the end: the close frame's code and reason, and the text messages before it.
+        async fn until_closed(&mut self) -> (Vec<String>, Option<(u16, String)>) {
+            let mut texts = Vec::new();
+            let mut close = None;
+            while let Some((opcode, payload)) = self.next().await {
+                match opcode {
+                    frame::OP_TEXT => texts.push(String::from_utf8(payload).unwrap()),
+                    frame::OP_CLOSE => {
+                        let code = u16::from_be_bytes([payload[0], payload[1]]);
+                        close = Some((code, String::from_utf8(payload[2..].to_vec()).unwrap()));
+                    }
+                    _ => {}
+                }
+            }
+            (texts, close)
+        }
+    }
+
     #[test]
-    fn the_socket_buffers_are_small() {
-        let config = socket_config();
-        assert_eq!(config.read_buffer_size, READ_BUFFER);
-        assert_eq!(config.write_buffer_size, WRITE_BUFFER);
+    fn the_handshake_answers_the_key_as_rfc_6455_does() {
+        assert_eq!(
+            derive_accept(b"dGhlIHNhbXBsZSBub25jZQ=="),
+            "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+        );
+    }
+
+    #[tokio::test]
+    async fn the_channel_answers_pings_skips_long_messages_and_closes_when_asked() {
+        let hub = Arc::new(hub());
+        let (mut client, task) = TestClient::start(&hub, 64 * 1024);
+        client
+            .send(json!({"op": "subscribe", "channel": "ticker", "symbol": "btcusdt"}))
+            .await;
+        assert_eq!(client.next_of("subscribed").await["symbol"], "btcusdt");
+        assert_eq!(client.next_of("ticker").await["data"]["close"], "2");
+
+        client.send_frame(0x89, b"are you there").await;
+        assert_eq!(
+            client.next().await,
+            Some((frame::OP_PONG, b"are you there".to_vec()))
+        );
+
+        // Longer than the limit, and in fragments: skipped, answered, and the connection goes on.
+        let long = "x".repeat(3 * MAX_CLIENT_MESSAGE);
+        client
+            .send_frame(0x01, &long.as_bytes()[..MAX_CLIENT_MESSAGE])
+            .await;
+        client
+            .send_frame(0x80, &long.as_bytes()[MAX_CLIENT_MESSAGE..])
+            .await;
+        let error = client.next_of("error").await;
+        assert_eq!(error["code"], 400);
+        assert_eq!(error["msg"], translate(Lang::En, Msg::BadMessage, &[]));
+
+        // A published message arrives as the very frame the hub built.
+        let mut events = hub.subscribe();
+        hub.publish_ticker("btcusdt", ticker_at(7));
+        hub.publish_ticker("ethusdt", ticker_at(7));
+        let published = events.recv().await.unwrap();
+        let (opcode, payload) = client.next().await.unwrap();
+        assert_eq!(opcode, frame::OP_TEXT);
+        assert_eq!(payload, published[0].text().as_bytes());
+
+        client.send(json!({"op": "ping", "ts": 9})).await;
+        assert_eq!(client.next_of("pong").await["ts"], 9);
+
+        let mut close = 1000u16.to_be_bytes().to_vec();
+        close.extend_from_slice(b"bye");
+        client.send_frame(0x88, &close).await;
+        let (texts, closed) = client.until_closed().await;
+        assert!(texts.is_empty(), "{texts:?}");
+        assert_eq!(closed, Some((1000, String::new())));
+        task.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_client_breaking_the_protocol_is_closed_with_the_code() {
+        let hub = Arc::new(hub());
+        let (mut client, task) = TestClient::start(&hub, 64 * 1024);
+        // Not masked.
+        client
+            .io
+            .write_all(&[0x81, 0x02, b'h', b'i'])
+            .await
+            .unwrap();
+        let (_, closed) = client.until_closed().await;
+        assert_eq!(closed.map(|(code, _)| code), Some(frame::CLOSE_PROTOCOL));
+        task.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_client_that_stops_reading_is_closed_as_too_slow() {
+        let hub = Arc::new(hub());
+        let (mut client, task) = TestClient::start(&hub, 4096);
+        client
+            .send(json!({"op": "subscribe", "channel": "ticker", "symbol": "btcusdt"}))
+            .await;
+        client.next_of("ticker").await;
+        // Far more than the connection holds, and the client reads none of it.
+        for close in 0..200 {
+            hub.publish_ticker("btcusdt", ticker_at(close + 10));
+            tokio::task::yield_now().await;
+        }
+        tokio::time::sleep(TEST_LIMITS.send_timeout + Duration::from_millis(100)).await;
+        let (texts, closed) = client.until_closed().await;
+        assert!(texts.len() < 200, "it was cut short");
+        assert!(texts.iter().all(|text| parse(text)["type"] == "ticker"));
+        assert_eq!(
+            closed,
+            Some((frame::CLOSE_POLICY, translate(Lang::En, Msg::TooSlow, &[])))
+        );
+        task.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_silent_client_gets_heartbeats_then_is_reaped() {
+        let hub = Arc::new(hub());
+        let (mut client, task) = TestClient::start(&hub, 64 * 1024);
+        let started = Instant::now();
+        let (texts, closed) = client.until_closed().await;
+        let beats = texts
+            .iter()
+            .filter(|text| parse(text)["type"] == "HEARTBEAT")
+            .count();
+        assert_eq!(beats, texts.len());
+        // A heartbeat every period while the limit has not passed (timers may fire late).
+        assert!((4..=6).contains(&beats), "{beats}");
+        assert_eq!(closed, Some((frame::CLOSE_POLICY, "idle".to_owned())));
+        assert!(started.elapsed() > TEST_LIMITS.idle_limit);
+        task.await.unwrap();
     }
 
     #[test]
