@@ -107,7 +107,8 @@ async fn a_market_buy_fills_against_the_house_and_settles_through_the_ledger() {
 
     // Until the market maker's first ladder (within a tick of the start) the book is empty and a
     // market order is refused with nothing held; the user tries again.
-    let order = json!({"symbol": "BTCUSDT", "side": "buy", "orderType": "market", "quantity": "0.001"});
+    let order =
+        json!({"symbol": "BTCUSDT", "side": "buy", "orderType": "market", "quantity": "0.001"});
     let (mut status, mut body) = submit(&app, &member, order.clone()).await;
     for _ in 0..50 {
         if body["data"]["reason"] != "no_liquidity" {
@@ -412,7 +413,10 @@ async fn a_retried_order_with_the_same_key_is_placed_once() {
     );
     // Sent twice at once (one batch or two), with a key full of quotes and SQL: placed once.
     let odd_key = r#"it's"odd"\';--DROP"#;
-    let headers = [("satoken", member.token.as_str()), ("Idempotency-Key", odd_key)];
+    let headers = [
+        ("satoken", member.token.as_str()),
+        ("Idempotency-Key", odd_key),
+    ];
     let (a, b) = tokio::join!(
         app.post("/api/currency/order/submit", Some(&other), &headers),
         app.post("/api/currency/order/submit", Some(&other), &headers),
