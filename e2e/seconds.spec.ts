@@ -53,14 +53,14 @@ test('a member bets Up on a 5-second period and sees it settle with its settleme
 
   // The open bet counts down.
   const open = page.getByRole('table', { name: en('seconds.orders.openTable') });
-  const row = open.getByRole('row').filter({ hasText: 'BTCUSDT' });
+  const row = open.getByRole('row').filter({ hasText: 'BTC/USDT' });
   await expect(row.getByRole('timer')).toHaveText(/^[1-5] s$/);
   await expect(form.getByRole('status')).toHaveText('980.00 USDT');
 
   // It settles: under History with its settlement price, result and the ticks the rule used.
   await page.getByRole('tab', { name: en('seconds.orders.history') }).click();
   const history = page.getByRole('table', { name: en('seconds.orders.historyTable') });
-  const settled = history.getByRole('row').filter({ hasText: 'BTCUSDT' });
+  const settled = history.getByRole('row').filter({ hasText: 'BTC/USDT' });
   const result = new RegExp(`^(${['win', 'loss', 'tie'].map((r) => escapeRegExp(en(`seconds.result.${r}`))).join('|')})$`);
   await expect(settled.getByText(result)).toBeVisible({ timeout: 20_000 });
   const cells = settled.getByRole('cell');

@@ -69,8 +69,8 @@ describe('/rule/index', () => {
     const article = await screen.findByRole('article', { name: 'Flash contract rules' });
     const periods = await within(article).findByRole('table', { name: 'Flash contract periods' });
     expect(bodyCells(periods)).toEqual([
-      ['30 seconds', '80%', '10', '50000'],
-      ['60 seconds', '85%', '10', '50000'],
+      ['30 seconds', '80%', '10', '50,000'],
+      ['60 seconds', '85%', '10', '50,000'],
     ]);
     expect(article.textContent).toContain('It is fixed at acceptance and never extended.');
     expect(article.textContent).toContain('Equal prices are a tie: the stake is returned.');

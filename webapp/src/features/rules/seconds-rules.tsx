@@ -8,6 +8,7 @@ import { Box, HStack, Stack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { useGetSecondsConfig } from '../../api/generated/seconds-contracts/seconds-contracts';
 import { DataTable, NumberCell } from '../../components/data-table';
+import { formatQuantity } from '../../lib/wasm';
 import { SECONDS_TRADE_PATH } from './links';
 import { fractionToPercent } from './lib/percent';
 import { Para, Points, Section, TopicLinks } from './topic-parts';
@@ -30,8 +31,8 @@ function PeriodsTable() {
           <Table.Row key={period.seconds}>
             <Table.Cell ps="4">{t('rules.seconds.table.seconds', { seconds: period.seconds })}</Table.Cell>
             <NumberCell>{`${fractionToPercent(period.payoutRate) ?? period.payoutRate}%`}</NumberCell>
-            <NumberCell>{period.minStake}</NumberCell>
-            <NumberCell pe="4">{period.maxStake}</NumberCell>
+            <NumberCell>{formatQuantity(period.minStake, 0)}</NumberCell>
+            <NumberCell pe="4">{formatQuantity(period.maxStake, 0)}</NumberCell>
           </Table.Row>
         ))}
         {config.isPending && (

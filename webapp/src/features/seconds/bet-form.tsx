@@ -16,7 +16,7 @@ import { SILENT, failure } from '../../lib/api-calls';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
-import { coreErrorText, formatAmount, orDash, secondsPreview, validateSecondsQuantity } from '../../lib/wasm';
+import { coreErrorText, formatAmount, formatQuantity, orDash, secondsPreview, validateSecondsQuantity } from '../../lib/wasm';
 import { rateToPercent } from './lib/percent';
 
 /** Balances are refetched this often while the form shows them (the user channel refetches sooner). */
@@ -28,7 +28,7 @@ function PreviewRow({ label, value, tone }: { label: string; value: string; tone
       <Text as="dt" color="fg.muted">
         {label}
       </Text>
-      <Text as="dd" fontWeight="medium" fontVariantNumeric="tabular-nums" color={tone}>
+      <Text as="dd" fontWeight="medium" fontVariantNumeric="tabular-nums" color={tone} whiteSpace="nowrap">
         {value}
       </Text>
     </Flex>
@@ -186,7 +186,7 @@ export function BetForm({ coin, pair, offer }: { coin: CoinListEntry; pair: stri
           ) : (
             period && (
               <Field.HelperText fontSize="xs">
-                {t('seconds.form.stakeHint', { min: formatAmount(period.minStake), max: formatAmount(period.maxStake), coin: coinName })}
+                {t('seconds.form.stakeHint', { min: formatQuantity(period.minStake, 0), max: formatQuantity(period.maxStake, 0), coin: coinName })}
               </Field.HelperText>
             )
           )}

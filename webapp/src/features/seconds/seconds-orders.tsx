@@ -47,20 +47,26 @@ function Countdown({ order }: { order: SecondsOrder }) {
   );
 }
 
-function OpenRows({ records, pricePrecision }: { records: SecondsOrder[]; pricePrecision: (symbol: string) => number | undefined }) {
+/** What the tables need of the listed pairs: the display name and the price decimals. */
+export interface PairInfo {
+  name: (symbol: string) => string;
+  pricePrecision: (symbol: string) => number | undefined;
+}
+
+function OpenRows({ records, pairs }: { records: SecondsOrder[]; pairs: PairInfo }) {
   const { t } = useTranslation();
   const time = useDateTimeFormatter();
   return (
     <>
       {records.map((order) => (
         <Table.Row key={order.id}>
-          <Table.Cell ps="4">{order.symbol.toUpperCase()}</Table.Cell>
+          <Table.Cell ps="4">{pairs.name(order.symbol)}</Table.Cell>
           <Table.Cell>
             <Direction order={order} />
           </Table.Cell>
           <Table.Cell textAlign="end">{t('seconds.form.periodSeconds', { seconds: order.periodSeconds })}</Table.Cell>
           <Table.Cell textAlign="end">{formatAmount(order.quantity)}</Table.Cell>
-          <Table.Cell textAlign="end">{formatPrice(order.openPrice, pricePrecision(order.symbol))}</Table.Cell>
+          <Table.Cell textAlign="end">{formatPrice(order.openPrice, pairs.pricePrecision(order.symbol))}</Table.Cell>
           <Table.Cell>{time(order.commissTime)}</Table.Cell>
           <Table.Cell pe="4" textAlign="end">
             <Countdown order={order} />
@@ -77,7 +83,7 @@ function resultColor(result: SecondsOrder['result']): string {
   return 'gray';
 }
 
-function HistoryRows({ records, pricePrecision }: { records: SecondsOrder[]; pricePrecision: (symbol: string) => number | undefined }) {
+function HistoryRows({ records, pairs }: { records: SecondsOrder[]; pairs: PairInfo }) {
   const { t } = useTranslation();
   const time = useDateTimeFormatter();
   return (
@@ -87,13 +93,13 @@ function HistoryRows({ records, pricePrecision }: { records: SecondsOrder[]; pri
         const positive = !profit.startsWith('-') && profit !== '0';
         return (
           <Table.Row key={order.id}>
-            <Table.Cell ps="4">{order.symbol.toUpperCase()}</Table.Cell>
+            <Table.Cell ps="4">{pairs.name(order.symbol)}</Table.Cell>
             <Table.Cell>
               <Direction order={order} />
             </Table.Cell>
             <Table.Cell textAlign="end">{formatAmount(order.quantity)}</Table.Cell>
-            <Table.Cell textAlign="end">{formatPrice(order.openPrice, pricePrecision(order.symbol))}</Table.Cell>
-            <Table.Cell textAlign="end">{order.closePrice ? formatPrice(order.closePrice, pricePrecision(order.symbol)) : '--'}</Table.Cell>
+            <Table.Cell textAlign="end">{formatPrice(order.openPrice, pairs.pricePrecision(order.symbol))}</Table.Cell>
+            <Table.Cell textAlign="end">{order.closePrice ? formatPrice(order.closePrice, pairs.pricePrecision(order.symbol)) : '--'}</Table.Cell>
             <Table.Cell>
               {order.result && (
                 <Badge colorPalette={resultColor(order.result)} variant="subtle">
@@ -116,7 +122,7 @@ function HistoryRows({ records, pricePrecision }: { records: SecondsOrder[]; pri
   );
 }
 
-export function SecondsOrders({ pricePrecision }: { pricePrecision: (symbol: string) => number | undefined }) {
+export function SecondsOrders({ pairs }: { pairs: PairInfo }) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
   const [scope, setScope] = useState<Scope>('open');
@@ -174,7 +180,7 @@ export function SecondsOrders({ pricePrecision }: { pricePrecision: (symbol: str
               ? empty(t('seconds.orders.loginPrompt'), openColumns.length)
               : openRecords.length === 0
                 ? empty(t('seconds.orders.noOpen'), openColumns.length)
-                : <OpenRows records={openRecords} pricePrecision={pricePrecision} />}
+                : <OpenRows records={openRecords} pairs={pairs} />}
           </DataTable>
         </Tabs.Content>
         <Tabs.Content value="history" p="0">
@@ -183,7 +189,7 @@ export function SecondsOrders({ pricePrecision }: { pricePrecision: (symbol: str
               ? empty(t('seconds.orders.loginPrompt'), historyColumns.length)
               : historyRecords.length === 0
                 ? empty(t('seconds.orders.noHistory'), historyColumns.length)
-                : <HistoryRows records={historyRecords} pricePrecision={pricePrecision} />}
+                : <HistoryRows records={historyRecords} pairs={pairs} />}
           </DataTable>
           <Text px="4" py="2" fontSize="2xs" color="fg.subtle">
             {t('seconds.orders.ruleNote')}

@@ -21,7 +21,7 @@ import { useTickDirection } from '../../hooks/use-tick-direction';
 import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
 import { useUserPush } from '../../lib/user-push';
 import { BetForm } from './bet-form';
-import { SecondsOrders } from './seconds-orders';
+import { type PairInfo, SecondsOrders } from './seconds-orders';
 
 /** The pair shown without `?symbol=`. */
 export const DEFAULT_SECONDS_SYMBOL = 'btcusdt';
@@ -113,7 +113,16 @@ function SecondsView({ coin, pair, offer, coins }: { coin: CoinListEntry; pair: 
     volume: t('seconds.header.volume', { coin: coin.coin.toUpperCase() }),
     turnover: t('seconds.header.turnover', { coin: coin.baseCoin.toUpperCase() }),
   });
-  const pricePrecision = (symbol: string) => coins.find((c) => c.symbol === symbol)?.pricePrecision;
+  const pairs = useMemo<PairInfo>(
+    () => ({
+      name: (symbol) => {
+        const listed = coins.find((c) => c.symbol === symbol);
+        return listed ? pairName(listed) : symbol.toUpperCase();
+      },
+      pricePrecision: (symbol) => coins.find((c) => c.symbol === symbol)?.pricePrecision,
+    }),
+    [coins],
+  );
 
   return (
     <Container maxW="1920px" px={{ base: '2', md: '3' }} py={{ base: '2', md: '3' }}>
@@ -140,7 +149,7 @@ function SecondsView({ coin, pair, offer, coins }: { coin: CoinListEntry; pair: 
           </Box>
           <BetForm coin={coin} pair={pair} offer={offer} />
         </Grid>
-        <SecondsOrders pricePrecision={pricePrecision} />
+        <SecondsOrders pairs={pairs} />
       </Stack>
     </Container>
   );
