@@ -63,6 +63,13 @@ describe('flash contract screen', () => {
     expect(screen.getByRole('link', { name: 'Trade spot instead' }).getAttribute('href')).toBe('/trade/index?type=bb');
   });
 
+  it('offers a retry when the offer cannot be read', async () => {
+    fakeBackend({ 'GET /api/seconds/config': fail(500, 'internal_error', 'Internal error') });
+    renderApp('/trade/index?type=seconds&symbol=btcusdt', COINS);
+    expect(await screen.findByText('The flash contract offer could not be loaded.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
   it('previews a bet with wasm-core, refuses a stake that is not whole, places an Up bet and lists it', async () => {
     const calls = fakeBackend({
       'GET /api/seconds/config': ok(OFFER),

@@ -75,6 +75,21 @@ export function SecondsPage() {
       </Container>
     );
   }
+  if (config.isError) {
+    return (
+      <Container maxW="3xl" px={{ base: '3', md: '4' }} py="12">
+        <Stack align="center" gap="4" textAlign="center" role="alert" borderWidth="1px" rounded="2xl" bg="bg.panel" px="6" py="10">
+          <Heading as="h1" size="xl">
+            {t('seconds.title')}
+          </Heading>
+          <Text color="fg.muted">{t('seconds.loadFailed')}</Text>
+          <Button colorPalette="brand" variant="outline" onClick={() => void config.refetch()}>
+            {t('seconds.retry')}
+          </Button>
+        </Stack>
+      </Container>
+    );
+  }
   if (offer && !offer.enabled) {
     return (
       <Notice
