@@ -261,6 +261,36 @@ async fn bets_settle_as_win_loss_and_tie_by_the_stored_ticks() {
     );
     assert_eq!(usdt(&app, alice.user_id).await, dec!(885));
     assert_sound(&app).await;
+
+    // The operator's commands agree: the ledger is sound and every settlement is reproduced; a
+    // stored result that the ticks do not give is reported.
+    let run = |command: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_backend"))
+            .arg(command)
+            .env("DATABASE_URL", app.database_url())
+            .env("EXCHANGE_LOG", "error")
+            .output()
+            .expect("the command runs")
+    };
+    for command in ["audit", "seconds-replay"] {
+        let clean = run(command);
+        assert!(
+            clean.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&clean.stderr)
+        );
+    }
+    let mut tampered: seconds_order::ActiveModel = row.into();
+    tampered.result = Set(Some("loss".into()));
+    tampered.update(app.db()).await.unwrap();
+    let dirty = run("seconds-replay");
+    assert_eq!(dirty.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&dirty.stdout)
+            .contains(&format!("MISMATCH seconds order {}", won["id"])),
+        "{}",
+        String::from_utf8_lossy(&dirty.stdout)
+    );
     app.stop().await;
 }
 
