@@ -528,3 +528,40 @@ async fn retention_keeps_the_ticks_an_open_order_settles_from() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn holders_and_sizes_do_not_change_the_result() {
+    let app = quiet_app().await;
+    let small = app.member("seconds-small@example.com").await;
+    let large = app.member("seconds-large@example.com").await;
+    app.credit(small.user_id, "usdt", dec!(1000)).await;
+    app.credit(large.user_id, "usdt", dec!(1000)).await;
+    tick(&app, 1, "250.5", now_ms()).await;
+    let mut expiries = Vec::new();
+    for (member, stake) in [(&small, "10"), (&large, "500")] {
+        let (status, body) = bet(&app, member, "down", 1, stake).await;
+        assert_eq!(status, 200, "{body}");
+        expiries.push(body["data"]["closeTime"].as_i64().unwrap());
+    }
+    tick(&app, 2, "250.4", *expiries.iter().min().unwrap()).await;
+    tick(&app, 3, "300", expiries.iter().max().unwrap() + 1).await;
+    let a = settled(&app, &small, 1).await.remove(0);
+    let b = settled(&app, &large, 1).await.remove(0);
+    for field in [
+        "result",
+        "closePrice",
+        "settleTickSeq",
+        "openTickSeq",
+        "rule",
+    ] {
+        assert_eq!(a[field], b[field], "{field}");
+    }
+    assert_eq!(a["result"], "win");
+    // The payout scales with the stake: 10 → 18.5, 500 → 925.
+    assert_eq!(a["payout"], "18.5");
+    assert_eq!(b["payout"], "925");
+    assert_eq!(usdt(&app, small.user_id).await, dec!(1008.5));
+    assert_eq!(usdt(&app, large.user_id).await, dec!(1425));
+    assert_sound(&app).await;
+    app.stop().await;
+}
