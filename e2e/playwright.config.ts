@@ -1,5 +1,7 @@
 //! Playwright configuration: Debian Chromium (no browser download) against the real backend binary,
-//! started fresh for every run on port 18091 with an empty data folder.
+//! started fresh for every run on port 18091 (`E2E_PORT` picks another, e.g. beside a second
+//! worktree's run) with an empty data folder. Seconds contracts get a 5-second period first
+//! (`EXCHANGE_SECONDS_PERIODS`), so a bet settles within an expect timeout.
 //!
 //! Two projects:
 //! - `chromium`: every spec except the screenshots (what `make test-e2e` / `npx playwright test` runs);
@@ -10,7 +12,7 @@
 
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 18091;
+const PORT = Number(process.env.E2E_PORT ?? 18091);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 /** Flags Chromium needs on these machines (root, closed network): see docs toolchain notes. */
@@ -85,6 +87,8 @@ export default defineConfig({
       // one code a minute per address and 60 an hour per IP; the backend tests cover those).
       EXCHANGE_CODE_RESEND_SECS: '1',
       EXCHANGE_CODES_PER_IP_HOUR: '100000',
+      // A 5 s period so the seconds spec sees a bet settle; the product's usual periods follow.
+      EXCHANGE_SECONDS_PERIODS: '5:0.85:10:50000,30:0.80:10:50000,60:0.85:10:50000,120:0.90:10:50000,300:0.95:10:50000',
     },
   },
 });

@@ -256,3 +256,55 @@ for (const { lang, theme } of [
     await shoot(page, `rules-spot-${theme}-${lang}`);
   });
 }
+
+/** A funded member with one settled 5 s flash contract and one open 300 s one, so both tables have rows. */
+async function bettorWithOrders(request: APIRequestContext, browser: Browser, baseURL: string, token: string): Promise<void> {
+  await fundMember(request, browser, baseURL, token);
+  await apiPost(request, '/api/seconds/order/submit', { symbol: 'btcusdt', direction: 'up', periodSeconds: 5, quantity: '50' }, token);
+  await apiPost(request, '/api/seconds/order/submit', { symbol: 'btcusdt', direction: 'down', periodSeconds: 300, quantity: '120' }, token);
+}
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'en', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 360 },
+] as const) {
+  test(`seconds ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await bettorWithOrders(request, browser, baseURL!, memberToken);
+    await page.goto('/trade/index?type=seconds&symbol=btcusdt');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('heading', { level: 1, name: 'BTC/USDT', exact: true })).toBeVisible();
+    const form = page.getByRole('form', { name: t(lang, 'seconds.form.title') });
+    await form.getByLabel(t(lang, 'seconds.form.stake')).fill('100');
+    await expect(page.getByRole('table', { name: t(lang, 'seconds.orders.openTable') }).getByRole('timer').first()).toBeVisible();
+    await shoot(page, `seconds-${theme}-${lang}-${width}`);
+    await page.getByRole('tab', { name: t(lang, 'seconds.orders.history') }).click();
+    const history = page.getByRole('table', { name: t(lang, 'seconds.orders.historyTable') });
+    await expect(history.getByText(/^#\d+ → #\d+$/)).toBeVisible({ timeout: 20_000 });
+    await shoot(page, `seconds-history-${theme}-${lang}-${width}`);
+  });
+}
+
+for (const { lang, theme } of [
+  { lang: 'en', theme: 'light' },
+  { lang: 'de', theme: 'dark' },
+] as const) {
+  test(`seconds rules ${theme} ${lang}`, async ({ visitor: page, shell }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/rule/index?modelType=4');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('table', { name: t(lang, 'rules.seconds.table.caption') }).getByRole('row').nth(1)).toBeVisible();
+    await shoot(page, `rules-seconds-${theme}-${lang}`);
+  });
+}

@@ -10,7 +10,8 @@
  *   are generated as `useQuery` hooks; every other POST (login, register, …) is a `useMutation`
  *   hook (`use<Operation>` taking `{ data }`), GETs are queries. The funds reads (balances, record
  *   pages, bills, the exchange quote, the operator's review lists) are such POSTs too, and so are
- *   the spot reads (the user's orders `listSpotOrders` and fills `getEntrustLogCurrency`).
+ *   the spot reads (the user's orders `listSpotOrders` and fills `getEntrustLogCurrency`) and the
+ *   user's seconds contracts (`listSecondsOrders`).
  * - `headers: true`: header parameters (the money-moving calls' `Idempotency-Key`) become a
  *   `headers` argument of the call and a `headers` field of the mutation's variables.
  */
@@ -37,6 +38,7 @@ const readOnlyPosts = [
   'adminListWithdrawals',
   'listSpotOrders',
   'getEntrustLogCurrency',
+  'listSecondsOrders',
 ] as const;
 
 export default defineConfig({

@@ -304,6 +304,16 @@ messages! {
     /// An order was cancelled.
     OrderCancelled => "order_cancelled",
     // -- end of trading messages --
+
+    // Seconds contracts (texts in locales/seconds/).
+    /// The operator switched seconds contracts off for this deployment.
+    SecondsDisabled => "seconds_disabled",
+    /// The pair is not offered for seconds contracts (`{symbol}`).
+    SecondsSymbolUnavailable => "seconds_symbol_unavailable",
+    /// The period is not offered (`{seconds}`).
+    SecondsPeriodUnavailable => "seconds_period_unavailable",
+    /// A seconds contract was accepted.
+    SecondsOrderPlaced => "seconds_order_placed",
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -448,11 +458,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/funds/", $code, ".json")),
             include_str!(concat!("../locales/payments/", $code, ".json")),
             include_str!(concat!("../locales/trading/", $code, ".json")),
+            include_str!(concat!("../locales/seconds/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 9]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 10]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

@@ -17,6 +17,7 @@ pub mod http;
 pub mod i18n;
 pub mod kyc;
 pub mod market;
+pub mod seconds;
 pub mod security;
 pub mod spot;
 pub mod user;

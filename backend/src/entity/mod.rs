@@ -16,6 +16,7 @@ pub mod login_log;
 pub mod market_candle;
 pub mod market_tick;
 pub mod outbox_message;
+pub mod seconds_order;
 pub mod spot_order;
 pub mod spot_trade;
 pub mod uploaded_file;

@@ -2,8 +2,9 @@
 //!
 //! - An account is a user's bucket of one asset (`funding`, `trading`, `earn`, `frozen`) or a house
 //!   account (`fees`, `security_fund`, `deposits_in_transit`, `withdrawals_in_transit`,
-//!   `market_maker`). Only the house accounts that face the outside world (deposits in transit, the
-//!   market maker) may go below zero; every other balance never does.
+//!   `market_maker`, `seconds_book`). Only the house accounts that face the outside world (deposits
+//!   in transit, the market maker, the seconds book) may go below zero; every other balance never
+//!   does.
 //! - A journal entry is a set of postings whose amounts sum to zero per asset. Entries and postings
 //!   are append-only; an account's balance is a cache of its postings, updated in the same
 //!   transaction.
@@ -65,6 +66,9 @@ pub enum House {
     WithdrawalsInTransit,
     /// The liquidity provider of conversions and the simulated market; may go negative.
     MarketMaker,
+    /// The book of seconds contracts: holds the stakes of open ones and pays the winners; may go
+    /// negative (it faces the users' winning calls as the market maker faces their trades).
+    SecondsBook,
 }
 
 impl Bucket {
@@ -100,12 +104,16 @@ impl House {
             House::DepositsInTransit => "deposits_in_transit",
             House::WithdrawalsInTransit => "withdrawals_in_transit",
             House::MarketMaker => "market_maker",
+            House::SecondsBook => "seconds_book",
         }
     }
 
     /// Whether the account faces the outside world and may go below zero.
     pub fn may_go_negative(self) -> bool {
-        matches!(self, House::DepositsInTransit | House::MarketMaker)
+        matches!(
+            self,
+            House::DepositsInTransit | House::MarketMaker | House::SecondsBook
+        )
     }
 }
 

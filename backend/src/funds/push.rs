@@ -13,6 +13,9 @@
 //!   changes and `{"type": "fill", "data": SpotFill, "ts"}` for every fill of one, in the shapes of
 //!   `orderList` and `getEntrustLogCurrency`. A socket that falls more than the channel's buffer
 //!   behind is closed with code 4408 (`too slow`); the client reconnects and re-reads.
+//! - Seconds contracts: `{"type": "seconds_order", "data": SecondsOrder, "ts"}` when one is
+//!   accepted and `{"type": "SETTLEMENT", "data": SecondsOrder, "ts"}` when it settles (the spec's
+//!   SETTLEMENT kind, user-private, so on this channel).
 //! - The session is checked again on every refresh: once revoked or expired the socket is closed
 //!   with code 4401 (`session ended`). A client silent for 60 s is closed.
 
@@ -145,9 +148,15 @@ pub async fn user_push(
         let mut last_heard = Instant::now();
         let mut last_sent: Option<AccountFigures> = None;
         let mut trading = state.spot.subscribe_user_events();
+        let mut seconds = state.seconds.subscribe_user_events();
         loop {
             let text = tokio::select! {
-                event = trading.recv() => match event {
+                event = async {
+                    tokio::select! {
+                        event = trading.recv() => event,
+                        event = seconds.recv() => event,
+                    }
+                } => match event {
                     Ok(event) if event.user_id == user_id => event.text.to_string(),
                     Ok(_) => continue,
                     // Too slow to keep up: the client re-reads its orders on reconnect.

@@ -71,7 +71,8 @@ pub struct BillQuery {
     #[oai(validator(max_length = 16))]
     pub coin: Option<String>,
     /// Only this kind: `deposit`, `withdrawal`, `withdrawal_refund`, `fee`, `bucket_transfer`,
-    /// `user_transfer`, `exchange`, `spot_trade`, `spot_freeze`, `spot_release`, `earn_income`.
+    /// `user_transfer`, `exchange`, `spot_trade`, `spot_freeze`, `spot_release`, `seconds_stake`,
+    /// `seconds_settle`, `earn_income`.
     #[oai(validator(max_length = 32, pattern = "^[a-z_]+$"))]
     pub kind: Option<String>,
     /// Only this bucket.

@@ -6,6 +6,11 @@
 //! the old rows of one id window starting at the smallest id, and the pass ends at the first
 //! window whose first row is recent enough to keep. Every step is a primary-key range scan; no
 //! index on the timestamp is needed.
+//!
+//! Seconds contracts settle from this series: the cutoff never passes the opening tick of the
+//! oldest open seconds order ([`protected_cutoff`]), so an order still waiting for its settlement
+//! (even one left open across a long outage) finds its ticks; a settled order keeps its opening and
+//! settlement ticks in its own row.
 
 use std::time::Duration;
 
@@ -13,7 +18,7 @@ use sea_orm::{
     ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 
-use crate::entity::market_tick;
+use crate::entity::{market_tick, seconds_order};
 
 /// How often old ticks are pruned.
 pub const PRUNE_EVERY: Duration = Duration::from_secs(3600);
@@ -25,6 +30,21 @@ const DAY_MS: i64 = 86_400_000;
 /// The time before which ticks are deleted at `now_ms`, or `None` when every tick is kept.
 pub fn cutoff(now_ms: i64, retention_days: u32) -> Option<i64> {
     (retention_days > 0).then(|| now_ms - i64::from(retention_days) * DAY_MS)
+}
+
+/// `cutoff_ms` moved back, if needed, to the opening tick of the oldest open seconds order: the
+/// ticks an open order still settles from are never deleted.
+pub async fn protected_cutoff(db: &DatabaseConnection, cutoff_ms: i64) -> Result<i64, DbErr> {
+    let oldest_open: Option<i64> = seconds_order::Entity::find()
+        .select_only()
+        .column(seconds_order::Column::OpenTickMs)
+        .filter(seconds_order::Column::Status.eq("open"))
+        .order_by_asc(seconds_order::Column::OpenTickMs)
+        .limit(1)
+        .into_tuple()
+        .one(db)
+        .await?;
+    Ok(oldest_open.map_or(cutoff_ms, |open| cutoff_ms.min(open)))
 }
 
 /// Deletes every tick older than `cutoff_ms`; returns how many were deleted.
@@ -70,7 +90,11 @@ pub async fn run(
         tokio::select! {
             _ = every.tick() => {
                 let Some(cutoff) = cutoff(crate::user::now_ms(), retention_days) else { return };
-                match prune_ticks(&db, cutoff).await {
+                let pruned = match protected_cutoff(&db, cutoff).await {
+                    Ok(cutoff) => prune_ticks(&db, cutoff).await,
+                    Err(error) => Err(error),
+                };
+                match pruned {
                     Ok(0) => {}
                     Ok(deleted) => tracing::info!(deleted, retention_days, "old ticks pruned"),
                     Err(error) => tracing::error!(%error, "pruning old ticks failed"),

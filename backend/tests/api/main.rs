@@ -25,6 +25,7 @@ mod prices;
 mod push;
 mod reports;
 mod retention;
+mod seconds;
 mod security;
 mod spot;
 mod user;

@@ -1,7 +1,7 @@
 //! The route table of spec section 2 as a react-router data router.
 
 import { useEffect } from 'react';
-import { Navigate, type RouteObject, createBrowserRouter } from 'react-router';
+import { Navigate, type RouteObject, createBrowserRouter, useSearchParams } from 'react-router';
 import { AccountCenterPage } from '../features/account/account-center-page';
 import { AdminPage } from '../features/admin/admin-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -14,6 +14,7 @@ import { HomePage } from '../features/home/home-page';
 import { MarketPage } from '../features/market/market-page';
 import { MarketsPage } from '../features/markets/markets-page';
 import { RulesPage } from '../features/rules/rules-page';
+import { SecondsPage } from '../features/seconds/seconds-page';
 import { FullScreenChartPage } from '../features/trade/full-screen-chart';
 import { TradePage } from '../features/trade/trade-page';
 import { getPlatformConfig } from '../lib/platform-config';
@@ -24,13 +25,18 @@ import { FULL_PAGE_ROUTES, type RouteEntry, SHELL_ROUTES } from './route-table';
 import { AppShell } from './shell/app-shell';
 import { FullPageLayout } from './shell/full-page-layout';
 
-/** /trade/index: phones go to the configured mobile site (when there is one); desktops trade here. */
+/**
+ * /trade/index: phones go to the configured mobile site (when there is one); desktops trade here —
+ * `type=seconds` is the flash contract screen, `bb` (default) and `usta` the trade screen.
+ */
 function TradeRoute({ path }: { path: string }) {
+  const [search] = useSearchParams();
   const target = mobileTradeRedirect(path, navigator.userAgent, getPlatformConfig().mobileSiteUrl);
   useEffect(() => {
     if (target) window.location.replace(target);
   }, [target]);
   if (target) return null;
+  if ((search.get('type') ?? '').toLowerCase() === 'seconds' && path === '/trade/index') return <SecondsPage />;
   return <TradePage />;
 }
 

@@ -38,7 +38,7 @@ export function PriceChangeCells({ row }: { row: MarketRow }) {
 }
 
 /** The Trade action, leading to the pair's trade page (`type` bb for spot, usta for futures). */
-export function TradeCell({ row, type = 'bb' }: { row: MarketRow; type?: 'bb' | 'usta' }) {
+export function TradeCell({ row, type = 'bb' }: { row: MarketRow; type?: 'bb' | 'usta' | 'seconds' }) {
   const { t } = useTranslation();
   return (
     <Table.Cell textAlign="end" pe="5">

@@ -84,18 +84,19 @@ describe('user channel', () => {
     expect(FakeSocket.latest().closed).toBe(true);
   });
 
-  it('refetches the user’s orders, fills and balances only', async () => {
+  it('refetches the user’s orders, fills, seconds contracts and balances only', async () => {
     const queryClient = new QueryClient();
     const keys = [
       ['POST', '/api/currency/order/orderList', { scope: 'current' }],
       ['POST', '/api/coin/coin/entrust/getEntrustLogCurrency', { page: 1 }],
       ['POST', '/api/userCoin/getUserCoin'],
+      ['POST', '/api/seconds/order/list', { scope: 'open' }],
       ['POST', '/api/common/getCoinList'],
     ];
     for (const key of keys) queryClient.setQueryData(key, { ok: true });
-    expect(keys.map((key) => isPushedRead(key))).toEqual([true, true, true, false]);
+    expect(keys.map((key) => isPushedRead(key))).toEqual([true, true, true, true, false]);
     await invalidatePushedReads(queryClient);
-    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, true, false]);
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, true, true, false]);
     expect(INVALIDATE_DEBOUNCE_MS).toBeLessThan(1000);
   });
 

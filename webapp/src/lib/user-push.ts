@@ -8,14 +8,18 @@
 //! socket; only when the platform config puts the sockets on another origin (where the cookie is not
 //! sent) does the token travel as `?satoken=`.
 //!
+//! Seconds contracts add `seconds_order` (one of the user's bets was accepted) and `SETTLEMENT` (one
+//! settled, with its settlement tick, result and profit).
+//!
 //! `useUserPush(userId)` keeps one shared connection per user open while any component uses it and
-//! turns `order` and `fill` messages into a refetch of the reads they change: the user's spot orders
-//! (`listSpotOrders`), fills (`getEntrustLogCurrency`) and balances (`getUserCoin`). A burst of
-//! messages (a market order crossing several levels) costs one refetch.
+//! turns `order`, `fill`, `seconds_order` and `SETTLEMENT` messages into a refetch of the reads they
+//! change: the user's spot orders (`listSpotOrders`), fills (`getEntrustLogCurrency`), seconds
+//! orders (`listSecondsOrders`) and balances (`getUserCoin`). A burst of messages (a market order
+//! crossing several levels) costs one refetch.
 
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { SpotFill, SpotOrder } from '../api/generated/model';
+import type { SecondsOrder, SpotFill, SpotOrder } from '../api/generated/model';
 import { currentLanguage } from '../i18n';
 import { getPlatformConfig, wsOrigin } from './platform-config';
 import { getAccessToken } from './session';
@@ -41,7 +45,8 @@ export interface AccountValues {
 export type UserPushMessage =
   | { type: 'order'; data: SpotOrder; ts: number }
   | { type: 'fill'; data: SpotFill; ts: number }
-  | { type: 'au'; data: AccountValues; ts: number };
+  | { type: 'au'; data: AccountValues; ts: number }
+  | { type: 'seconds_order' | 'SETTLEMENT'; data: SecondsOrder; ts: number };
 
 /** Injectable dependencies (tests pass a fake socket). */
 export interface UserPushOptions {
@@ -68,6 +73,9 @@ function readMessage(raw: unknown): UserPushMessage | null {
       return typeof (data as SpotFill).orderId === 'number' ? { type, data: data as SpotFill, ts: time } : null;
     case 'au':
       return { type, data: data as AccountValues, ts: time };
+    case 'seconds_order':
+    case 'SETTLEMENT':
+      return typeof (data as SecondsOrder).id === 'number' ? { type, data: data as SecondsOrder, ts: time } : null;
     default:
       return null;
   }
@@ -142,15 +150,16 @@ function sameHost(origin: string): boolean {
   }
 }
 
-/** The reads an `order` or `fill` message changes: the user's spot orders, fills and balances. */
-const PUSHED_READS = /\/api\/currency\/order\/orderList$|\/coin\/entrust\/getEntrustLogCurrency$|\/api\/userCoin\/getUserCoin$/;
+/** The reads a trading message changes: the user's spot orders, fills, seconds orders and balances. */
+const PUSHED_READS =
+  /\/api\/currency\/order\/orderList$|\/coin\/entrust\/getEntrustLogCurrency$|\/api\/userCoin\/getUserCoin$|\/api\/seconds\/order\/list$/;
 
 /** Whether a query key is one of the reads `order` and `fill` messages change. */
 export function isPushedRead(queryKey: readonly unknown[]): boolean {
   return queryKey.some((part) => typeof part === 'string' && PUSHED_READS.test(part));
 }
 
-/** Refetches the user's spot orders, fills and balances. */
+/** Refetches the user's spot orders, fills, seconds orders and balances. */
 export function invalidatePushedReads(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ predicate: (query) => isPushedRead(query.queryKey) });
 }
@@ -210,7 +219,7 @@ export function useUserPush(userId: number | null | undefined, onMessage?: (mess
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stopListening = client.listen((message) => {
       listener.current?.(message);
-      if (message.type !== 'order' && message.type !== 'fill') return;
+      if (message.type === 'au') return;
       if (timer !== undefined) return;
       timer = setTimeout(() => {
         timer = undefined;

@@ -12,6 +12,8 @@ import type {
   DepositFormInput,
   IdentityFormInput,
   PasswordChangeInput,
+  SecondsInput,
+  SecondsPreview,
   SpotOrderFormInput,
   SpotOrderInput,
   SpotOrderPreview,
@@ -27,6 +29,8 @@ export type {
   DepositFormInput,
   IdentityFormInput,
   PasswordChangeInput,
+  SecondsInput,
+  SecondsPreview,
   SpotOrderFormInput,
   SpotOrderInput,
   SpotOrderPreview,
@@ -284,4 +288,21 @@ export function validateSpotOrder(form: SpotOrderFormInput): ValidationError[] {
  */
 export function spotOrderPreview(input: SpotOrderInput): SpotOrderPreview {
   return core.spotOrderPreview(input);
+}
+
+/**
+ * The violation of a seconds contract stake (a whole number above zero within `min` and `max`, both
+ * decimal strings), or `null`: the rule the server runs on `POST /api/seconds/order/submit`.
+ */
+export function validateSecondsQuantity(value: string, min?: string | null, max?: string | null): CoreError | null {
+  return core.validateSecondsQuantity(value, min ?? undefined, max ?? undefined);
+}
+
+/**
+ * A seconds contract's figures: the stake, the profit and payout of a right call, the loss of a wrong
+ * one and the return of a tie — the function the server settles with. Throws a `CoreError` for a
+ * stake that is not a whole number.
+ */
+export function secondsPreview(input: SecondsInput): SecondsPreview {
+  return core.secondsPreview(input);
 }

@@ -14,10 +14,11 @@ import { BtcTicker } from './btc-ticker';
 import { LanguageSwitcher } from './language-switcher';
 import { ThemeSwitch } from './theme-switch';
 
-/** Spot and USDT-M futures trading pages. */
+/** Spot, USDT-M futures and flash (seconds) contract trading pages. */
 export const FEATURE_LINKS = [
   { key: 'nav.spot', to: '/trade/index?type=bb', value: 'spot' },
   { key: 'nav.futures', to: '/trade/index?type=usta', value: 'futures' },
+  { key: 'nav.seconds', to: '/trade/index?type=seconds', value: 'seconds' },
 ] as const;
 
 /**

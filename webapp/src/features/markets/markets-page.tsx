@@ -117,7 +117,7 @@ function MarketsTable({ rows, sort, onSort, tab }: { rows: TableRow[]; sort: Sor
                   {t(`markets.kind.${row.kind}`)}
                 </Table.Cell>
                 <PriceChangeCells row={row} />
-                <TradeCell row={row} type={row.kind === 'futures' ? 'usta' : 'bb'} />
+                <TradeCell row={row} type={row.kind === 'futures' ? 'usta' : row.kind === 'flash' ? 'seconds' : 'bb'} />
               </Table.Row>
             );
           })}

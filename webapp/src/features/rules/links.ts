@@ -2,6 +2,8 @@
 
 /** Spot trading. */
 export const SPOT_TRADE_PATH = '/trade/index?type=bb';
+/** Flash (seconds) contracts. */
+export const SECONDS_TRADE_PATH = '/trade/index?type=seconds';
 /** The order centre. */
 export const ORDER_CENTRE_PATH = '/assets/index?key=order';
 /** The deposit screen. */

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey } from '../../api/generated/common/common';
+import { getGetSecondsConfigQueryKey } from '../../api/generated/seconds-contracts/seconds-contracts';
 import { RULE_PAGES } from '../../app/shell/footer';
 import { setLanguage } from '../../i18n';
 import { SETTINGS, bodyCells, coin, renderApp } from '../../test/render';
@@ -54,10 +55,26 @@ describe('/rule/index', () => {
   });
 
   it('picks the topic by modelType, ignoring the replace cache-buster', async () => {
-    const { router } = renderApp('/rule/index?modelType=4&replace=1700000000000', COINS);
+    const { router, queryClient } = renderApp('/rule/index?modelType=4&replace=1700000000000', COINS);
+    queryClient.setQueryData(getGetSecondsConfigQueryKey(), {
+      enabled: true,
+      stakeCoin: 'usdt',
+      rule: 'last_tick_at_or_before_expiry',
+      symbols: [{ symbol: 'btcusdt', showSymbol: 'BTC/USDT' }],
+      periods: [
+        { seconds: 30, payoutRate: '0.8', minStake: '10', maxStake: '50000' },
+        { seconds: 60, payoutRate: '0.85', minStake: '10', maxStake: '50000' },
+      ],
+    });
     const article = await screen.findByRole('article', { name: 'Flash contract rules' });
-    expect(article.textContent).toContain('Flash contracts (seconds contracts) are not open yet.');
-    expect(within(article).queryByRole('table')).toBeNull();
+    const periods = await within(article).findByRole('table', { name: 'Flash contract periods' });
+    expect(bodyCells(periods)).toEqual([
+      ['30 seconds', '80%', '10', '50,000'],
+      ['60 seconds', '85%', '10', '50,000'],
+    ]);
+    expect(article.textContent).toContain('It is fixed at acceptance and never extended.');
+    expect(article.textContent).toContain('Equal prices are a tie: the stake is returned.');
+    expect(within(article).getByRole('link', { name: 'Trade flash contracts' }).getAttribute('href')).toBe('/trade/index?type=seconds');
 
     const nav = screen.getByRole('navigation', { name: 'Topics' });
     fireEvent.click(within(nav).getByRole('link', { name: 'Fees and the security fund' }));

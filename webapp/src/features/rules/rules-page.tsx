@@ -10,6 +10,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FeesTopic } from './fees-topic';
 import { TOPICS, TOPIC_GROUPS, type Topic, type TopicGroup, topicHref, topicOf } from './lib/topics';
+import { SecondsRules } from './seconds-rules';
 import { SpotRules } from './spot-rules';
 import { TextTopic } from './text-topic';
 
@@ -57,6 +58,8 @@ function TopicBody({ topic }: { topic: Topic }) {
       return <SpotRules />;
     case 'fees':
       return <FeesTopic />;
+    case 'secondsContract':
+      return <SecondsRules />;
     default:
       return <TextTopic id={topic.id} />;
   }

@@ -55,7 +55,7 @@ describe('/assets/index?key=order (order centre)', () => {
     expect(toaster.create).toHaveBeenCalledWith(expect.objectContaining({ type: 'success', title: 'ETH/USDT order cancelled.' }));
 
     const note = screen.getByRole('complementary', { name: 'Other products' });
-    expect(note.textContent).toBe('Futures and flash-contract orders will be listed here once those products open; today only spot trading is available.');
+    expect(note.textContent).toBe('Futures orders will be listed here once futures open; your flash contracts are listed on the flash contract screen.');
     expect(within(note).queryByRole('table')).toBeNull();
     expect(screen.getByRole('link', { name: 'Go to spot trading' }).getAttribute('href')).toBe('/trade/index?type=bb');
   });

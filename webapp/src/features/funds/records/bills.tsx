@@ -29,6 +29,8 @@ export const BILL_KINDS = [
   'spot_trade',
   'spot_freeze',
   'spot_release',
+  'seconds_stake',
+  'seconds_settle',
   'fee',
   'earn_income',
 ] as const;
