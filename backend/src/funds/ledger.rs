@@ -50,6 +50,8 @@ pub enum Bucket {
     Earn,
     /// Held for a pending withdrawal or an open order.
     Frozen,
+    /// Futures: the isolated margin of open positions and what open futures orders hold.
+    FuturesMargin,
 }
 
 /// An account of the platform itself.
@@ -65,6 +67,9 @@ pub enum House {
     WithdrawalsInTransit,
     /// The liquidity provider of conversions and the simulated market; may go negative.
     MarketMaker,
+    /// The counterparty of every futures position: realised PnL and funding settle against it;
+    /// may go negative.
+    FuturesCounterparty,
 }
 
 impl Bucket {
@@ -75,6 +80,7 @@ impl Bucket {
             Bucket::Trading => "trading",
             Bucket::Earn => "earn",
             Bucket::Frozen => "frozen",
+            Bucket::FuturesMargin => "futures_margin",
         }
     }
 
@@ -85,6 +91,7 @@ impl Bucket {
             Bucket::Trading,
             Bucket::Earn,
             Bucket::Frozen,
+            Bucket::FuturesMargin,
         ]
         .into_iter()
         .find(|b| b.as_str() == name)
@@ -100,12 +107,16 @@ impl House {
             House::DepositsInTransit => "deposits_in_transit",
             House::WithdrawalsInTransit => "withdrawals_in_transit",
             House::MarketMaker => "market_maker",
+            House::FuturesCounterparty => "futures_counterparty",
         }
     }
 
     /// Whether the account faces the outside world and may go below zero.
     pub fn may_go_negative(self) -> bool {
-        matches!(self, House::DepositsInTransit | House::MarketMaker)
+        matches!(
+            self,
+            House::DepositsInTransit | House::MarketMaker | House::FuturesCounterparty
+        )
     }
 }
 
