@@ -59,6 +59,8 @@ pub struct AppState {
     pub spot: Arc<crate::spot::SpotExchange>,
     /// Rolled-up closed candles of the kline history.
     pub kline_cache: Arc<crate::market::kline_cache::KlineCache>,
+    /// The USDT-M futures engines.
+    pub futures: Arc<crate::futures::FuturesExchange>,
 }
 
 /// Every domain API, in the order the OpenAPI document lists them.
@@ -76,6 +78,7 @@ pub type DomainApis = (
     WithdrawalApi,
     AdminFundsApi,
     SpotApi,
+    crate::futures::api::FuturesApi,
 );
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
@@ -95,6 +98,7 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             WithdrawalApi,
             AdminFundsApi,
             SpotApi,
+            crate::futures::api::FuturesApi,
         ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),
@@ -178,6 +182,14 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         shutdown_rx.clone(),
     )
     .await?;
+    let futures = crate::futures::FuturesExchange::start(
+        db.clone(),
+        hub.clone(),
+        config.futures.clone(),
+        security_percent,
+        shutdown_rx.clone(),
+    )
+    .await?;
     let simulator = if config.simulator.enabled {
         let pairs = simulator::load_pairs(&db).await?;
         let simulator = simulator::Simulator::start(
@@ -236,6 +248,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         limiter,
         spot,
         kline_cache: Arc::new(crate::market::kline_cache::KlineCache::new()),
+        futures,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

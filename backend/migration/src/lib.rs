@@ -13,6 +13,7 @@ mod m20261121_000007_create_ledger;
 mod m20261121_000008_create_transfers;
 mod m20261121_000009_create_deposits_withdrawals;
 mod m20261121_000010_create_spot_orders;
+mod m20261127_000012_create_futures;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000008_create_transfers::Migration),
             Box::new(m20261121_000009_create_deposits_withdrawals::Migration),
             Box::new(m20261121_000010_create_spot_orders::Migration),
+            Box::new(m20261127_000012_create_futures::Migration),
         ]
     }
 }

@@ -10,7 +10,14 @@
 //!   at start; [`exchange`] finds a symbol's engine; [`service`] the rules of the calls; [`api`] the
 //!   HTTP; [`views`] the shapes HTTP and the user channel share.
 
+pub mod api;
+pub mod engine;
+pub mod exchange;
 pub mod funding;
 pub mod index;
 pub mod position;
+pub mod service;
 pub mod settle;
+pub mod views;
+
+pub use exchange::FuturesExchange;

@@ -359,6 +359,27 @@ pub fn opposite(side: Side) -> Side {
     }
 }
 
+/// A market order of `quantity` walking a ladder of `(price, quantity)` levels, best first: what it
+/// fills and the value it fills for (`Σ quantity × price`, so the average is the VWAP, slippage
+/// included). Levels beyond `limit` (a worst acceptable price) are not taken. The house takes the
+/// other side of every futures order, so the ladder is read as the market's liquidity, not consumed.
+pub fn walk_book(
+    levels: impl IntoIterator<Item = (Decimal, Decimal)>,
+    quantity: Decimal,
+) -> (Decimal, Decimal) {
+    let mut left = quantity;
+    let mut value = Decimal::ZERO;
+    for (price, available) in levels {
+        if left <= Decimal::ZERO {
+            break;
+        }
+        let take = left.min(available);
+        value += take * price;
+        left -= take;
+    }
+    (quantity - left, value)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -375,6 +396,18 @@ pub(crate) mod tests {
             maker_fee: dec!(0.0002),
             taker_fee: dec!(0.0005),
         }
+    }
+
+    #[test]
+    fn a_market_order_walks_the_ladder() {
+        let asks = [
+            (dec!(100), dec!(1)),
+            (dec!(101), dec!(2)),
+            (dec!(102), dec!(5)),
+        ];
+        assert_eq!(walk_book(asks, dec!(2)), (dec!(2), dec!(201)));
+        assert_eq!(walk_book(asks, dec!(10)), (dec!(8), dec!(812)));
+        assert_eq!(walk_book([], dec!(1)), (dec!(0), dec!(0)));
     }
 
     #[test]
