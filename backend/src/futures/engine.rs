@@ -948,8 +948,9 @@ impl Engine {
             })
             .map_err(|e| refused(ApiError::internal(format!("{e:?}"))))?;
             if opening > max.size {
-                let cost = opening * exec_price / leverage + opening * exec_price * rules.taker_fee;
-                return Err(refused(if cost > available || max.size.is_zero() {
+                // Nothing fits at all: the balance is the problem; otherwise the order is above
+                // the largest size the balance opens (the figure the order form shows).
+                return Err(refused(if max.size.is_zero() {
                     ApiError::rule(
                         "quantity",
                         &Violation::InsufficientBalance {
