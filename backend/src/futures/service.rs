@@ -280,3 +280,17 @@ pub async fn open_figures(
     let views = positions(db, exchange, user_id, true, None).await?;
     Ok(views.iter().map(|v| v.unrealised_pnl).sum())
 }
+
+/// What the user may move out of the trading wallet now: the wallet less what the cross positions
+/// use of it (initial margin) and their unrealised loss, as the engines last figured them.
+pub async fn transferable_from_trading(
+    exchange: &FuturesExchange,
+    db: &DatabaseConnection,
+    user_id: i64,
+) -> Result<Decimal, ApiError> {
+    let wallet =
+        crate::funds::ledger::balance(db, super::settle::trading(user_id), super::settle::USDT)
+            .await?;
+    let cross = exchange.shared().cross_totals(user_id, None);
+    Ok((wallet - cross.initial + cross.unrealised.min(Decimal::ZERO)).max(Decimal::ZERO))
+}

@@ -973,3 +973,43 @@ async fn a_resting_order_is_cancelled_with_its_hold_released() {
     assert_audit_clean(&app).await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn what_cross_positions_use_of_the_trading_wallet_cannot_be_transferred_out() {
+    let app = futures_app().await;
+    let alice = app.member("alice@example.com").await;
+    fund(&app, &alice, dec!(1000)).await;
+    set_price(&app, dec!(50000), dec!(50000)).await;
+    // 0.1 BTC cross at 10x uses 500 of the wallet (and paid 2.5 in fees).
+    let (status, body) = submit(
+        &app,
+        &alice,
+        json!({"symbol": "btcusdt", "side": "buy",
+        "orderType": "market", "quantity": "0.1", "leverage": "10", "marginMode": "cross"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(balance(&app, trading(&alice)).await, dec!(997.5));
+    let transfer = |amount: &str| json!({"coin": "usdt", "amount": amount, "from": "trading", "to": "funding"});
+    let (status, body) = app
+        .post_as(
+            &alice.token,
+            "/api/asset/transferFunds",
+            Some(transfer("497.51")),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["data"]["reason"], "insufficient_balance");
+    assert_eq!(balance(&app, trading(&alice)).await, dec!(997.5));
+    let (status, body) = app
+        .post_as(
+            &alice.token,
+            "/api/asset/transferFunds",
+            Some(transfer("497.5")),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(balance(&app, trading(&alice)).await, dec!(500));
+    assert_audit_clean(&app).await;
+    app.stop().await;
+}
