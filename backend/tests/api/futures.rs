@@ -93,6 +93,11 @@ static CLOCK: AtomicI64 = AtomicI64::new(0);
 /// Publishes `mark` (and `index`) with a ladder around it — asks `mark` (0.5), `mark + 10` (100);
 /// bids `mark` (0.5), `mark − 10` (100) — and makes the engine act on it.
 async fn set_price(app: &TestApp, mark: Decimal, index: Decimal) {
+    set_price_of(app, BTC, mark, index).await;
+}
+
+/// [`set_price`] for `symbol`.
+async fn set_price_of(app: &TestApp, symbol: &str, mark: Decimal, index: Decimal) {
     let ts = chrono::Utc::now().timestamp_millis() + CLOCK.fetch_add(1, Ordering::SeqCst);
     let hub = &app.state().hub;
     let level = |price: Decimal, quantity: Decimal| Level { price, quantity };
@@ -109,9 +114,9 @@ async fn set_price(app: &TestApp, mark: Decimal, index: Decimal) {
         ts,
     };
     let diff = empty.diff_to(&book);
-    hub.publish_book(BTC, book, &diff);
+    hub.publish_book(symbol, book, &diff);
     hub.publish_detail(
-        BTC,
+        symbol,
         Detail {
             last_price: mark,
             index_price: index,
@@ -121,7 +126,11 @@ async fn set_price(app: &TestApp, mark: Decimal, index: Decimal) {
             ts,
         },
     );
-    app.state().futures.evaluate(BTC).await.expect("evaluated");
+    app.state()
+        .futures
+        .evaluate(symbol)
+        .await
+        .expect("evaluated");
 }
 
 async fn submit(app: &TestApp, member: &Member, order: Value) -> (u16, Value) {
@@ -288,6 +297,16 @@ async fn an_isolated_long_opens_at_the_ladders_vwap_with_wasm_cores_liquidation_
     assert_eq!(balance(&app, margin_bucket(&alice)).await, dec!(5000.5));
     let message = push.next_of("POSITION").await;
     assert_eq!(message["data"]["openInterest"], "1");
+    // The 'au' message's unrealised PnL is the position's at the mark: 1 × (50,000 − 50,005).
+    let mut user_ear = String::new();
+    for _ in 0..5 {
+        let au = push.next_of("au").await;
+        user_ear = au["data"]["userEar"].as_str().unwrap().to_owned();
+        if user_ear != "0" {
+            break;
+        }
+    }
+    assert_eq!(user_ear, "-5");
     assert_audit_clean(&app).await;
 
     // Close 0.4 at 51,000: 0.4 × 995 = 398 realised, 40 % of the margin released.
@@ -1010,6 +1029,87 @@ async fn what_cross_positions_use_of_the_trading_wallet_cannot_be_transferred_ou
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(balance(&app, trading(&alice)).await, dec!(500));
+    assert_audit_clean(&app).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_cross_liquidation_price_counts_the_users_other_cross_positions() {
+    let app = futures_app().await;
+    let alice = app.member("alice@example.com").await;
+    fund(&app, &alice, dec!(5000)).await;
+    set_price(&app, dec!(50000), dec!(50000)).await;
+    set_price_of(&app, "ethusdt", dec!(3000), dec!(3000)).await;
+    for (symbol, quantity) in [("btcusdt", "0.2"), ("ethusdt", "0.5")] {
+        let (status, body) = submit(
+            &app,
+            &alice,
+            json!({"symbol": symbol, "side": "buy",
+            "orderType": "market", "quantity": quantity, "leverage": "20",
+            "marginMode": "cross"}),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // ETH falls: its loss and maintenance margin weigh on the BTC position's price.
+    set_price_of(&app, "ethusdt", dec!(2900), dec!(2900)).await;
+    app.state().futures.refresh_cross("ethusdt").await.unwrap();
+    app.state().futures.refresh_cross(BTC).await.unwrap();
+    let eth = wasm_core::margin::position_metrics(&wasm_core::margin::PositionMetricsInput {
+        position: Position {
+            side: Side::Long,
+            size: dec!(0.5),
+            entry_price: dec!(3000),
+            leverage: dec!(20),
+            margin_mode: MarginMode::Isolated,
+            wallet_balance: dec!(0),
+            other_maintenance_margin: None,
+            other_unrealized_pnl: None,
+        },
+        mark_price: dec!(2900),
+        tiers: FuturesConfig::default_tiers(dec!(0.5)),
+        tick_size: Some(dec!(0.01)),
+    })
+    .unwrap();
+    let wallet = balance(&app, trading(&alice)).await;
+    let expected = wasm_lp(Position {
+        side: Side::Long,
+        size: dec!(0.2),
+        entry_price: dec!(50000),
+        leverage: dec!(20),
+        margin_mode: MarginMode::Cross,
+        wallet_balance: wallet,
+        other_maintenance_margin: Some(eth.maintenance_margin),
+        other_unrealized_pnl: Some(eth.unrealized_pnl),
+    });
+    let (_, body) = app
+        .post_as(&alice.token, "/api/contract/position/list", None)
+        .await;
+    let btc = body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["symbol"] == "btcusdt")
+        .unwrap()
+        .clone();
+    assert_eq!(decimal(&btc["expectedStrongParity"]), expected.unwrap());
+    assert_eq!(eth.unrealized_pnl, dec!(-50));
+    // Without the ETH position the BTC price would be lower (further away).
+    let alone = wasm_lp(Position {
+        other_maintenance_margin: Some(dec!(0)),
+        other_unrealized_pnl: Some(dec!(0)),
+        ..Position {
+            side: Side::Long,
+            size: dec!(0.2),
+            entry_price: dec!(50000),
+            leverage: dec!(20),
+            margin_mode: MarginMode::Cross,
+            wallet_balance: wallet,
+            other_maintenance_margin: None,
+            other_unrealized_pnl: None,
+        }
+    });
+    assert!(alone < expected);
     assert_audit_clean(&app).await;
     app.stop().await;
 }
