@@ -370,6 +370,7 @@ pub struct Engine {
     premiums: PremiumSampler,
     last_rate: Option<Decimal>,
     mark: Option<MarkPrice>,
+    sampled_ts: Option<i64>,
     next_funding: i64,
     crossed: Vec<Target>,
 }
@@ -391,6 +392,7 @@ impl Engine {
             premiums: PremiumSampler::default(),
             last_rate: None,
             mark: shared.prices.mark(&symbol),
+            sampled_ts: None,
             next_funding: next_funding_time(now_ms(), interval),
             crossed: Vec::new(),
         };
@@ -1555,7 +1557,12 @@ impl Engine {
     // ---- mark ticks --------------------------------------------------------------------------
 
     async fn on_mark(&mut self, mark: MarkPrice) {
-        self.premiums.sample(mark.mark, mark.index);
+        // Each published mark counts once toward the funding premium, however often it is
+        // acted on (a cross refresh or an evaluation acts on the same mark again).
+        if self.sampled_ts != Some(mark.ts) {
+            self.premiums.sample(mark.mark, mark.index);
+            self.sampled_ts = Some(mark.ts);
+        }
         self.mark = Some(mark);
         let mut crossed = std::mem::take(&mut self.crossed);
         self.triggers.crossed_into(mark.mark, &mut crossed);
