@@ -814,6 +814,15 @@ async fn funding_is_paid_by_longs_and_received_by_shorts() {
     let info: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(decimal(&info["data"]["fundingRate"]), dec!(0.0021));
     assert!(info["data"]["countdown"].as_i64().unwrap() <= 2);
+    // The contract price info carries the same figures.
+    let (status, _, body) = app
+        .get("/api/contract/coin/currencyPrice?symbol=btcusdt")
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let price: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(decimal(&price["data"]["markPrice"]), dec!(50100));
+    assert_eq!(decimal(&price["data"]["indexPrice"]), dec!(50000));
+    assert_eq!(decimal(&price["data"]["fundingRate"]), dec!(0.0021));
     for (member, side) in [(&long, "buy"), (&short, "sell")] {
         let (status, body) = submit(
             &app,
