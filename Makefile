@@ -11,7 +11,7 @@ NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
         openapi lint-rust test-rust test-wasm test-webapp test-e2e test-postgres screenshots clean bench bench-market \
-        bench-engine bench-orders
+        bench-engine bench-orders bench-futures
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -40,6 +40,9 @@ bench-engine: ## the spot matching engine against the lobster crate on the same 
 
 bench-orders: ## spot orders over HTTP on SQLite and PostgreSQL (ORDER_LOAD_CLIENTS, default 32) only
 	bash scripts/bench.sh orders
+
+bench-futures: ## futures liquidation checks per mark tick, trigger index against a full scan (POSITIONS, default 100000)
+	$(CARGO) run -q --release -p backend --example liquidation_bench
 
 # npm ci only when package-lock.json changed since the last install.
 webapp-deps: webapp/node_modules/.installed

@@ -61,6 +61,8 @@ pub struct AppState {
     pub kline_cache: Arc<crate::market::kline_cache::KlineCache>,
     /// The settlement task of seconds contracts.
     pub seconds: Arc<crate::seconds::SecondsEngine>,
+    /// The USDT-M futures engines.
+    pub futures: Arc<crate::futures::FuturesExchange>,
 }
 
 /// Every domain API, in the order the OpenAPI document lists them.
@@ -79,6 +81,7 @@ pub type DomainApis = (
     AdminFundsApi,
     SpotApi,
     crate::seconds::api::SecondsApi,
+    crate::futures::api::FuturesApi,
 );
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
@@ -99,6 +102,7 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             AdminFundsApi,
             SpotApi,
             crate::seconds::api::SecondsApi,
+            crate::futures::api::FuturesApi,
         ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),
@@ -183,6 +187,14 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     )
     .await?;
     let seconds = crate::seconds::SecondsEngine::start(db.clone(), shutdown_rx.clone()).await?;
+    let futures = crate::futures::FuturesExchange::start(
+        db.clone(),
+        hub.clone(),
+        config.futures.clone(),
+        security_percent,
+        shutdown_rx.clone(),
+    )
+    .await?;
     let simulator = if config.simulator.enabled {
         let pairs = simulator::load_pairs(&db).await?;
         let simulator = simulator::Simulator::start(
@@ -242,6 +254,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         spot,
         kline_cache: Arc::new(crate::market::kline_cache::KlineCache::new()),
         seconds,
+        futures,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

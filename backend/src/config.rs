@@ -39,6 +39,152 @@ pub struct Config {
     pub trading: TradingConfig,
     /// Seconds (flash) contracts: the switch and the periods offered.
     pub seconds: SecondsConfig,
+    /// USDT-M perpetual futures: fees, funding, liquidation and the tier tables.
+    pub futures: FuturesConfig,
+}
+
+/// USDT-M perpetual futures (`[futures]` in the file).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FuturesConfig {
+    /// Turns futures trading off (no engines, the calls answer that the symbol is unavailable).
+    pub enabled: bool,
+    /// Fee of a limit order that rests and fills later (a fraction: `0.0002` is 0.02 %).
+    pub maker_fee_rate: Decimal,
+    /// Fee of an order that fills at once (a fraction).
+    pub taker_fee_rate: Decimal,
+    /// Seconds between two fundings (8 hours; tests set a few seconds).
+    pub funding_interval_secs: u64,
+    /// The most a funding rate may be either way (a fraction: `0.0075` is 0.75 %).
+    pub funding_cap: Decimal,
+    /// The interest part of every funding rate (a fraction per interval: `0.0001` is 0.01 %).
+    pub funding_interest: Decimal,
+    /// Cross positions only: the liquidation fee as a multiple of the position's maintenance
+    /// margin (capped by what the wallet still holds). An isolated position's liquidation fee is
+    /// whatever its margin holds beyond the loss.
+    pub cross_liquidation_fee_mm_multiple: Decimal,
+    /// Milliseconds between two looks at the mark price of every symbol.
+    pub mark_poll_ms: u64,
+    /// Milliseconds between two refreshes of the cross positions' liquidation prices (they move
+    /// with the wallet and the user's other cross positions).
+    pub cross_refresh_ms: u64,
+    /// Maintenance margin tables per symbol (`[[futures.tiers.btcusdt]]`: `floor`, `cap`,
+    /// `max_leverage`, `mmr`; `cum` follows by the rule). A symbol without a table gets the default
+    /// table of futures-math.md with its notional floors scaled (see
+    /// [`FuturesConfig::default_scale`]).
+    pub tiers: std::collections::BTreeMap<String, Vec<TierConfig>>,
+}
+
+/// One maintenance margin tier of `[futures.tiers]`.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TierConfig {
+    /// Where the tier starts (notional, USDT).
+    pub floor: Decimal,
+    /// Where it ends.
+    pub cap: Decimal,
+    /// The highest leverage in the tier.
+    pub max_leverage: Decimal,
+    /// Maintenance margin rate (a fraction).
+    pub mmr: Decimal,
+}
+
+impl Default for FuturesConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            maker_fee_rate: Decimal::new(2, 4),
+            taker_fee_rate: Decimal::new(5, 4),
+            funding_interval_secs: 8 * 3600,
+            funding_cap: Decimal::new(75, 4),
+            funding_interest: Decimal::new(1, 4),
+            cross_liquidation_fee_mm_multiple: Decimal::ONE,
+            mark_poll_ms: 100,
+            cross_refresh_ms: 1000,
+            tiers: std::collections::BTreeMap::new(),
+        }
+    }
+}
+
+impl FuturesConfig {
+    /// The BTCUSDT table of futures-math.md with its notional floors and caps multiplied by
+    /// `scale`, `cum` derived by the rule.
+    pub fn default_tiers(scale: Decimal) -> Vec<wasm_core::margin::MarginTier> {
+        let rows = [
+            (0, 50_000, 125, 40),
+            (50_000, 250_000, 100, 50),
+            (250_000, 1_000_000, 50, 100),
+            (1_000_000, 10_000_000, 20, 250),
+            (10_000_000, 20_000_000, 10, 500),
+        ];
+        let mut tiers: Vec<_> = rows
+            .iter()
+            .map(
+                |&(floor, cap, leverage, mmr)| wasm_core::margin::MarginTier {
+                    notional_floor: Decimal::from(floor) * scale,
+                    notional_cap: Decimal::from(cap) * scale,
+                    max_leverage: Decimal::from(leverage),
+                    mmr: Decimal::new(mmr, 4),
+                    cum: Decimal::ZERO,
+                },
+            )
+            .collect();
+        wasm_core::margin::derive_cum(&mut tiers).expect("the default table is valid");
+        tiers
+    }
+
+    /// How the default table scales for a symbol without its own: BTC 1, ETH ½, every other pair
+    /// 1/10 (thinner markets reach the higher tiers, and their lower leverage, sooner).
+    pub fn default_scale(symbol: &str) -> Decimal {
+        match symbol {
+            "btcusdt" => Decimal::ONE,
+            "ethusdt" => Decimal::new(5, 1),
+            _ => Decimal::new(1, 1),
+        }
+    }
+
+    /// The tier table of `symbol`: its configured one, or the scaled default.
+    pub fn tiers_of(&self, symbol: &str) -> Result<Vec<wasm_core::margin::MarginTier>, String> {
+        let Some(rows) = self.tiers.get(symbol) else {
+            return Ok(Self::default_tiers(Self::default_scale(symbol)));
+        };
+        let mut tiers: Vec<_> = rows
+            .iter()
+            .map(|row| wasm_core::margin::MarginTier {
+                notional_floor: row.floor,
+                notional_cap: row.cap,
+                max_leverage: row.max_leverage,
+                mmr: row.mmr,
+                cum: Decimal::ZERO,
+            })
+            .collect();
+        wasm_core::margin::derive_cum(&mut tiers)
+            .map_err(|error| format!("futures.tiers.{symbol}: {error:?}"))?;
+        Ok(tiers)
+    }
+
+    /// Checks the rates and every configured table.
+    fn check(&self) -> Result<(), String> {
+        for (name, rate) in [
+            ("maker_fee_rate", self.maker_fee_rate),
+            ("taker_fee_rate", self.taker_fee_rate),
+            ("funding_cap", self.funding_cap),
+        ] {
+            if rate.is_sign_negative() || rate >= Decimal::ONE {
+                return Err(format!("{name} must be at least 0 and below 1, not {rate}"));
+            }
+        }
+        if self.funding_interval_secs == 0 {
+            return Err("funding_interval_secs must be above 0".into());
+        }
+        if self.cross_liquidation_fee_mm_multiple.is_sign_negative() {
+            return Err("cross_liquidation_fee_mm_multiple must not be negative".into());
+        }
+        for symbol in self.tiers.keys() {
+            self.tiers_of(symbol)?;
+        }
+        Ok(())
+    }
 }
 
 /// Seconds (flash) contracts (`[seconds]` in the file).
@@ -290,6 +436,7 @@ impl Default for Config {
             funds: FundsConfig::default(),
             trading: TradingConfig::default(),
             seconds: SecondsConfig::default(),
+            futures: FuturesConfig::default(),
         }
     }
 }
@@ -496,6 +643,9 @@ pub enum ConfigError {
     /// The trading settings are not usable.
     #[error("invalid trading settings: {0}")]
     Trading(String),
+    /// The futures settings are not usable.
+    #[error("invalid futures settings: {0}")]
+    Futures(String),
     /// The seconds contract settings are not usable.
     #[error("invalid seconds contract settings: {0}")]
     Seconds(String),
@@ -617,6 +767,17 @@ impl Config {
         config.funds.normalise().map_err(ConfigError::Funds)?;
         config.seconds.check().map_err(ConfigError::Seconds)?;
         config.trading.check().map_err(ConfigError::Trading)?;
+        if let Some(value) = env("EXCHANGE_FUTURES_ENABLED") {
+            config.futures.enabled = parse_env("EXCHANGE_FUTURES_ENABLED", value, "true or false")?;
+        }
+        if let Some(value) = env("EXCHANGE_FUTURES_FUNDING_INTERVAL_SECS") {
+            config.futures.funding_interval_secs = parse_env(
+                "EXCHANGE_FUTURES_FUNDING_INTERVAL_SECS",
+                value,
+                "seconds (an integer)",
+            )?;
+        }
+        config.futures.check().map_err(ConfigError::Futures)?;
         Ok(config)
     }
 

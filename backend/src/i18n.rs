@@ -314,6 +314,24 @@ messages! {
     SecondsPeriodUnavailable => "seconds_period_unavailable",
     /// A seconds contract was accepted.
     SecondsOrderPlaced => "seconds_order_placed",
+    // Futures (texts in locales/futures/).
+    /// The pair is not traded as a USDT-M perpetual (`{symbol}`).
+    FuturesSymbolUnavailable => "futures_symbol_unavailable",
+    /// A take-profit price on the wrong side of the mark price (`{mark}`).
+    TakeProfitWrongSide => "take_profit_wrong_side",
+    /// A stop-loss price on the wrong side of the mark price (`{mark}`).
+    StopLossWrongSide => "stop_loss_wrong_side",
+    /// The call needs an open position in the symbol.
+    NoOpenPosition => "no_open_position",
+    /// The margin mode cannot change while a position or an order is open in the symbol.
+    MarginModeLocked => "margin_mode_locked",
+    /// Only an isolated position has its own margin to adjust.
+    NotIsolatedMargin => "not_isolated_margin",
+    /// A reduce-only or close-position order that would reduce nothing.
+    ReduceOnlyRejected => "reduce_only_rejected",
+    /// A stop order's trigger equal to the mark price now.
+    StopTriggerAtMark => "stop_trigger_at_mark",
+    // -- end of futures messages --
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -459,11 +477,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/payments/", $code, ".json")),
             include_str!(concat!("../locales/trading/", $code, ".json")),
             include_str!(concat!("../locales/seconds/", $code, ".json")),
+            include_str!(concat!("../locales/futures/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 10]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 11]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

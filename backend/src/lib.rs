@@ -13,6 +13,7 @@ pub mod config;
 pub mod db;
 pub mod entity;
 pub mod funds;
+pub mod futures;
 pub mod http;
 pub mod i18n;
 pub mod kyc;

@@ -14,6 +14,7 @@ mod m20261121_000008_create_transfers;
 mod m20261121_000009_create_deposits_withdrawals;
 mod m20261121_000010_create_spot_orders;
 mod m20261127_000011_create_seconds_orders;
+mod m20261127_000012_create_futures;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -33,6 +34,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000009_create_deposits_withdrawals::Migration),
             Box::new(m20261121_000010_create_spot_orders::Migration),
             Box::new(m20261127_000011_create_seconds_orders::Migration),
+            Box::new(m20261127_000012_create_futures::Migration),
         ]
     }
 }

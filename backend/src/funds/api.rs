@@ -269,6 +269,24 @@ impl FundsApi {
                 from: body.from.bucket(),
                 to: body.to.bucket(),
             };
+            // The trading wallet is the balance of the user's cross futures positions: what they
+            // use of it stays.
+            if request.from == Bucket::Trading && coin == crate::futures::settle::USDT {
+                let transferable = crate::futures::service::transferable_from_trading(
+                    &state.futures,
+                    &state.db,
+                    user_id,
+                )
+                .await?;
+                if amount > transferable {
+                    return Err(ApiError::rule(
+                        "amount",
+                        &wasm_core::validate::Violation::InsufficientBalance {
+                            available: transferable.normalize(),
+                        },
+                    ));
+                }
+            }
             let account = |bucket| AccountRef::User { user_id, bucket };
             let result = |posted: &Posted| BucketTransferResult {
                 entry_id: posted.entry_id,

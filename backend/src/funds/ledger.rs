@@ -51,6 +51,8 @@ pub enum Bucket {
     Earn,
     /// Held for a pending withdrawal or an open order.
     Frozen,
+    /// Futures: the isolated margin of open positions and what open futures orders hold.
+    FuturesMargin,
 }
 
 /// An account of the platform itself.
@@ -69,6 +71,9 @@ pub enum House {
     /// The book of seconds contracts: holds the stakes of open ones and pays the winners; may go
     /// negative (it faces the users' winning calls as the market maker faces their trades).
     SecondsBook,
+    /// The counterparty of every futures position: realised PnL and funding settle against it;
+    /// may go negative.
+    FuturesCounterparty,
 }
 
 impl Bucket {
@@ -79,6 +84,7 @@ impl Bucket {
             Bucket::Trading => "trading",
             Bucket::Earn => "earn",
             Bucket::Frozen => "frozen",
+            Bucket::FuturesMargin => "futures_margin",
         }
     }
 
@@ -89,6 +95,7 @@ impl Bucket {
             Bucket::Trading,
             Bucket::Earn,
             Bucket::Frozen,
+            Bucket::FuturesMargin,
         ]
         .into_iter()
         .find(|b| b.as_str() == name)
@@ -105,6 +112,7 @@ impl House {
             House::WithdrawalsInTransit => "withdrawals_in_transit",
             House::MarketMaker => "market_maker",
             House::SecondsBook => "seconds_book",
+            House::FuturesCounterparty => "futures_counterparty",
         }
     }
 
@@ -112,7 +120,10 @@ impl House {
     pub fn may_go_negative(self) -> bool {
         matches!(
             self,
-            House::DepositsInTransit | House::MarketMaker | House::SecondsBook
+            House::DepositsInTransit
+                | House::MarketMaker
+                | House::SecondsBook
+                | House::FuturesCounterparty
         )
     }
 }

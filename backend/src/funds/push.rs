@@ -11,7 +11,12 @@
 //!   `HEARTBEAT` every 10 s; the client may send `{"op":"ping","ts"}` and gets `pong`.
 //! - Spot trading: `{"type": "order", "data": SpotOrder, "ts"}` whenever one of the user's orders
 //!   changes and `{"type": "fill", "data": SpotFill, "ts"}` for every fill of one, in the shapes of
-//!   `orderList` and `getEntrustLogCurrency`. A socket that falls more than the channel's buffer
+//!   `orderList` and `getEntrustLogCurrency`.
+//! - Futures: `{"type": "POSITION", "data": FuturesPosition, "ts"}` whenever one of the user's
+//!   positions changes (opened, filled, TP/SL set, margin adjusted, funding, closed, liquidated:
+//!   then `status` says so), `futuresOrder` for every order change and `futuresStop` for every stop
+//!   order change, in the shapes of the `contract/*` calls. The spec's `POSITION` kind is delivered
+//!   here, on the user's private channel, never on the public market channel. A socket that falls more than the channel's buffer
 //!   behind is closed with code 4408 (`too slow`); the client reconnects and re-reads.
 //! - Seconds contracts: `{"type": "seconds_order", "data": SecondsOrder, "ts"}` when one is
 //!   accepted and `{"type": "SETTLEMENT", "data": SecondsOrder, "ts"}` when it settles (the spec's
@@ -70,8 +75,10 @@ pub async fn figures(
         .iter()
         .find(|(bucket, _)| *bucket == Bucket::Trading)
         .map_or(Decimal::ZERO, |(_, value)| value.usdt);
-    // Open futures positions arrive with the futures engine; until then nothing is unrealised.
-    let user_ear = Decimal::ZERO;
+    // The trading bucket's value includes the futures margins and order holds; the open
+    // positions' unrealised PnL comes from the futures engines at the mark price.
+    let user_ear =
+        crate::futures::service::open_figures(&state.futures, &state.db, user_id).await?;
     Ok(AccountFigures {
         all_margin: trading + user_ear,
         price: total.usdt,
@@ -149,12 +156,14 @@ pub async fn user_push(
         let mut last_sent: Option<AccountFigures> = None;
         let mut trading = state.spot.subscribe_user_events();
         let mut seconds = state.seconds.subscribe_user_events();
+        let mut futures = state.futures.subscribe_user_events();
         loop {
             let text = tokio::select! {
                 event = async {
                     tokio::select! {
                         event = trading.recv() => event,
                         event = seconds.recv() => event,
+                        event = futures.recv() => event,
                     }
                 } => match event {
                     Ok(event) if event.user_id == user_id => event.text.to_string(),

@@ -179,10 +179,21 @@ pub struct ValuedCoin {
     pub coin: String,
     /// Available in the bucket.
     pub available: Decimal,
-    /// Held (for the funding bucket: pending withdrawals and open orders; zero elsewhere).
+    /// Held (funding bucket: pending withdrawals and open spot orders; trading bucket: futures
+    /// margins and futures order holds; zero elsewhere).
     pub frozen: Decimal,
     /// `available + frozen` valued.
     pub value: Valuation,
+}
+
+/// The bucket whose amounts count as held in `bucket`: frozen funds in the funding bucket, futures
+/// margins and order holds in the trading bucket.
+fn held_with(bucket: Bucket) -> Option<Bucket> {
+    match bucket {
+        Bucket::Funding => Some(Bucket::Frozen),
+        Bucket::Trading => Some(Bucket::FuturesMargin),
+        _ => None,
+    }
 }
 
 /// The coins of one bucket (the funding bucket includes its frozen amounts), valued, and the
@@ -197,11 +208,7 @@ pub fn bucket_coins(
     let mut valued = Vec::new();
     for balances in coins {
         let available = balances.get(bucket);
-        let frozen = if bucket == Bucket::Funding {
-            balances.get(Bucket::Frozen)
-        } else {
-            Decimal::ZERO
-        };
+        let frozen = held_with(bucket).map_or(Decimal::ZERO, |held| balances.get(held));
         let usdt = rates.usdt_value(&balances.coin, available + frozen);
         total_usdt += usdt;
         if keep_empty || !(available + frozen).is_zero() {
@@ -225,11 +232,7 @@ pub fn wallet(coins: &[CoinBalances], rates: &Rates) -> (Valuation, Vec<(Bucket,
             let usdt: Decimal = coins
                 .iter()
                 .map(|c| {
-                    let held = if bucket == Bucket::Funding {
-                        c.get(Bucket::Frozen)
-                    } else {
-                        Decimal::ZERO
-                    };
+                    let held = held_with(bucket).map_or(Decimal::ZERO, |held| c.get(held));
                     rates.usdt_value(&c.coin, c.get(bucket) + held)
                 })
                 .sum();

@@ -113,6 +113,14 @@ pub struct PriceInfo {
     pub price_change_percent: Option<Decimal>,
     /// Logo URL of the base coin.
     pub logo: String,
+    /// USDT-M perpetuals (`contract/coin/currencyPrice` only): the mark price.
+    pub mark_price: Option<Decimal>,
+    /// USDT-M perpetuals: the index price.
+    pub index_price: Option<Decimal>,
+    /// USDT-M perpetuals: the funding rate the next funding applies if the premium stays (fraction).
+    pub funding_rate: Option<Decimal>,
+    /// USDT-M perpetuals: when the next funding happens, unix milliseconds.
+    pub next_funding_time: Option<i64>,
 }
 
 /// The rolling 24-hour statistics of a pair (spec section 3), from the 1m candles of the last
@@ -286,7 +294,8 @@ impl MarketApi {
         LookupResponse::of(kline(&state, query.0).await)
     }
 
-    /// The price info of a pair: last price, price 24 hours ago, change and change percent.
+    /// The price info of a pair: last price, price 24 hours ago, change and change percent; for a
+    /// USDT-M perpetual also its mark and index price, funding rate and next funding time.
     #[oai(
         path = "/api/contract/coin/currencyPrice",
         method = "get",
@@ -302,7 +311,17 @@ impl MarketApi {
         LookupResponse::of(
             service::quote(&state.db, &state.hub, &symbol.0)
                 .await
-                .map(price_info),
+                .map(price_info)
+                .map(|info| match state.futures.funding_info(&info.symbol) {
+                    Some(funding) => PriceInfo {
+                        mark_price: Some(funding.mark_price),
+                        index_price: Some(funding.index_price),
+                        funding_rate: Some(funding.funding_rate),
+                        next_funding_time: Some(funding.next_funding_time),
+                        ..info
+                    },
+                    None => info,
+                }),
         )
     }
 
@@ -522,6 +541,10 @@ fn price_info(quote: PairQuote) -> PriceInfo {
         change: ticker.map(|t| t.change()),
         price_change_percent: ticker.and_then(|t| t.change_percent()),
         logo: quote.coin.logo,
+        mark_price: None,
+        index_price: None,
+        funding_rate: None,
+        next_funding_time: None,
     }
 }
 

@@ -12,6 +12,7 @@ mod depth;
 mod errors;
 mod favourites;
 mod funds;
+mod futures;
 mod helpers;
 mod kline;
 mod kyc;

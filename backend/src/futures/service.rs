@@ -1,0 +1,296 @@
+//! Rules of the futures calls, free of HTTP: requests checked against the symbol's tick and step
+//! (wasm-core's violation codes), turned into engine commands; the reads of orders, positions,
+//! stop orders and funding payments.
+
+use poem::http::StatusCode;
+use rust_decimal::Decimal;
+use sea_orm::{
+    ColumnTrait, Condition, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect,
+};
+use wasm_core::validate::Violation;
+
+use super::engine::{Answer, Command, OrderSpec, StopSpec};
+use super::exchange::FuturesExchange;
+use super::position::SymbolRules;
+use super::views::{FuturesOrder, FuturesPosition, FuturesStopOrder, closed_view};
+use crate::entity::{futures_funding, futures_order, futures_position, futures_stop};
+use crate::http::ApiError;
+use crate::i18n::Msg;
+
+/// Largest page.
+const MAX_PAGE_SIZE: u64 = 100;
+/// Page size when none is asked for.
+const DEFAULT_PAGE_SIZE: u64 = 20;
+
+/// `(page, page size)` with their defaults and limits.
+pub fn paging(page: Option<u64>, page_size: Option<u64>) -> (u64, u64) {
+    (
+        page.unwrap_or(1).max(1),
+        page_size
+            .unwrap_or(DEFAULT_PAGE_SIZE)
+            .clamp(1, MAX_PAGE_SIZE),
+    )
+}
+
+/// The symbol of a request, lower case.
+pub fn symbol(text: &str) -> String {
+    text.trim().to_ascii_lowercase()
+}
+
+/// A decimal field: readable, above zero, and on `step` when given.
+pub fn decimal_field(
+    text: Option<&str>,
+    field: &str,
+    step: Option<(Decimal, bool)>,
+) -> Result<Option<Decimal>, ApiError> {
+    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let value = wasm_core::money::parse_decimal(text).map_err(|_| {
+        ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField)
+            .with_field(field)
+            .with_param("field", field)
+    })?;
+    if value <= Decimal::ZERO {
+        return Err(ApiError::rule(field, &Violation::NotAboveZero));
+    }
+    if let Some((step, is_tick)) = step
+        && !(value % step).is_zero()
+    {
+        return Err(ApiError::rule(
+            field,
+            &if is_tick {
+                Violation::OffTick { tick: step }
+            } else {
+                Violation::OffStep { step }
+            },
+        ));
+    }
+    Ok(Some(value.normalize()))
+}
+
+/// A price on the symbol's tick.
+pub fn price(
+    rules: &SymbolRules,
+    text: Option<&str>,
+    field: &str,
+) -> Result<Option<Decimal>, ApiError> {
+    decimal_field(text, field, Some((rules.tick, true)))
+}
+
+/// A quantity on the symbol's step.
+pub fn quantity(
+    rules: &SymbolRules,
+    text: Option<&str>,
+    field: &str,
+) -> Result<Option<Decimal>, ApiError> {
+    decimal_field(text, field, Some((rules.step, false)))
+}
+
+/// A required field's value.
+pub fn required<T>(value: Option<T>, field: &str) -> Result<T, ApiError> {
+    value.ok_or_else(|| {
+        ApiError::new(StatusCode::BAD_REQUEST, Msg::MissingField)
+            .with_field(field)
+            .with_param("field", field)
+    })
+}
+
+/// Places an order.
+pub async fn submit(
+    exchange: &FuturesExchange,
+    symbol: &str,
+    user_id: i64,
+    spec: OrderSpec,
+    idempotency: Option<crate::funds::ledger::Idempotency>,
+) -> Result<Answer<FuturesOrder>, ApiError> {
+    exchange
+        .ask(symbol, |reply| Command::Submit {
+            user_id,
+            spec,
+            idempotency,
+            reply,
+        })
+        .await
+}
+
+/// Places a stop order.
+pub async fn set_stop(
+    exchange: &FuturesExchange,
+    symbol: &str,
+    user_id: i64,
+    spec: StopSpec,
+    idempotency: Option<crate::funds::ledger::Idempotency>,
+) -> Result<Answer<FuturesStopOrder>, ApiError> {
+    exchange
+        .ask(symbol, |reply| Command::SetStop {
+            user_id,
+            spec,
+            idempotency,
+            reply,
+        })
+        .await
+}
+
+/// The symbol of the user's order `id` (404 for an order that is not the user's).
+pub async fn order_symbol(
+    db: &DatabaseConnection,
+    user_id: i64,
+    id: i64,
+) -> Result<String, ApiError> {
+    futures_order::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .filter(|o| o.user_id == user_id)
+        .map(|o| o.symbol)
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, Msg::OrderNotFound))
+}
+
+/// The symbol of the user's stop order `id`.
+pub async fn stop_symbol(
+    db: &DatabaseConnection,
+    user_id: i64,
+    id: i64,
+) -> Result<String, ApiError> {
+    futures_stop::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .filter(|o| o.user_id == user_id)
+        .map(|o| o.symbol)
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, Msg::OrderNotFound))
+}
+
+/// A page of the user's orders, newest first: open ones, or finished ones.
+pub async fn orders(
+    db: &DatabaseConnection,
+    user_id: i64,
+    current: bool,
+    symbol: Option<&str>,
+    page: u64,
+    page_size: u64,
+) -> Result<(u64, Vec<FuturesOrder>), ApiError> {
+    let statuses = if current {
+        vec!["waitDeal", "partDeal"]
+    } else {
+        vec!["dealTotol", "cancelled"]
+    };
+    let mut query = futures_order::Entity::find()
+        .filter(futures_order::Column::UserId.eq(user_id))
+        .filter(futures_order::Column::Status.is_in(statuses));
+    if let Some(symbol) = symbol.map(self::symbol).filter(|s| !s.is_empty()) {
+        query = query.filter(futures_order::Column::Symbol.eq(symbol));
+    }
+    let paginator = query
+        .order_by_desc(futures_order::Column::Id)
+        .paginate(db, page_size);
+    let total = paginator.num_items().await?;
+    let rows = paginator.fetch_page(page - 1).await?;
+    Ok((total, rows.iter().map(FuturesOrder::from).collect()))
+}
+
+/// The user's open positions with their figures now (from each symbol's engine), or the closed and
+/// liquidated ones, newest first.
+pub async fn positions(
+    db: &DatabaseConnection,
+    exchange: &FuturesExchange,
+    user_id: i64,
+    current: bool,
+    symbol: Option<&str>,
+) -> Result<Vec<FuturesPosition>, ApiError> {
+    let mut condition = Condition::all().add(futures_position::Column::UserId.eq(user_id));
+    condition = if current {
+        condition.add(futures_position::Column::Status.eq("open"))
+    } else {
+        condition.add(futures_position::Column::Status.ne("open"))
+    };
+    if let Some(symbol) = symbol.map(self::symbol).filter(|s| !s.is_empty()) {
+        condition = condition.add(futures_position::Column::Symbol.eq(symbol));
+    }
+    let rows = futures_position::Entity::find()
+        .filter(condition)
+        .order_by_desc(futures_position::Column::Id)
+        .limit(if current { 1000 } else { 200 })
+        .all(db)
+        .await?;
+    if !current {
+        return Ok(rows.iter().map(closed_view).collect());
+    }
+    let mut views = Vec::with_capacity(rows.len());
+    for row in rows {
+        let answer = exchange
+            .ask(&row.symbol, |reply| Command::Position { user_id, reply })
+            .await?;
+        views.extend(answer);
+    }
+    Ok(views)
+}
+
+/// The user's stop orders, newest first: waiting ones, or triggered and cancelled ones.
+pub async fn stops(
+    db: &DatabaseConnection,
+    user_id: i64,
+    current: bool,
+    symbol: Option<&str>,
+) -> Result<Vec<FuturesStopOrder>, ApiError> {
+    let mut query = futures_stop::Entity::find().filter(futures_stop::Column::UserId.eq(user_id));
+    query = if current {
+        query.filter(futures_stop::Column::Status.eq("waiting"))
+    } else {
+        query.filter(futures_stop::Column::Status.ne("waiting"))
+    };
+    if let Some(symbol) = symbol.map(self::symbol).filter(|s| !s.is_empty()) {
+        query = query.filter(futures_stop::Column::Symbol.eq(symbol));
+    }
+    Ok(query
+        .order_by_desc(futures_stop::Column::Id)
+        .limit(200)
+        .all(db)
+        .await?
+        .iter()
+        .map(FuturesStopOrder::from)
+        .collect())
+}
+
+/// The user's funding payments, newest first.
+pub async fn fundings(
+    db: &DatabaseConnection,
+    user_id: i64,
+    symbol: Option<&str>,
+) -> Result<Vec<futures_funding::Model>, ApiError> {
+    let mut query =
+        futures_funding::Entity::find().filter(futures_funding::Column::UserId.eq(user_id));
+    if let Some(symbol) = symbol.map(self::symbol).filter(|s| !s.is_empty()) {
+        query = query.filter(futures_funding::Column::Symbol.eq(symbol));
+    }
+    Ok(query
+        .order_by_desc(futures_funding::Column::Id)
+        .limit(200)
+        .all(db)
+        .await?)
+}
+
+/// The unrealised PnL and the margin of the user's open positions (USDT): what the user
+/// channel's `au` message adds to the trading wallet.
+pub async fn open_figures(
+    exchange: &FuturesExchange,
+    db: &DatabaseConnection,
+    user_id: i64,
+) -> Result<Decimal, ApiError> {
+    let views = positions(db, exchange, user_id, true, None).await?;
+    Ok(views.iter().map(|v| v.unrealised_pnl).sum())
+}
+
+/// What the user may move out of the trading wallet now: the wallet less what the cross positions
+/// use of it (initial margin) and their unrealised loss, as the engines last figured them.
+pub async fn transferable_from_trading(
+    exchange: &FuturesExchange,
+    db: &DatabaseConnection,
+    user_id: i64,
+) -> Result<Decimal, ApiError> {
+    let wallet =
+        crate::funds::ledger::balance(db, super::settle::trading(user_id), super::settle::USDT)
+            .await?;
+    let cross = exchange.shared().cross_totals(user_id, None);
+    Ok((wallet - cross.initial + cross.unrealised.min(Decimal::ZERO)).max(Decimal::ZERO))
+}
