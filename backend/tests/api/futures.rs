@@ -1122,3 +1122,58 @@ async fn a_cross_liquidation_price_counts_the_users_other_cross_positions() {
     assert_audit_clean(&app).await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_reduce_only_limit_order_closes_part_of_the_position_at_its_price() {
+    let app = futures_app().await;
+    let alice = app.member("alice@example.com").await;
+    fund(&app, &alice, dec!(5000)).await;
+    set_price(&app, dec!(50000), dec!(50000)).await;
+    assert_eq!(
+        submit(
+            &app,
+            &alice,
+            json!({"symbol": "btcusdt", "side": "buy",
+        "orderType": "market", "quantity": "0.2", "leverage": "10"})
+        )
+        .await
+        .0,
+        200
+    );
+    let margin_before = balance(&app, margin_bucket(&alice)).await;
+    // Closing needs no hold.
+    let (status, body) = submit(
+        &app,
+        &alice,
+        json!({"symbol": "btcusdt", "side": "sell",
+        "orderType": "limit", "price": "51000", "quantity": "0.1", "reduceOnly": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(balance(&app, margin_bucket(&alice)).await, margin_before);
+    set_price(&app, dec!(50990), dec!(50990)).await;
+    assert_eq!(orders(&app, &alice, "current").await.len(), 1);
+    set_price(&app, dec!(51005), dec!(51005)).await;
+    assert!(orders(&app, &alice, "current").await.is_empty());
+    let filled = &orders(&app, &alice, "history").await[0];
+    assert_eq!(decimal(&filled["dealAverPrice"]), dec!(51000));
+    // 0.1 × 1,000 realised; the maker fee is 0.02 % of 5,100.
+    assert_eq!(decimal(&filled["profit"]), dec!(100));
+    assert_eq!(decimal(&filled["serviceCharge"]), dec!(1.02));
+    let position = open_position(&app, &alice).await.unwrap();
+    assert_eq!(decimal(&position["openInterest"]), dec!(0.1));
+    assert_eq!(decimal(&position["closingAverPrice"]), dec!(51000));
+    assert_eq!(
+        stored_lp(&app, &alice).await,
+        wasm_lp(isolated(
+            Side::Long,
+            dec!(0.1),
+            dec!(50000),
+            dec!(10),
+            dec!(500)
+        ))
+    );
+    assert_margin_bucket(&app, &alice).await;
+    assert_audit_clean(&app).await;
+    app.stop().await;
+}
