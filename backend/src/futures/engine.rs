@@ -844,11 +844,20 @@ impl Engine {
                 }
                 (filled, value / filled)
             }
-            FuturesOrderType::Limit => (
-                Decimal::ZERO,
-                spec.price
-                    .ok_or_else(|| bad(Msg::MissingField, "price").with_param("field", "price"))?,
-            ),
+            FuturesOrderType::Limit => {
+                let limit = spec
+                    .price
+                    .ok_or_else(|| bad(Msg::MissingField, "price").with_param("field", "price"))?;
+                // A limit order the ladder can fill whole within its price now executes at once
+                // as a taker, at the ladder's prices (never worse than its limit), as on a venue
+                // where it would meet the book; otherwise it rests until the mark reaches it.
+                let (filled, value) = self.walk_within(direction, quantity, limit);
+                if !filled.is_zero() && filled == quantity {
+                    (filled, value / filled)
+                } else {
+                    (Decimal::ZERO, limit)
+                }
+            }
         };
         let basis = if fill_quantity.is_zero() {
             quantity
@@ -922,6 +931,34 @@ impl Engine {
         walk_book(levels.iter().map(|l| (l.price, l.quantity)), quantity)
     }
 
+    /// [`Self::walk`] over the levels at or better than `limit` only (asks at or below it for a
+    /// buy, bids at or above it for a sell).
+    fn walk_within(
+        &self,
+        direction: Side,
+        quantity: Decimal,
+        limit: Decimal,
+    ) -> (Decimal, Decimal) {
+        let Some(book) = self.shared.prices.book(&self.rules.symbol) else {
+            return (Decimal::ZERO, Decimal::ZERO);
+        };
+        let levels: Vec<(Decimal, Decimal)> = match direction {
+            Side::Long => book
+                .asks
+                .iter()
+                .take_while(|l| l.price <= limit)
+                .map(|l| (l.price, l.quantity))
+                .collect(),
+            Side::Short => book
+                .bids
+                .iter()
+                .take_while(|l| l.price >= limit)
+                .map(|l| (l.price, l.quantity))
+                .collect(),
+        };
+        walk_book(levels, quantity)
+    }
+
     #[allow(clippy::too_many_arguments)]
     async fn submit_in(
         &self,
@@ -965,6 +1002,8 @@ impl Engine {
             }
         }
         let market = spec.order_type == FuturesOrderType::Market;
+        // A market order, or a limit order the ladder fills whole now (see `submit`).
+        let immediate = !fill_quantity.is_zero();
         let mut row = futures_order::ActiveModel {
             id: NotSet,
             user_id: Set(user_id),
@@ -991,7 +1030,7 @@ impl Engine {
         .insert(txn)
         .await?;
         let mut effect = Effect::default();
-        if market {
+        if immediate {
             let fill = Fill {
                 user_id,
                 side: spec.side,

@@ -295,17 +295,26 @@ async fn an_isolated_long_opens_at_the_ladders_vwap_with_wasm_cores_liquidation_
     );
     assert_eq!(balance(&app, trading(&alice)).await, dec!(4974.4975));
     assert_eq!(balance(&app, margin_bucket(&alice)).await, dec!(5000.5));
-    let message = push.next_of("POSITION").await;
-    assert_eq!(message["data"]["openInterest"], "1");
-    // The 'au' message's unrealised PnL is the position's at the mark: 1 × (50,000 − 50,005).
+    // The POSITION message, and the 'au' message whose unrealised PnL is the position's at the
+    // mark: 1 × (50,000 − 50,005). Either may come first ('au' is sent when a figure changes, so
+    // it is read in the same loop rather than skipped while waiting for the other).
+    let mut position_seen = false;
     let mut user_ear = String::new();
-    for _ in 0..5 {
-        let au = push.next_of("au").await;
-        user_ear = au["data"]["userEar"].as_str().unwrap().to_owned();
-        if user_ear != "0" {
+    for _ in 0..200 {
+        let message = push.next().await;
+        match message["type"].as_str() {
+            Some("POSITION") => {
+                assert_eq!(message["data"]["openInterest"], "1");
+                position_seen = true;
+            }
+            Some("au") => user_ear = message["data"]["userEar"].as_str().unwrap().to_owned(),
+            _ => {}
+        }
+        if position_seen && user_ear == "-5" {
             break;
         }
     }
+    assert!(position_seen);
     assert_eq!(user_ear, "-5");
     assert_audit_clean(&app).await;
 
@@ -1173,6 +1182,55 @@ async fn a_reduce_only_limit_order_closes_part_of_the_position_at_its_price() {
             dec!(500)
         ))
     );
+    assert_margin_bucket(&app, &alice).await;
+    assert_audit_clean(&app).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_limit_order_the_ladder_fills_within_its_price_executes_at_once_as_a_taker() {
+    let app = futures_app().await;
+    let alice = app.member("alice@example.com").await;
+    fund(&app, &alice, dec!(10000)).await;
+    // The ladder: asks 0.5 at 50,000 and 100 at 50,010.
+    set_price(&app, dec!(50000), dec!(50000)).await;
+    // A buy limit above the best ask meets the book: 0.3 at 50,000, not at its limit of 50,020.
+    let (status, body) = submit(
+        &app,
+        &alice,
+        json!({"symbol": "btcusdt", "side": "buy",
+        "orderType": "limit", "price": "50020", "quantity": "0.3", "leverage": "10"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["status"], "dealTotol");
+    assert_eq!(decimal(&body["data"]["commissPrice"]), dec!(50020));
+    assert_eq!(decimal(&body["data"]["dealAverPrice"]), dec!(50000));
+    // The taker fee: 0.05 % of 15,000.
+    assert_eq!(decimal(&body["data"]["serviceCharge"]), dec!(7.5));
+    let position = open_position(&app, &alice).await.unwrap();
+    assert_eq!(decimal(&position["averOpenPrice"]), dec!(50000));
+    assert_eq!(
+        stored_lp(&app, &alice).await,
+        wasm_lp(isolated(
+            Side::Long,
+            dec!(0.3),
+            dec!(50000),
+            dec!(10),
+            dec!(1500)
+        ))
+    );
+    // What the levels within the limit cannot fill whole rests at its limit, holding its margin.
+    let (status, body) = submit(
+        &app,
+        &alice,
+        json!({"symbol": "btcusdt", "side": "buy",
+        "orderType": "limit", "price": "50005", "quantity": "1", "leverage": "10"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["status"], "waitDeal");
+    assert_eq!(orders(&app, &alice, "current").await.len(), 1);
     assert_margin_bucket(&app, &alice).await;
     assert_audit_clean(&app).await;
     app.stop().await;
