@@ -18,7 +18,7 @@ import { futuresTiers } from '../../lib/futures-rules';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
 import { toaster } from '../../lib/toaster';
 import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash, pnlAtTrigger } from '../../lib/wasm';
-import { useRefreshFutures } from './lib/refresh';
+import { useRefreshFutures } from '../../hooks/use-refresh-futures';
 import { adjustmentPreview, wrongSide } from './lib/preview';
 
 const PERCENTS = [25, 50, 75, 100] as const;

@@ -26,7 +26,7 @@ import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
 import type { AccountValues } from '../../lib/user-push';
 import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash } from '../../lib/wasm';
-import { useRefreshFutures } from './lib/refresh';
+import { useRefreshFutures } from '../../hooks/use-refresh-futures';
 import { type MarginModeValue, type PositionSide, orderPreview, wrongSide } from './lib/preview';
 
 /** A price picked in the order book; `n` tells two picks of the same price apart. */
