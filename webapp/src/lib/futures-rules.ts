@@ -48,3 +48,6 @@ export function futuresTiers(symbol: string): MarginTier[] {
  * coin list carries the spot rates only. Like the tiers, a deployment with other rates must publish them.
  */
 export const FUTURES_FEES = { maker: '0.0002', taker: '0.0005' } as const;
+
+/** The funding rule's settings of the default `[futures]` configuration (fractions per interval). */
+export const FUNDING_DEFAULTS = { interest: '0.0001', cap: '0.0075' } as const;
