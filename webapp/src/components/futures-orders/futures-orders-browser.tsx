@@ -71,17 +71,17 @@ export function FuturesOrdersBrowser({
       </Text>
       <Tabs.Root value={tab} onValueChange={(details) => setTab(details.value as Tab)} variant="line" size="sm">
         <Tabs.List aria-label={title} px="3" overflowX="auto" overflowY="hidden">
-          <Tabs.Trigger value="positions" whiteSpace="nowrap">
+          <Tabs.Trigger value="positions" whiteSpace="nowrap" flexShrink={0}>
             {t('futures.account.positions', { count: open.length })}
           </Tabs.Trigger>
-          <Tabs.Trigger value="current" whiteSpace="nowrap">
+          <Tabs.Trigger value="current" whiteSpace="nowrap" flexShrink={0}>
             {t('futures.account.current', { count: currentOrders.length })}
           </Tabs.Trigger>
-          <Tabs.Trigger value="history" whiteSpace="nowrap">
+          <Tabs.Trigger value="history" whiteSpace="nowrap" flexShrink={0}>
             {t('futures.account.history')}
           </Tabs.Trigger>
           {!marginMode && (
-            <Tabs.Trigger value="stops" whiteSpace="nowrap">
+            <Tabs.Trigger value="stops" whiteSpace="nowrap" flexShrink={0}>
               {t('futures.account.stops', { count: stops.data?.length ?? 0 })}
             </Tabs.Trigger>
           )}

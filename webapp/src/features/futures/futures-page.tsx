@@ -6,7 +6,7 @@
 //! and history orders, stop orders. Kept live by the user channel (`POSITION`, `futuresOrder`,
 //! `futuresStop`, `au`). Only pairs listed for contracts (`getCoinList`'s contract list) trade here.
 
-import { Box, Button, Container, Flex, Grid, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Container, Flex, Grid, Heading, Stack, Text, type SystemStyleObject } from '@chakra-ui/react';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -34,8 +34,18 @@ export function futuresPath(symbol: string): string {
   return `/trade/index?type=usta&symbol=${encodeURIComponent(symbol)}`;
 }
 
-/** Height of the chart's price pane. */
-const CHART_HEIGHT = { base: 260, lg: 360, xl: 420 };
+/** Height of the chart's price pane on phones and tablets (from 1280 px it fills its cell). */
+const CHART_HEIGHT = { base: 260, lg: 380, xl: 460 };
+
+/**
+ * From 1280 px the chart's plot (the box holding the canvas, `role="img"`) takes the height its grid
+ * cell leaves under the toolbar and legend, so the chart ends where the book and trades do
+ * (klinecharts follows its container's size), as on the spot screen.
+ */
+const FILL_CHART: SystemStyleObject = {
+  '& > section': { flex: { xl: '1 1 auto' }, display: { xl: 'flex' }, flexDirection: { xl: 'column' } },
+  '& > section > div:has(> [role="img"])': { flex: { xl: '1 1 0' }, height: { xl: 'auto' }, minHeight: { xl: '320px' } },
+};
 
 export function FuturesPage({ symbol: fromPath }: { symbol?: string }) {
   const { t } = useTranslation();
@@ -103,15 +113,15 @@ function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string;
             xl: `"chart side form" "account account form"`,
           }}
         >
-          <Box as="section" gridArea="chart" minW="0" aria-label={t('futures.chart', { pair })}>
+          <Box as="section" gridArea="chart" minW="0" aria-label={t('futures.chart', { pair })} display="flex" flexDirection="column" css={FILL_CHART}>
             <KlineChart symbol={coin.symbol} pair={pair} pricePrecision={coin.pricePrecision} quantityPrecision={coin.quantityPrecision} height={CHART_HEIGHT} />
           </Box>
           <Flex gridArea="side" minW="0" direction={{ base: 'column', lg: 'row', xl: 'column' }} gap="3">
             <Box minW="0" flex={{ lg: '1 1 0', xl: 'none' }}>
               <OrderBookPanel coin={coin} lastPrice={lastPrice} direction={direction} rows={8} groupingChoices={3} onPickPrice={pick} />
             </Box>
-            <Box minW="0" flex={{ lg: '1 1 0', xl: 'none' }} maxH="360px" overflowY="auto">
-              <RecentTrades coin={coin} offsetMinutes={offsetMinutes} rows={12} />
+            <Box minW="0" flex={{ lg: '1 1 0', xl: 'none' }}>
+              <RecentTrades coin={coin} offsetMinutes={offsetMinutes} rows={10} />
             </Box>
           </Flex>
           <Box gridArea="form" minW="0">

@@ -26,17 +26,18 @@ const REFRESH_MS = 15_000;
 
 function Figure({ label, hint, value, color }: { label: string; hint: string; value: string | null; color?: string }) {
   return (
-    <Box as="section" aria-label={label} borderWidth="1px" rounded="xl" bg="bg.panel" px="5" py="4" minW="0">
+    <Box as="section" aria-label={label} borderWidth="1px" rounded="xl" bg="bg.panel" px="5" py="4" minW="0" display="flex" flexDirection="column">
       <Text fontSize="sm" fontWeight="semibold">
         {label}
       </Text>
       <Text fontSize="xs" color="fg.muted" mb="3">
         {hint}
       </Text>
+      {/* The figures line up at the bottom of their cards, whatever the length of the hints. */}
       {value === null ? (
-        <Skeleton h="8" w="32" />
+        <Skeleton h="8" w="32" mt="auto" />
       ) : (
-        <Text fontSize="xl" fontWeight="bold" fontVariantNumeric="tabular-nums" overflowWrap="anywhere" color={color}>
+        <Text mt="auto" fontSize="xl" fontWeight="bold" fontVariantNumeric="tabular-nums" overflowWrap="anywhere" color={color}>
           {formatUsdt(value)}{' '}
           <Text as="span" fontSize="sm" color="fg.muted" fontWeight="medium">
             USDT
