@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FuturesPosition } from '../../api/generated/model';
 import type * as KlineChartModule from '../../components/kline-chart';
 import { COINS, callsTo, fail, fakeBackend, makeUser, ok, page, spotTestLifecycle } from '../../components/spot-orders/test-helpers';
+import { toaster } from '../../lib/toaster';
 import { renderApp, renderSignedIn } from '../../test/render';
 
 // The canvas chart has its own tests; jsdom cannot draw.
@@ -112,6 +113,24 @@ describe('USDT-M futures screen', () => {
     const [sent] = callsTo(calls, 'POST', '/api/contract/order/submit');
     expect(sent!.body).toEqual({ symbol: 'btcusdt', side: 'buy', orderType: 'market', quantity: '0.01', leverage: '10', marginMode: 'isolated' });
     expect(sent!.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('shows the server’s message when a margin mode change is refused while a position is open', async () => {
+    const calls = backend([position()], {
+      'POST /api/contract/position/leverage': (call) =>
+        (call.body as { marginMode?: string }).marginMode
+          ? fail(400, 'margin_mode_locked', 'The margin mode cannot change while a position or an order is open')
+          : ok(SETTING),
+    });
+    renderSignedIn('/trade/index?type=usta&symbol=btcusdt', makeUser(), CONTRACT_COINS);
+    const isolated = await screen.findByRole('radio', { name: 'Isolated' });
+    await waitFor(() => expect(isolated.getAttribute('aria-checked')).toBe('true'));
+    fireEvent.click(screen.getByRole('radio', { name: 'Cross' }));
+    await waitFor(() =>
+      expect(toaster.create).toHaveBeenCalledWith(expect.objectContaining({ type: 'error', title: 'The margin mode cannot change while a position or an order is open' })),
+    );
+    expect(callsTo(calls, 'POST', '/api/contract/position/leverage').at(-1)!.body).toEqual({ symbol: 'btcusdt', marginMode: 'cross' });
+    expect(isolated.getAttribute('aria-checked')).toBe('true');
   });
 
   it('refuses a take profit on the wrong side, previews a margin change live and closes half', async () => {
