@@ -8,7 +8,8 @@
 //!
 //! A market order fills at the book the server reads when it arrives, and the simulator moves the
 //! book once a second: the test waits for a new trade on the tape (a tick just happened) before it
-//! reads the preview and clicks, so the preview and the fill see the same book.
+//! reads the preview and clicks, so the preview and the fill see the same book — and when the book
+//! moved all the same, it closes that position and opens again (at most three tries).
 
 import type { Page } from '@playwright/test';
 import { expect, t, test } from './fixtures';
@@ -51,13 +52,34 @@ test('a member opens a 10x isolated long, sets TP/SL, adds margin, closes half a
   const previewLiquidation = form.getByLabel(en('futures.preview.forLong', { label: en('futures.preview.liquidation') }));
   await expect(previewLiquidation).toHaveText(/^\d{1,3}(,\d{3})*\.\d{2}$/);
 
-  // Right after a tick: the liquidation price the preview shows, then the order.
-  await nextTick(page);
-  const shown = (await previewLiquidation.textContent())!;
-  await form.getByRole('button', { name: en('futures.form.openLong') }).click();
-
+  // Right after a tick: the liquidation price the preview shows, then the order; the position the
+  // server stored has exactly that liquidation price. When the book moved between the preview and
+  // the fill after all (the browser's copy of the book arrives a moment after the server's), the
+  // fill price differs from the one the preview assumed: that position is closed (API) and the
+  // order placed again, at most three times — a preview that disagrees with the server fails all three.
   const positions = page.getByRole('table', { name: en('futures.positions.table') });
   const liquidation = positions.getByLabel(en('futures.positions.liquidationOf', { pair: PAIR }));
+  let attempts = 0;
+  let shown = '';
+  await expect(async () => {
+    if (attempts > 0) {
+      const closed = await request.post('/api/contract/order/submit', {
+        headers: { satoken: memberToken, 'Idempotency-Key': crypto.randomUUID() },
+        data: { symbol: 'btcusdt', side: 'sell', orderType: 'market', closePosition: true },
+      });
+      expect(((await closed.json()) as { code: number }).code).toBe(200);
+      await expect(positions.getByText(en('futures.positions.none'))).toBeVisible();
+      await quantity.fill('0.002');
+    }
+    attempts += 1;
+    await nextTick(page);
+    shown = (await previewLiquidation.textContent())!;
+    await form.getByRole('button', { name: en('futures.form.openLong') }).click();
+    await expect(liquidation).toHaveText(/\d/);
+    expect(await liquidation.textContent()).toBe(shown);
+  }).toPass({ intervals: [0], timeout: 60_000 });
+  expect(attempts).toBeLessThanOrEqual(3);
+  if (attempts > 1) test.info().annotations.push({ type: 'book moved before the fill', description: `opened ${attempts} times` });
   await expect(liquidation).toHaveText(shown);
   const row = positions.getByRole('row', { name: en('futures.positions.row', { pair: PAIR, side: en('futures.side.long') }) });
   await expect(row.getByRole('cell').nth(1)).toHaveText('0.002');
@@ -109,8 +131,9 @@ test('a member opens a 10x isolated long, sets TP/SL, adds margin, closes half a
   // The history lists the opening order and both closes, filled.
   await page.getByRole('tab', { name: en('futures.account.history') }).click();
   const history = page.getByRole('table', { name: en('futures.orders.historyTable') });
-  await expect(history.getByRole('cell', { name: en('futures.orders.statuses.dealTotol'), exact: true })).toHaveCount(3);
-  await expect(history.getByRole('cell', { name: en('futures.orders.sides.buy'), exact: true })).toHaveCount(1);
+  // Each attempt above opened a position (and each but the last was closed at once).
+  await expect(history.getByRole('cell', { name: en('futures.orders.statuses.dealTotol'), exact: true })).toHaveCount(3 + 2 * (attempts - 1));
+  await expect(history.getByRole('cell', { name: en('futures.orders.sides.buy'), exact: true })).toHaveCount(attempts);
 });
 
 test('a visitor is asked to log in', async ({ visitor: page }) => {
