@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { TEST_PASSWORD, loginToken, uniqueEmail } from './fixtures';
+import { TEST_PASSWORD, apiPost, loginToken, uniqueEmail } from './fixtures';
 
 const run = promisify(execFile);
 
@@ -40,4 +40,27 @@ export async function newOperator(browser: Browser, baseURL: string, request: AP
   const email = uniqueEmail('operator');
   await createOperator(email, TEST_PASSWORD);
   return operatorPage(browser, baseURL, await loginToken(request, { account: email, password: TEST_PASSWORD }));
+}
+
+/**
+ * Credits `amount` USDT to a member's trading (futures) wallet: a deposit claim with a screenshot,
+ * approved by a new operator, then moved from the funding wallet with `asset/transferFunds` (API).
+ */
+export async function fundTradingWallet(request: APIRequestContext, browser: Browser, baseURL: string, token: string, amount: string): Promise<void> {
+  const upload = await request.post('/api/common/upload/OSS', {
+    headers: { satoken: token },
+    multipart: { file: { name: 'payment.png', mimeType: 'image/png', buffer: PNG_1X1 } },
+  });
+  const fileId = ((await upload.json()) as { data: { fileId: number } }).data.fileId;
+  const claim = await apiPost<{ id: number }>(request, '/api/recharge/submit', { coin: 'usdt', network: 'TRC20', amount, screenshot: String(fileId) }, token);
+  const operator = await newOperator(browser, baseURL, request);
+  const operatorToken = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
+  await apiPost(request, `/api/admin/deposits/${claim.id}/review`, { approve: true }, operatorToken);
+  await operator.context().close();
+  const moved = await request.post('/api/asset/transferFunds', {
+    headers: { satoken: token, 'Idempotency-Key': crypto.randomUUID() },
+    data: { coin: 'usdt', amount, from: 'funding', to: 'trading' },
+  });
+  const body = (await moved.json()) as { code: number; msg: string };
+  if (body.code !== 200) throw new Error(`transferFunds: ${body.msg}`);
 }

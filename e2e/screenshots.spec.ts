@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { AuthPages, HomePage, type Lang, type Shell, apiPost, expect, t, test } from './fixtures';
-import { PNG_1X1, newOperator } from './operator';
+import { PNG_1X1, fundTradingWallet, newOperator } from './operator';
 
 const OUT_DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 
@@ -306,5 +306,95 @@ for (const { lang, theme } of [
     }
     await expect(page.getByRole('table', { name: t(lang, 'rules.seconds.table.caption') }).getByRole('row').nth(1)).toBeVisible();
     await shoot(page, `rules-seconds-${theme}-${lang}`);
+  });
+}
+
+/** A member with 1,000 USDT in the trading wallet and an open 10x isolated long of 0.002 BTC with TP/SL (API). */
+async function futuresTrader(request: APIRequestContext, browser: Browser, baseURL: string, token: string): Promise<void> {
+  await fundTradingWallet(request, browser, baseURL, token, '1000');
+  const opened = await request.post('/api/contract/order/submit', {
+    headers: { satoken: token, 'Idempotency-Key': crypto.randomUUID() },
+    data: { symbol: 'btcusdt', side: 'buy', orderType: 'market', quantity: '0.002', leverage: '10', marginMode: 'isolated' },
+  });
+  const order = ((await opened.json()) as { data: { dealAverPrice: string } }).data;
+  const entry = Number(order.dealAverPrice);
+  await apiPost(request, '/api/contract/position/stopOrder', { symbol: 'btcusdt', takeProfitPrice: String(Math.round(entry * 1.2)), stopLossPrice: String(Math.round(entry * 0.95)) }, token);
+}
+
+async function futuresIn(page: Page, shell: Shell, lang: Lang, theme: 'light' | 'dark'): Promise<void> {
+  await page.goto('/trade/index?type=usta&symbol=btcusdt');
+  const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+  if (theme === 'dark') {
+    await current.themeSwitch.click();
+    await current.expectDarkTheme(true);
+  }
+  await expect(page.getByRole('heading', { level: 1, name: 'BTC/USDT', exact: true })).toBeVisible();
+  await expect(page.getByRole('table', { name: t(lang, 'market.book.asks'), exact: true }).getByRole('row').nth(1)).toBeVisible();
+  await expect(page.getByRole('table', { name: t(lang, 'futures.positions.table') }).getByLabel(t(lang, 'futures.positions.liquidationOf', { pair: 'BTC/USDT' }))).toBeVisible();
+  const form = page.getByRole('region', { name: t(lang, 'futures.form.title', { pair: 'BTC/USDT' }) });
+  await form.getByLabel(t(lang, 'futures.form.quantity')).fill('0.003');
+  await form.getByText(t(lang, 'futures.form.tpsl'), { exact: true }).click();
+  await expect(form.getByLabel(t(lang, 'futures.preview.forLong', { label: t(lang, 'futures.preview.liquidation') }))).toHaveText(/\d/);
+}
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'en', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 1440 },
+  { lang: 'en', theme: 'light', width: 360 },
+  { lang: 'de', theme: 'dark', width: 360 },
+] as const) {
+  test(`futures ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await futuresTrader(request, browser, baseURL!, memberToken);
+    await futuresIn(page, shell, lang, theme);
+    await shoot(page, `futures-${theme}-${lang}-${width}`);
+  });
+}
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 360 },
+] as const) {
+  test(`futures dialogs ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await futuresTrader(request, browser, baseURL!, memberToken);
+    await futuresIn(page, shell, lang, theme);
+    const row = page.getByRole('table', { name: t(lang, 'futures.positions.table') }).getByRole('row').nth(1);
+    await row.getByRole('button', { name: t(lang, 'futures.positions.setTpSl'), exact: true }).click();
+    let dialog = page.getByRole('dialog', { name: t(lang, 'futures.tpsl.title') });
+    await expect(dialog).toBeVisible();
+    await shoot(page, `futures-dialog-tpsl-${theme}-${lang}-${width}`, { fullPage: false });
+    await dialog.getByRole('button', { name: t(lang, 'futures.dialogs.cancel'), exact: true }).click();
+    await row.getByRole('button', { name: t(lang, 'futures.positions.adjustMargin'), exact: true }).click();
+    dialog = page.getByRole('dialog', { name: t(lang, 'futures.margin.title') });
+    await dialog.getByLabel(t(lang, 'futures.margin.amount')).fill('5');
+    await expect(dialog.getByRole('group', { name: t(lang, 'futures.margin.newLiquidation') })).toContainText(/\d/);
+    await shoot(page, `futures-dialog-margin-${theme}-${lang}-${width}`, { fullPage: false });
+    await dialog.getByRole('button', { name: t(lang, 'futures.dialogs.cancel'), exact: true }).click();
+    await row.getByRole('button', { name: t(lang, 'futures.positions.close'), exact: true }).click();
+    dialog = page.getByRole('dialog', { name: t(lang, 'futures.close.title') });
+    await dialog.getByRole('button', { name: t(lang, 'futures.close.percent', { percent: 50 }) }).click();
+    await shoot(page, `futures-dialog-close-${theme}-${lang}-${width}`, { fullPage: false });
+  });
+}
+
+for (const { path, name, lang, theme } of [
+  { path: '/assets/index?key=contract', name: 'assets-contract', lang: 'de', theme: 'light' },
+  { path: '/account/entrust/margin-fixed', name: 'entrust-margin-fixed', lang: 'en', theme: 'dark' },
+  { path: '/rule/index?modelType=8', name: 'rules-futures', lang: 'de', theme: 'light' },
+] as const) {
+  test(`${name} ${theme} ${lang}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await futuresTrader(request, browser, baseURL!, memberToken);
+    await page.goto(path);
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('table').first()).toBeVisible();
+    await shoot(page, `${name}-${theme}-${lang}`);
   });
 }

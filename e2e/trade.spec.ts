@@ -159,7 +159,7 @@ test('a visitor sees the market and is asked to log in or sign up to trade', asy
   );
   await expect(prompt.getByRole('link', { name: en('trade.form.signup'), exact: true })).toBeVisible();
   await expect(form.getByRole('button', { name: en('trade.form.submitBuy', { coin: 'ETH' }), exact: true })).toHaveCount(0);
-  // Futures are announced, not offered.
+  // The futures screen asks a visitor to log in too.
   await visitor.goto('/trade/index?type=usta');
-  await expect(visitor.getByRole('heading', { level: 1, name: en('trade.futures.title'), exact: true })).toBeVisible();
+  await expect(visitor.getByRole('group', { name: en('futures.form.loginToTrade'), exact: true })).toBeVisible();
 });

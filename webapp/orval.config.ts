@@ -39,6 +39,10 @@ const readOnlyPosts = [
   'listSpotOrders',
   'getEntrustLogCurrency',
   'listSecondsOrders',
+  'listFuturesOrders',
+  'listFuturesPositions',
+  'listFuturesStops',
+  'listFuturesFundings',
 ] as const;
 
 export default defineConfig({

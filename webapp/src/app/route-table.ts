@@ -8,6 +8,7 @@ export type RouteView =
   | 'market'
   | 'trade'
   | 'trade-chart'
+  | 'futures'
   | 'login'
   | 'register'
   | 'reset'
@@ -51,7 +52,7 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   // The exchange view is the trade screen; full-screen is the pair's chart filling the window.
   { path: '/exchange/index', screen: 'exchange', view: 'trade' },
   { path: '/exchange/full-screen/:type', screen: 'exchangeFullScreen', view: 'trade-chart' },
-  { path: '/exchange/full-contract/:type', screen: 'exchangeFullContract', view: 'coming-soon' },
+  { path: '/exchange/full-contract/:type', screen: 'exchangeFullContract', view: 'futures' },
   { path: '/article/main/index', screen: 'articles', view: 'coming-soon' },
   { path: '/article/main/categories/:id', screen: 'articleCategory', view: 'coming-soon' },
   { path: '/article/main/sections/:id', screen: 'articleSection', view: 'coming-soon' },

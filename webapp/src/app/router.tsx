@@ -1,7 +1,7 @@
 //! The route table of spec section 2 as a react-router data router.
 
 import { useEffect } from 'react';
-import { Navigate, type RouteObject, createBrowserRouter, useSearchParams } from 'react-router';
+import { Navigate, type RouteObject, createBrowserRouter, useParams, useSearchParams } from 'react-router';
 import { AccountCenterPage } from '../features/account/account-center-page';
 import { AdminPage } from '../features/admin/admin-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -14,6 +14,7 @@ import { HomePage } from '../features/home/home-page';
 import { MarketPage } from '../features/market/market-page';
 import { MarketsPage } from '../features/markets/markets-page';
 import { RulesPage } from '../features/rules/rules-page';
+import { FuturesPage } from '../features/futures/futures-page';
 import { SecondsPage } from '../features/seconds/seconds-page';
 import { FullScreenChartPage } from '../features/trade/full-screen-chart';
 import { TradePage } from '../features/trade/trade-page';
@@ -27,7 +28,8 @@ import { FullPageLayout } from './shell/full-page-layout';
 
 /**
  * /trade/index: phones go to the configured mobile site (when there is one); desktops trade here —
- * `type=seconds` is the flash contract screen, `bb` (default) and `usta` the trade screen.
+ * `type=seconds` is the flash contract screen, `usta` the USDT-M futures screen, `bb` (default) the
+ * spot trade screen.
  */
 function TradeRoute({ path }: { path: string }) {
   const [search] = useSearchParams();
@@ -36,8 +38,17 @@ function TradeRoute({ path }: { path: string }) {
     if (target) window.location.replace(target);
   }, [target]);
   if (target) return null;
-  if ((search.get('type') ?? '').toLowerCase() === 'seconds' && path === '/trade/index') return <SecondsPage />;
+  const type = (search.get('type') ?? '').toLowerCase();
+  if (type === 'seconds' && path === '/trade/index') return <SecondsPage />;
+  if (type === 'usta') return <FuturesPage />;
   return <TradePage />;
+}
+
+/** /exchange/full-contract/{type}: the futures screen; `{type}` is `usta` (pair in `?symbol=`) or the pair itself. */
+function FullContractRoute() {
+  const { type = '' } = useParams();
+  const lower = type.toLowerCase();
+  return <FuturesPage symbol={lower === 'usta' ? undefined : lower} />;
 }
 
 function element(entry: RouteEntry) {
@@ -48,6 +59,8 @@ function element(entry: RouteEntry) {
       return <MarketsPage screen={entry.screen} />;
     case 'trade':
       return <TradeRoute path={entry.path} />;
+    case 'futures':
+      return <FullContractRoute />;
     case 'trade-chart':
       return <FullScreenChartPage />;
     case 'market':

@@ -9,7 +9,9 @@
 //! sent) does the token travel as `?satoken=`.
 //!
 //! Seconds contracts add `seconds_order` (one of the user's bets was accepted) and `SETTLEMENT` (one
-//! settled, with its settlement tick, result and profit).
+//! settled, with its settlement tick, result and profit). USDT-M futures add `POSITION` (one of the
+//! user's positions changed or ended), `futuresOrder` and `futuresStop` (an order or a stop order
+//! changed); they refetch the futures orders, positions and stop orders (`contract/*/list`).
 //!
 //! `useUserPush(userId)` keeps one shared connection per user open while any component uses it and
 //! turns `order`, `fill`, `seconds_order` and `SETTLEMENT` messages into a refetch of the reads they
@@ -19,7 +21,7 @@
 
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { SecondsOrder, SpotFill, SpotOrder } from '../api/generated/model';
+import type { FuturesOrder, FuturesPosition, FuturesStopOrder, SecondsOrder, SpotFill, SpotOrder } from '../api/generated/model';
 import { currentLanguage } from '../i18n';
 import { getPlatformConfig, wsOrigin } from './platform-config';
 import { getAccessToken } from './session';
@@ -46,7 +48,10 @@ export type UserPushMessage =
   | { type: 'order'; data: SpotOrder; ts: number }
   | { type: 'fill'; data: SpotFill; ts: number }
   | { type: 'au'; data: AccountValues; ts: number }
-  | { type: 'seconds_order' | 'SETTLEMENT'; data: SecondsOrder; ts: number };
+  | { type: 'seconds_order' | 'SETTLEMENT'; data: SecondsOrder; ts: number }
+  | { type: 'POSITION'; data: FuturesPosition; ts: number }
+  | { type: 'futuresOrder'; data: FuturesOrder; ts: number }
+  | { type: 'futuresStop'; data: FuturesStopOrder; ts: number };
 
 /** Injectable dependencies (tests pass a fake socket). */
 export interface UserPushOptions {
@@ -76,6 +81,12 @@ function readMessage(raw: unknown): UserPushMessage | null {
     case 'seconds_order':
     case 'SETTLEMENT':
       return typeof (data as SecondsOrder).id === 'number' ? { type, data: data as SecondsOrder, ts: time } : null;
+    case 'POSITION':
+      return typeof (data as FuturesPosition).id === 'number' ? { type, data: data as FuturesPosition, ts: time } : null;
+    case 'futuresOrder':
+      return typeof (data as FuturesOrder).id === 'number' ? { type, data: data as FuturesOrder, ts: time } : null;
+    case 'futuresStop':
+      return typeof (data as FuturesStopOrder).id === 'number' ? { type, data: data as FuturesStopOrder, ts: time } : null;
     default:
       return null;
   }
@@ -150,9 +161,9 @@ function sameHost(origin: string): boolean {
   }
 }
 
-/** The reads a trading message changes: the user's spot orders, fills, seconds orders and balances. */
+/** The reads a trading message changes: the user's spot orders, fills, seconds and futures orders, positions and balances. */
 const PUSHED_READS =
-  /\/api\/currency\/order\/orderList$|\/coin\/entrust\/getEntrustLogCurrency$|\/api\/userCoin\/getUserCoin$|\/api\/seconds\/order\/list$/;
+  /\/api\/currency\/order\/orderList$|\/coin\/entrust\/getEntrustLogCurrency$|\/api\/userCoin\/getUserCoin$|\/api\/seconds\/order\/list$|\/api\/contract\/(order|position|loss)\/list$/;
 
 /** Whether a query key is one of the reads `order` and `fill` messages change. */
 export function isPushedRead(queryKey: readonly unknown[]): boolean {

@@ -11,7 +11,16 @@ import type {
   BankCardFormInput,
   DepositFormInput,
   IdentityFormInput,
+  LiquidationInput,
+  MarginAdjustment,
+  MarginAdjustmentInput,
+  MaxOpenSize,
+  MaxOpenSizeInput,
   PasswordChangeInput,
+  PnlAtTrigger,
+  PnlAtTriggerInput,
+  PositionMetrics,
+  PositionMetricsInput,
   SecondsInput,
   SecondsPreview,
   SpotOrderFormInput,
@@ -28,7 +37,18 @@ export type {
   BankCardFormInput,
   DepositFormInput,
   IdentityFormInput,
+  LiquidationInput,
+  MarginAdjustment,
+  MarginAdjustmentInput,
+  MarginTier,
+  MaxOpenSize,
+  MaxOpenSizeInput,
   PasswordChangeInput,
+  PnlAtTrigger,
+  PnlAtTriggerInput,
+  Position as FuturesPositionInput,
+  PositionMetrics,
+  PositionMetricsInput,
   SecondsInput,
   SecondsPreview,
   SpotOrderFormInput,
@@ -305,4 +325,38 @@ export function validateSecondsQuantity(value: string, min?: string | null, max?
  */
 export function secondsPreview(input: SecondsInput): SecondsPreview {
   return core.secondsPreview(input);
+}
+
+// --- USDT-M futures: the functions the server runs (docs/api.md "USDT-M futures") ---
+
+/**
+ * The estimated liquidation price of a one-way position (with the tier re-check at the price found),
+ * rounded to `tickSize`, or `null` when it has none (shown as `--`). Throws a `CoreError` for a
+ * malformed decimal or tier table.
+ */
+export function liquidationPrice(input: LiquidationInput): string | null {
+  return core.liquidationPrice(input);
+}
+
+/** A position's initial and maintenance margin, unrealised PnL, ROE, margin ratio and liquidation price at a mark. */
+export function positionMetrics(input: PositionMetricsInput): PositionMetrics {
+  return core.positionMetrics(input);
+}
+
+/** The largest size an available balance opens at a price and leverage, the opening taker fee included. */
+export function maxOpenSize(input: MaxOpenSizeInput): MaxOpenSize {
+  return core.maxOpenSize(input);
+}
+
+/** PnL and ROE (percent) if a position closed at a take-profit or stop-loss trigger price. */
+export function pnlAtTrigger(input: PnlAtTriggerInput): PnlAtTrigger {
+  return core.pnlAtTrigger(input);
+}
+
+/**
+ * An isolated position after adding or removing margin: its new margin and liquidation price, the
+ * most that can be removed now, and whether the amount exceeds that (or the available balance).
+ */
+export function marginAdjustment(input: MarginAdjustmentInput): MarginAdjustment {
+  return core.marginAdjustment(input);
 }

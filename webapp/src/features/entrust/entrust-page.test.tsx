@@ -66,31 +66,56 @@ describe('/account/entrust', () => {
     expect(userSocket().url).toBe('ws://test/ws/user/push/1001');
   });
 
-  it('shows a futures panel, not a table, on the four futures tabs', async () => {
-    spotBackend();
-    const { router } = renderSpot('/account/entrust/future/u');
-    const panel = await screen.findByRole('region', { name: 'Futures orders arrive with USDT-M futures' });
-    expect(panel.textContent).toContain('Your USDT-margined futures orders, with their take-profit and stop-loss orders, will be listed here.');
+  it('lists cross and isolated futures apart, everything under future/u, and says coin-margined futures are not offered', async () => {
+    const position = (id: number, marginMode: 'cross' | 'isolated') => ({
+      id,
+      symbol: 'btcusdt',
+      side: 'long',
+      openInterest: id === 1 ? '0.01' : '0.02',
+      positionMargin: '67',
+      holdCollateralAssets: '67',
+      averOpenPrice: '67000',
+      markPrice: '67000',
+      notional: '670',
+      maintenanceMargin: '2.68',
+      unrealisedPnl: '0',
+      roe: '0',
+      realisedPnl: '0',
+      leverage: '10',
+      marginMode,
+      fees: '0',
+      funding: '0',
+      status: 'open',
+      openedAt: Date.now(),
+    });
+    fakeBackend({
+      [`POST ${USER_COIN}`]: ok(USER_COINS),
+      'POST /api/contract/position/list': ok([position(1, 'cross'), position(2, 'isolated')]),
+      'POST /api/contract/order/list': ok(page([])),
+      'POST /api/contract/loss/list': ok([]),
+    });
+    renderSpot('/account/entrust/margin-all');
+    const nav = await screen.findByRole('navigation', { name: 'Order lists' });
+    let table = await screen.findByRole('table', { name: 'Open positions' });
+    await waitFor(() => expect(bodyCells(table)).toHaveLength(1));
+    expect(bodyCells(table)[0]![1]).toBe('0.01');
+    // Read-only here: the actions live on the futures screen.
+    expect(within(table).queryByRole('button')).toBeNull();
+    expect(screen.queryByRole('tab', { name: /Stop orders/ })).toBeNull();
+
+    fireEvent.click(within(nav).getByRole('link', { name: 'Isolated margin' }));
+    await waitFor(() => expect(bodyCells(screen.getByRole('table', { name: 'Open positions' }))[0]![1]).toBe('0.02'));
+
+    fireEvent.click(within(nav).getByRole('link', { name: 'USDT-M futures' }));
+    table = await screen.findByRole('table', { name: 'Open positions' });
+    await waitFor(() => expect(bodyCells(table)).toHaveLength(2));
+    expect(screen.getByRole('tab', { name: 'Stop orders (0)' })).toBeTruthy();
+
+    fireEvent.click(within(nav).getByRole('link', { name: 'Coin-M futures' }));
+    const notice = await screen.findByRole('region', { name: 'Coin-M futures are not offered' });
+    expect(notice.textContent).toContain('every perpetual is margined and settled in USDT');
+    expect(within(notice).getByRole('link', { name: 'See USDT-M futures orders' }).getAttribute('href')).toBe('/account/entrust/future/u');
     expect(screen.queryByRole('table')).toBeNull();
-    expect(within(panel).getByRole('link', { name: 'Trade spot' }).getAttribute('href')).toBe('/trade/index?type=bb');
-    const nav = screen.getByRole('navigation', { name: 'Order lists' });
-    expect(within(nav).getByRole('link', { name: 'USDT-M futures' }).getAttribute('aria-current')).toBe('page');
-
-    const bodies: Array<[string, string]> = [
-      ['Cross margin', 'cross margin'],
-      ['Isolated margin', 'isolated margin'],
-      ['Coin-M futures', 'Futures on this exchange are margined in USDT'],
-    ];
-    for (const [tab, text] of bodies) {
-      fireEvent.click(within(nav).getByRole('link', { name: tab }));
-      await waitFor(() => expect(within(nav).getByRole('link', { name: tab }).getAttribute('aria-current')).toBe('page'));
-      expect(screen.getByRole('region', { name: 'Futures orders arrive with USDT-M futures' }).textContent).toContain(text);
-      expect(screen.queryByRole('table')).toBeNull();
-    }
-
-    fireEvent.click(screen.getByRole('link', { name: 'See spot orders' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/account/entrust/spot'));
-    expect(await screen.findByRole('table', { name: 'Open orders' })).toBeTruthy();
   });
 
   it('opens spot for an unknown tab', async () => {
@@ -110,7 +135,7 @@ describe('/account/entrust', () => {
     await setLanguage('ja', { persist: false });
     renderSpot('/account/entrust/margin-fixed');
     expect(await screen.findByRole('link', { name: '分離マージン' })).toBeTruthy();
-    expect(screen.getByRole('region', { name: '先物の注文はUSDT-M先物の開始とともに表示されます' })).toBeTruthy();
+    expect(screen.getByText('ポジションごとに独立した証拠金を持つ分離マージンの USDT-M ポジションと注文です。')).toBeTruthy();
   });
 });
 

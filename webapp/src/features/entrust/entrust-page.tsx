@@ -1,6 +1,7 @@
 //! /account/entrust/* (spec section 2): the user's orders by product, one path per tab — spot (the
 //! shared spot tables of every pair: open orders with cancel, order history, trade history), and
-//! margin-all, margin-fixed, future/u, future/coin, whose orders arrive with USDT-M futures. A missing
+//! margin-all (cross), margin-fixed (isolated) and future/u (every USDT-M futures list) with the shared
+//! futures tables, and future/coin, which says coin-margined futures are not offered. A missing
 //! or unknown tab opens spot. Visitors go to the login screen and come back after it.
 
 import { Box, Container, Flex, Heading, Stack, Text, chakra } from '@chakra-ui/react';

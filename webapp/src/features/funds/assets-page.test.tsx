@@ -110,6 +110,30 @@ describe('/assets/index', () => {
     expect(within(nav).getByRole('link', { name: 'Records' }).getAttribute('href')).toBe('/assets/index?key=records&tab=deposits');
   });
 
+  it('shows the contract assets: the trading wallet, its margins and holds, and the open positions with their margin', async () => {
+    fakeBackend({
+      'GET /api/coin/coin/assets/getMyBalance': ok({
+        ...TRADING,
+        coins: [{ coin: 'usdt', available: '985.5', frozen: '13.4', total: '998.9', value: { usdt: '998.9', btc: '0.015' } }],
+      }),
+      'POST /api/contract/position/list': ok([
+        {
+          id: 4, symbol: 'btcusdt', side: 'short', openInterest: '0.002', positionMargin: '13.4', holdCollateralAssets: '13.4',
+          averOpenPrice: '67000', expectedStrongParity: '73406.37', markPrice: '67000', notional: '134', maintenanceMargin: '0.536',
+          unrealisedPnl: '0', roe: '0', realisedPnl: '0', leverage: '10', marginMode: 'isolated', fees: '0', funding: '0', status: 'open', openedAt: Date.now(),
+        },
+      ]),
+    });
+    renderFunds('/assets/index?key=contract');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Contract assets' })).toBeTruthy();
+    await waitFor(() => expect(within(screen.getByRole('region', { name: 'Available' })).getByText(/985\.50/)).toBeTruthy());
+    expect(within(screen.getByRole('region', { name: 'Margin and order holds' })).getByText(/13\.40/)).toBeTruthy();
+    const table = await screen.findByRole('table', { name: 'Open positions' });
+    await waitFor(() => expect(within(table).getByLabelText('Margin of BTCUSDT').textContent).toBe('13.40'));
+    expect(within(table).queryByRole('button')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Trade futures' }).getAttribute('href')).toBe('/trade/index?type=usta');
+  });
+
   it('shows a retry when the values cannot be loaded', async () => {
     fakeBackend({
       'GET /api/coin/coin/assets/getWalletAccount': { status: 500, body: { code: 500, msg: 'Internal error' } },

@@ -1,5 +1,5 @@
 //! /assets/index?key=… (spec section 2): the user's assets. `key` picks the screen — overview,
-//! recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills)
+//! contract (the futures wallet and the positions' margin), recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills)
 //! — from a side list that keeps `?key=` in the URL. Visitors go to the login screen and
 //! come back after it; an unknown key shows the overview.
 
@@ -8,7 +8,8 @@ import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { FundsFrame, type NavItem } from './components/frame';
-import { DepositIcon, OrdersIcon, RecordsIcon, SwapIcon, TransferIcon, WalletIcon, WithdrawIcon } from './components/icons';
+import { ContractIcon, DepositIcon, OrdersIcon, RecordsIcon, SwapIcon, TransferIcon, WalletIcon, WithdrawIcon } from './components/icons';
+import { ContractAssets } from './contract/contract-assets';
 import { DepositForm } from './deposit/deposit-form';
 import { FundsLinksProvider } from './lib/links';
 import { ASSET_KEYS, type AssetKey, assetsHref, parseAssetKey } from './lib/screens';
@@ -21,6 +22,7 @@ import { WithdrawForm } from './withdraw/withdraw-form';
 
 const ICONS: Record<AssetKey, NavItem['icon']> = {
   overview: WalletIcon,
+  contract: ContractIcon,
   recharge: DepositIcon,
   withdraw: WithdrawIcon,
   swap: SwapIcon,
@@ -31,6 +33,8 @@ const ICONS: Record<AssetKey, NavItem['icon']> = {
 
 function Screen({ screen }: { screen: AssetKey }) {
   switch (screen) {
+    case 'contract':
+      return <ContractAssets />;
     case 'recharge':
       return <DepositForm />;
     case 'withdraw':

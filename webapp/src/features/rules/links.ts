@@ -12,3 +12,5 @@ export const DEPOSIT_PATH = '/assets/index?key=recharge';
 export const RECORDS_PATH = '/assets/index?key=records';
 /** The account centre's security tab. */
 export const SECURITY_PATH = '/account/center/security';
+/** USDT-M futures. */
+export const FUTURES_TRADE_PATH = '/trade/index?type=usta';

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey } from '../../api/generated/common/common';
+import { getGetFuturesFundingInfoQueryKey } from '../../api/generated/futures/futures';
 import { getGetSecondsConfigQueryKey } from '../../api/generated/seconds-contracts/seconds-contracts';
 import { RULE_PAGES } from '../../app/shell/footer';
 import { setLanguage } from '../../i18n';
@@ -86,6 +87,25 @@ describe('/rule/index', () => {
       ['ETH/USDT', '0.1%', '0.2%'],
     ]);
     expect(fees.textContent).toContain('10% of every trading fee goes to the asset security fund');
+  });
+
+  it('shows the USDT-M futures rules: the tiers of each contract, fees, mark price, the live funding and the liquidation rule', async () => {
+    const { queryClient } = renderApp('/rule/index?modelType=8', { ...COINS, contractList: COINS.currencyList });
+    queryClient.setQueryData(getGetFuturesFundingInfoQueryKey({ symbol: 'ethusdt' }), {
+      symbol: 'ethusdt', fundingRate: '0.0001', nextFundingTime: Date.UTC(2026, 0, 2, 16), countdown: 100, intervalSecs: 28800, markPrice: '3100', indexPrice: '3099',
+    });
+    const article = await screen.findByRole('article', { name: 'USDT-M futures rules' });
+    // The contract list starts with ETH/USDT here: its tiers are the default table at ½ the notional.
+    const tiers = within(article).getByRole('table', { name: 'Maintenance margin tiers of ETH/USDT' });
+    expect(bodyCells(tiers)[0]).toEqual(['1', '0 – 25,000', '125x', '0.4%', '0']);
+    expect(bodyCells(tiers)[4]).toEqual(['5', '5,000,000 – 10,000,000', '10x', '5%', '133,150']);
+    expect(article.textContent).toContain('pays the taker fee of 0.05% of its executed value');
+    expect(await within(article).findByText(/^ETH\/USDT now: rate 0\.01%, every 8 hours; next funding at /)).toBeTruthy();
+    expect(article.textContent).toContain('reaches 100%, which is when the mark price reaches its liquidation price');
+
+    fireEvent.change(within(article).getByRole('combobox', { name: 'Contract' }), { target: { value: 'btcusdt' } });
+    expect(bodyCells(within(article).getByRole('table', { name: 'Maintenance margin tiers of BTC/USDT' }))[1]).toEqual(['2', '50,000 – 250,000', '100x', '0.5%', '50']);
+    expect(within(article).getByRole('link', { name: 'Trade USDT-M futures' }).getAttribute('href')).toBe('/trade/index?type=usta');
   });
 
   it('shows the spot rules for a missing or unknown modelType', async () => {

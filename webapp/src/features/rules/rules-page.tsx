@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { FeesTopic } from './fees-topic';
+import { FuturesRules } from './futures-rules';
 import { TOPICS, TOPIC_GROUPS, type Topic, type TopicGroup, topicHref, topicOf } from './lib/topics';
 import { SecondsRules } from './seconds-rules';
 import { SpotRules } from './spot-rules';
@@ -60,6 +61,8 @@ function TopicBody({ topic }: { topic: Topic }) {
       return <FeesTopic />;
     case 'secondsContract':
       return <SecondsRules />;
+    case 'usdtFutures':
+      return <FuturesRules />;
     default:
       return <TextTopic id={topic.id} />;
   }

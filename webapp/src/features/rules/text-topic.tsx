@@ -1,4 +1,4 @@
-//! The topics that are text: the rules pages of products not open yet (USDT-M futures, loans), the announcement topics, the guides and the legal pages. Each is a list of
+//! The topics that are text: the rules page of a product not open yet (loans), the announcement topics, the guides and the legal pages. Each is a list of
 //! sentences from `rules.<section>.*` — only what is true of this exchange today — plus its links; the
 //! new-listings topic adds the pairs open for trading, live from getCoinList.
 
@@ -14,7 +14,7 @@ import { type TopicId, topicById, topicHref } from './lib/topics';
 import { Para, Points, type TopicLink, TopicLinks } from './topic-parts';
 
 /** The topics rendered here. */
-export type TextTopicId = Exclude<TopicId, 'spot' | 'fees' | 'secondsContract'>;
+export type TextTopicId = Exclude<TopicId, 'spot' | 'fees' | 'secondsContract' | 'usdtFutures'>;
 
 type LinkId = 'tradeSpot' | 'orderCentre' | 'deposit' | 'records' | 'security' | 'spotRules' | 'newPairs' | 'riskDisclosure';
 
@@ -31,7 +31,6 @@ interface TextTopicSpec {
 const LATER: TextTopicSpec = { sentences: [], links: ['tradeSpot', 'spotRules'] };
 
 const SPECS: Record<TextTopicId, TextTopicSpec> = {
-  usdtFutures: { ...LATER, sentences: ['rules.later.usdtFutures', 'rules.later.meanwhile'] },
   loan: { ...LATER, sentences: ['rules.later.loan', 'rules.later.meanwhile'] },
   news: { sentences: ['rules.news.spot', 'rules.news.funds', 'rules.news.later'], links: ['tradeSpot', 'newPairs'] },
   newPairs: { sentences: ['rules.newPairs.intro', 'rules.newPairs.rules'], pairs: true, links: ['tradeSpot', 'spotRules'] },

@@ -14,7 +14,7 @@ import { useDateTimeFormatter } from '../../hooks/use-time-zone';
 import { SILENT } from '../../lib/api-calls';
 import { useIsLoggedIn } from '../../lib/session';
 import { formatAmount, formatPrice } from '../../lib/wasm';
-import { secondsLeft, useNow } from './lib/time';
+import { secondsLeft, useNow } from '../../hooks/use-now';
 
 /** Rows per list. */
 const PAGE_SIZE = 20;

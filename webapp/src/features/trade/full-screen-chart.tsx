@@ -1,17 +1,16 @@
 //! /exchange/full-screen/:type?symbol=: the pair's chart filling the window, under a slim header
-//! (pair, last price, 24h figures) with the way back to the trade screen. `usta` is futures: the
-//! "coming soon" panel.
+//! (pair, last price, 24h figures) with the way back to the trade screen. A perpetual (`usta`)
+//! follows the same market, so its chart is the same.
 
 import { Box, Button, Container, Stack } from '@chakra-ui/react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useGetCoinList } from '../../api/generated/common/common';
 import { KlineChart } from '../../components/kline-chart';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { pairName } from '../../hooks/use-market-rows';
 import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
-import { FuturesComingSoon } from './futures-coming-soon';
 import { useTickDirection } from '../../hooks/use-tick-direction';
 import { PairHeader } from './pair-header';
 import { tradePath } from './pair-list';
@@ -21,9 +20,7 @@ import { DEFAULT_SYMBOL } from './trade-page';
 const FULL_HEIGHT = { base: 420, lg: 560, xl: 680 };
 
 export function FullScreenChartPage() {
-  const { type = 'bb' } = useParams();
   const [search] = useSearchParams();
-  if (type.toLowerCase() === 'usta') return <FuturesComingSoon symbol={search.get('symbol')} />;
   return <SpotFullScreenChart symbol={(search.get('symbol') || DEFAULT_SYMBOL).trim().toLowerCase()} />;
 }
 

@@ -98,12 +98,6 @@ describe('trade page routing', () => {
     ).toBeTruthy();
   });
 
-  it('keeps futures (type=usta) as a coming-soon panel that leads to spot', async () => {
-    renderSpot('/trade/index?type=usta&symbol=ethusdt');
-    expect(await screen.findByRole('heading', { level: 1, name: 'USDT-M futures' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Go to spot trading' }).getAttribute('href')).toBe('/trade/index?type=bb&symbol=ethusdt');
-  });
-
   it('says so for a pair that is not listed', async () => {
     renderSpot('/trade/index?type=bb&symbol=nopeusdt');
     expect(await screen.findByRole('heading', { level: 1, name: 'Trade' })).toBeTruthy();
@@ -123,7 +117,8 @@ describe('trade page routing', () => {
     expect(screen.queryByRole('form')).toBeNull();
     full.unmount();
 
+    // A perpetual follows the same market: its full-screen chart is the pair's chart.
     renderSpot('/exchange/full-screen/usta');
-    expect(await screen.findByRole('heading', { level: 1, name: 'USDT-M futures' })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: 'chart BTC/USDT' })).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 //! /trade/index?type=bb&symbol= (and /exchange/index): the spot trade screen — the pair header, the
 //! pair list, the chart with its depth view, the live order book (a level's price fills the form),
-//! the recent trades, the order form and the user's orders. `type=usta` (USDT-M futures) shows the
-//! designed "coming soon" panel until futures trading exists.
+//! the recent trades, the order form and the user's orders. `type=usta` (USDT-M futures) is
+//! dispatched by the router to the futures screen.
 //!
 //! Layout (the book and the trades are one column, "side"; the trades list scrolls inside its panel):
 //! - phones: one column — chart, form, book, trades, orders, markets;
@@ -27,7 +27,6 @@ import { useTimeZone } from '../../hooks/use-time-zone';
 import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
 import { useUserPush } from '../../lib/user-push';
 import { ChartPanel } from './chart-panel';
-import { FuturesComingSoon } from './futures-coming-soon';
 import { useTickDirection } from '../../hooks/use-tick-direction';
 import { OrderForm, type PickedPrice } from './order-form/order-form';
 import { OrdersPanel } from './orders-panel';
@@ -65,13 +64,6 @@ const SCROLLING_TRADES: SystemStyleObject = {
 };
 
 export function TradePage() {
-  const [search] = useSearchParams();
-  const type = (search.get('type') || 'bb').toLowerCase();
-  if (type === 'usta') return <FuturesComingSoon symbol={search.get('symbol')} />;
-  return <SpotTradePage />;
-}
-
-function SpotTradePage() {
   const { t } = useTranslation();
   const [search] = useSearchParams();
   const symbol = (search.get('symbol') || DEFAULT_SYMBOL).trim().toLowerCase();

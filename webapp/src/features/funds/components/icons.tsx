@@ -99,3 +99,4 @@ export const SearchIcon = make(
     <path d="M20 20l-3.5-3.5" />
   </>,
 );
+export const ContractIcon = make(<path d="M3 17l6-6 4 4 8-8M15 7h6v6" />);

@@ -25,7 +25,7 @@ const PATH = '/assets/index?key=order';
 spotTestLifecycle();
 
 describe('/assets/index?key=order (order centre)', () => {
-  it('lists the open orders of every pair, cancels one, and says futures orders come later', async () => {
+  it('lists the open orders of every pair, cancels one, and says where futures orders are listed', async () => {
     let open = [spotOrder(), spotOrder({ id: 8, symbol: 'ethusdt', side: 'sell', commissPrice: '3500', commissNum: '1', entrustedValue: '3500' })];
     const calls = fakeBackend({
       [`POST ${USER_COIN}`]: ok(USER_COINS),
@@ -55,7 +55,7 @@ describe('/assets/index?key=order (order centre)', () => {
     expect(toaster.create).toHaveBeenCalledWith(expect.objectContaining({ type: 'success', title: 'ETH/USDT order cancelled.' }));
 
     const note = screen.getByRole('complementary', { name: 'Other products' });
-    expect(note.textContent).toBe('Futures orders will be listed here once futures open; your flash contracts are listed on the flash contract screen.');
+    expect(note.textContent).toBe('Futures orders are listed in Orders under USDT-M futures; your flash contracts are listed on the flash contract screen.');
     expect(within(note).queryByRole('table')).toBeNull();
     expect(screen.getByRole('link', { name: 'Go to spot trading' }).getAttribute('href')).toBe('/trade/index?type=bb');
   });

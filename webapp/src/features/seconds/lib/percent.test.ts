@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rateToPercent } from './percent';
-import { secondsLeft } from './time';
+import { secondsLeft } from '../../../hooks/use-now';
 
 describe('rateToPercent', () => {
   it('moves the decimal point two places', () => {

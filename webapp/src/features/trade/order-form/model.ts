@@ -4,7 +4,7 @@
 //! share of a balance (`decimal-math.ts`).
 
 import type { SpotOrderRequest } from '../../../api/generated/model';
-import { decimalsOfStep, floorToStep, isPositive, percentOf, quantityFor } from '../lib/decimal-math';
+import { decimalsOfStep, floorToStep, isPositive, percentOf, quantityFor } from '../../../lib/decimal-math';
 
 export const SIDES = ['buy', 'sell'] as const;
 export type Side = (typeof SIDES)[number];

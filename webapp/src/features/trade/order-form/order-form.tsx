@@ -20,7 +20,7 @@ import { useMarketDetail, useOrderBook } from '../../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../../lib/session';
 import { toaster } from '../../../lib/toaster';
 import { fieldErrors, formatQuantity, orDash, spotOrderPreview, validateSpotOrder } from '../../../lib/wasm';
-import { fractionToPercent } from '../lib/decimal-math';
+import { fractionToPercent } from '../../../lib/decimal-math';
 import { idempotencyHeader, useIdempotencyKey } from '../../../lib/idempotency';
 import {
   type Context,
@@ -43,7 +43,7 @@ import {
   validationInput,
   visibleFields,
 } from './model';
-import { NumberField } from './number-field';
+import { NumberField } from '../../../components/number-field';
 import { resultToast } from './result';
 
 /** Balances are refetched this often while the form shows them (the user channel refetches sooner). */

@@ -5,7 +5,7 @@
 import type { TFunction } from 'i18next';
 import type { SpotOrder } from '../../../api/generated/model';
 import type { SpotFormat } from '../../../components/spot-orders';
-import { isZero } from '../lib/decimal-math';
+import { isZero } from '../../../lib/decimal-math';
 
 /** A toast's kind and title. */
 export interface ResultToast {

@@ -3,7 +3,7 @@
 
 import { Field, Input, InputGroup, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
-import { sanitizeNumberInput } from '../../../lib/wasm';
+import { sanitizeNumberInput } from '../lib/wasm';
 
 /** What a keystroke leaves of `value` with at most `decimals` decimals. */
 export function cleanNumber(value: string, decimals: number): string {

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { compareDecimal } from '../../../lib/decimal';
+import { futuresTiers } from '../../../lib/futures-rules';
+import { countdownText, fundingRateText } from '../futures-header';
+import { orderPreview, wrongSide } from './preview';
+
+const BASE = {
+  price: '50000',
+  quantity: '1',
+  leverage: '10',
+  marginMode: 'isolated' as const,
+  available: '100000',
+  takerFeeRate: '0.0005',
+  stepSize: '0.001',
+  tickSize: '0.01',
+  tiers: futuresTiers('btcusdt'),
+  takeProfit: '',
+  stopLoss: '',
+};
+
+describe('orderPreview', () => {
+  it('gives the worked examples of futures-math.md (isolated, 10x, 1 BTC at 50,000), with the tier re-check', () => {
+    const long = orderPreview({ ...BASE, side: 'long' });
+    expect(long.initialMargin).toBe('5000');
+    expect(long.liquidationPrice).toBe('45180.72');
+    expect(long.fee).toBe('25');
+    // The short's 54,780.88 puts the notional at the liquidation price in the second tier (above
+    // 50,000): recomputed there, (5,000 + 50,000 + 50) / (0.005 + 1) = 54,776.12.
+    expect(orderPreview({ ...BASE, side: 'short' }).liquidationPrice).toBe('54776.12');
+  });
+
+  it('previews PnL and ROE at the triggers, and the largest size the balance opens', () => {
+    const preview = orderPreview({ ...BASE, side: 'long', takeProfit: '55000', stopLoss: '48000', available: '1000' });
+    expect(preview.takeProfit).toEqual({ pnl: '5000', roePercent: '100' });
+    expect(preview.stopLoss).toEqual({ pnl: '-2000', roePercent: '-40' });
+    // 1,000 USDT at 10x opens at most 10,000 USDT of notional less the opening fee: 0.199 BTC.
+    expect(preview.maxSize).toBe('0.199');
+  });
+
+  it('shows nothing for a missing price or quantity, and no max size for a visitor', () => {
+    expect(orderPreview({ ...BASE, side: 'long', price: null }).initialMargin).toBeNull();
+    const empty = orderPreview({ ...BASE, side: 'long', quantity: '' });
+    expect(empty.liquidationPrice).toBeNull();
+    expect(empty.maxSize).not.toBeNull();
+    expect(orderPreview({ ...BASE, side: 'long', available: null }).maxSize).toBeNull();
+  });
+});
+
+describe('wrongSide', () => {
+  it('wants a long’s take profit above the mark and its stop loss below, the other way round for a short', () => {
+    expect(wrongSide('takeProfit', 'long', '51000', '50000', compareDecimal)).toBe(false);
+    expect(wrongSide('takeProfit', 'long', '50000', '50000', compareDecimal)).toBe(true);
+    expect(wrongSide('stopLoss', 'long', '49000', '50000', compareDecimal)).toBe(false);
+    expect(wrongSide('stopLoss', 'long', '51000', '50000', compareDecimal)).toBe(true);
+    expect(wrongSide('takeProfit', 'short', '49000', '50000', compareDecimal)).toBe(false);
+    expect(wrongSide('stopLoss', 'short', '49000', '50000', compareDecimal)).toBe(true);
+  });
+});
+
+describe('header figures', () => {
+  it('counts down in hh:mm:ss and shows a funding rate as a percent with 4 decimals at least', () => {
+    expect(countdownText(3725)).toBe('01:02:05');
+    expect(fundingRateText('0.0001')).toBe('0.0100%');
+    expect(fundingRateText('-0.00012345')).toBe('-0.012345%');
+  });
+});

@@ -1,0 +1,145 @@
+//! The order form's figures, every one wasm-core's (the functions the server runs when it fills the
+//! order): initial margin (rounded as the engine rounds margins), opening fee at the taker rate,
+//! estimated liquidation price, the largest size the available balance opens, and PnL / ROE at the
+//! take-profit and stop-loss triggers. Pure: decimal strings in, decimal strings out.
+
+import { isPositive } from '../../../lib/decimal-math';
+import {
+  type MarginTier,
+  liquidationPrice,
+  marginAdjustment,
+  maxOpenSize,
+  pnlAtTrigger,
+  positionMetrics,
+  spotOrderPreview,
+  type MarginAdjustment,
+} from '../../../lib/wasm';
+import type { FuturesPosition } from '../../../api/generated/model';
+
+export type PositionSide = 'long' | 'short';
+export type MarginModeValue = 'isolated' | 'cross';
+
+/** What the preview is computed from. */
+export interface PreviewInput {
+  side: PositionSide;
+  /** The fill price: the limit price, or the best level a market order walks first. */
+  price: string | null;
+  quantity: string;
+  leverage: string;
+  marginMode: MarginModeValue;
+  /** The trading wallet's available USDT (`null` for a visitor). */
+  available: string | null;
+  takerFeeRate: string;
+  stepSize: string;
+  tickSize: string;
+  tiers: MarginTier[];
+  takeProfit: string;
+  stopLoss: string;
+}
+
+/** A PnL and ROE at a trigger. */
+export interface TriggerOutcome {
+  pnl: string;
+  roePercent: string;
+}
+
+/** The figures under the order form; `null` where the inputs do not allow one yet. */
+export interface OrderPreview {
+  notional: string | null;
+  initialMargin: string | null;
+  fee: string | null;
+  liquidationPrice: string | null;
+  maxSize: string | null;
+  takeProfit: TriggerOutcome | null;
+  stopLoss: TriggerOutcome | null;
+}
+
+const EMPTY: OrderPreview = {
+  notional: null,
+  initialMargin: null,
+  fee: null,
+  liquidationPrice: null,
+  maxSize: null,
+  takeProfit: null,
+  stopLoss: null,
+};
+
+function attempt<T>(run: () => T): T | null {
+  try {
+    return run();
+  } catch {
+    return null;
+  }
+}
+
+/** The order form's preview (see the module doc). */
+export function orderPreview(input: PreviewInput): OrderPreview {
+  const { side, price, quantity, leverage, marginMode, available, tiers, tickSize } = input;
+  if (!price || !isPositive(price) || !isPositive(leverage)) return EMPTY;
+  const maxSize =
+    available !== null
+      ? attempt(
+          () =>
+            maxOpenSize({ price, leverage, availableBalance: available, takerFeeRate: input.takerFeeRate, stepSize: input.stepSize, tiers }).size,
+        )
+      : null;
+  if (!isPositive(quantity)) return { ...EMPTY, maxSize };
+  // Notional and the taker fee: a sale's proceeds and its fee are exactly price × quantity and its rate.
+  const notional = attempt(() =>
+    spotOrderPreview({ side: 'sell', orderType: 'limit', price, quantity, feeRate: input.takerFeeRate, baseBalance: quantity, quoteBalance: '0' }),
+  );
+  const position = { side, size: quantity, entryPrice: price, leverage, marginMode, walletBalance: '0' };
+  const initialMargin = attempt(() => positionMetrics({ position, markPrice: price, tiers, tickSize }).initialMargin);
+  // Isolated: the position's margin is its initial margin; cross: the whole available wallet backs it.
+  const walletBalance = marginMode === 'isolated' ? initialMargin : available;
+  const liquidation = walletBalance !== null ? attempt(() => liquidationPrice({ position: { ...position, walletBalance }, tiers, tickSize })) : null;
+  const trigger = (triggerPrice: string): TriggerOutcome | null =>
+    isPositive(triggerPrice) ? attempt(() => pnlAtTrigger({ side, size: quantity, entryPrice: price, leverage, triggerPrice })) : null;
+  return {
+    notional: notional?.amount ?? null,
+    initialMargin,
+    fee: notional?.fee ?? null,
+    liquidationPrice: liquidation,
+    maxSize,
+    takeProfit: trigger(input.takeProfit),
+    stopLoss: trigger(input.stopLoss),
+  };
+}
+
+/** The margin adjustment dialog's figures: the new margin and liquidation price, the most removable. */
+export function adjustmentPreview(
+  position: FuturesPosition,
+  direction: 'add' | 'remove',
+  amount: string,
+  available: string | null,
+  tiers: MarginTier[],
+  tickSize: string,
+): MarginAdjustment | null {
+  return attempt(() =>
+    marginAdjustment({
+      position: {
+        side: position.side,
+        size: position.openInterest,
+        entryPrice: position.averOpenPrice,
+        leverage: position.leverage,
+        marginMode: position.marginMode,
+        walletBalance: position.holdCollateralAssets,
+      },
+      markPrice: position.markPrice,
+      direction,
+      amount: isPositive(amount) ? amount : '0',
+      availableBalance: available,
+      tiers,
+      tickSize,
+    }),
+  );
+}
+
+/** Whether a take-profit or stop-loss trigger is on the wrong side of the mark for `side`. */
+export function wrongSide(kind: 'takeProfit' | 'stopLoss', side: PositionSide, trigger: string, mark: string, compare: (a: string, b: string) => number): boolean {
+  if (!isPositive(trigger) || !isPositive(mark)) return false;
+  const above = compare(trigger, mark) > 0;
+  const below = compare(trigger, mark) < 0;
+  if (kind === 'takeProfit') return side === 'long' ? !above : !below;
+  return side === 'long' ? !below : !above;
+}
