@@ -3,7 +3,8 @@
 //! `contract/loss/list`, `loss/sett`, `loss/cancel`; and the designed extras
 //! `contract/position/margin` (add or remove isolated margin), `contract/position/leverage` (the
 //! leverage and margin mode of new orders), `contract/funding/list` (the user's funding payments)
-//! and the public `contract/coin/fundingInfo` (rate, countdown, mark and index). Money-moving calls
+//! and the public `contract/coin/fundingInfo` (rate, countdown, mark and index) and
+//! `contract/coin/rules` (tiers, fees and funding settings). Money-moving calls
 //! take an optional `Idempotency-Key`.
 
 use poem::web::Data;
@@ -18,8 +19,8 @@ use wasm_core::margin::MarginDirection;
 use super::engine::{Answer, Command, OrderSpec, StopSpec};
 use super::service;
 use super::views::{
-    FundingInfo, FuturesOrder, FuturesOrderType, FuturesPosition, FuturesSetting, FuturesStopOrder,
-    MarginModeView, OrderSide, PositionSide,
+    ContractRules, FundingInfo, FuturesOrder, FuturesOrderType, FuturesPosition, FuturesSetting,
+    FuturesStopOrder, MarginModeView, OrderSide, PositionSide,
 };
 use crate::app::AppState;
 use crate::funds::api::replayed;
@@ -650,5 +651,23 @@ impl FuturesApi {
                 .ok_or_else(|| super::exchange::unavailable(&symbol))
         });
         LookupResponse::of(result)
+    }
+
+    /// The rules of a USDT-M perpetual: its maintenance margin tiers, fee rates and funding
+    /// settings, as the server applies them (the order form's preview computes with these).
+    #[oai(
+        path = "/api/contract/coin/rules",
+        method = "get",
+        operation_id = "getContractRules"
+    )]
+    async fn contract_rules(
+        &self,
+        state: Data<&AppState>,
+        /// Pair (`btcusdt`), any case.
+        #[oai(validator(min_length = 1, max_length = 64))]
+        symbol: Query<String>,
+    ) -> LookupResponse<ContractRules> {
+        let symbol = service::symbol(&symbol.0);
+        LookupResponse::of(state.futures.contract_rules(&symbol))
     }
 }

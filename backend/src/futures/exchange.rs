@@ -15,7 +15,7 @@ use wasm_core::margin::TierTable;
 
 use super::engine::{Command, Engine};
 use super::position::SymbolRules;
-use super::views::FundingInfo;
+use super::views::{ContractRules, ContractTier, FundingInfo};
 use crate::config::FuturesConfig;
 use crate::entity::coin;
 use crate::http::ApiError;
@@ -236,6 +236,35 @@ impl FuturesExchange {
             .get(symbol)
             .cloned()
             .ok_or_else(|| unavailable(symbol))
+    }
+
+    /// The published rules of `symbol` (lower case): tiers, fees and the funding settings.
+    pub fn contract_rules(&self, symbol: &str) -> Result<ContractRules, ApiError> {
+        let rules = self.rules(symbol)?;
+        let config = &self.shared.config;
+        Ok(ContractRules {
+            symbol: rules.symbol.clone(),
+            tick_size: rules.tick,
+            step_size: rules.step,
+            maker_fee_rate: rules.maker_fee,
+            taker_fee_rate: rules.taker_fee,
+            max_leverage: rules.max_leverage(),
+            funding_interval_secs: i64::try_from(config.funding_interval_secs).unwrap_or(i64::MAX),
+            funding_cap: config.funding_cap,
+            funding_interest: config.funding_interest,
+            tiers: rules
+                .tiers
+                .tiers()
+                .iter()
+                .map(|tier| ContractTier {
+                    notional_floor: tier.notional_floor,
+                    notional_cap: tier.notional_cap,
+                    max_leverage: tier.max_leverage,
+                    mmr: tier.mmr,
+                    cum: tier.cum,
+                })
+                .collect(),
+        })
     }
 
     /// The symbols traded.

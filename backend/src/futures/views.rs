@@ -471,3 +471,48 @@ pub struct FundingInfo {
     /// Index price.
     pub index_price: Decimal,
 }
+
+/// One maintenance margin tier of a contract, as wasm-core's margin functions take it.
+#[derive(Debug, Clone, Object, Serialize, Deserialize, PartialEq, Eq)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ContractTier {
+    /// Where the tier starts (notional, USDT).
+    pub notional_floor: Decimal,
+    /// Where it ends (a notional equal to the cap still belongs to it).
+    pub notional_cap: Decimal,
+    /// The highest leverage while the notional lies in the tier.
+    pub max_leverage: Decimal,
+    /// Maintenance margin rate (fraction).
+    pub mmr: Decimal,
+    /// Maintenance amount (`floor × (MMR − previous MMR) + previous cum`).
+    pub cum: Decimal,
+}
+
+/// The rules of a USDT-M perpetual: everything the order form's preview and the rules page need to
+/// compute what the server computes.
+#[derive(Debug, Clone, Object, Serialize, Deserialize, PartialEq, Eq)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ContractRules {
+    /// Pair (`btcusdt`).
+    pub symbol: String,
+    /// Price tick.
+    pub tick_size: Decimal,
+    /// Quantity step.
+    pub step_size: Decimal,
+    /// Fee of a limit order that rested and filled (fraction).
+    pub maker_fee_rate: Decimal,
+    /// Fee of an order that fills at once (fraction).
+    pub taker_fee_rate: Decimal,
+    /// The highest leverage of the table (its first tier's).
+    pub max_leverage: Decimal,
+    /// Seconds between two fundings.
+    pub funding_interval_secs: i64,
+    /// The most a funding rate may be either way (fraction).
+    pub funding_cap: Decimal,
+    /// The interest part of every funding rate (fraction per interval).
+    pub funding_interest: Decimal,
+    /// Maintenance margin tiers, by notional.
+    pub tiers: Vec<ContractTier>,
+}

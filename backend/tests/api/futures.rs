@@ -1235,3 +1235,37 @@ async fn a_limit_order_the_ladder_fills_within_its_price_executes_at_once_as_a_t
     assert_audit_clean(&app).await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_contracts_rules_are_published_as_the_server_applies_them() {
+    let app = spawn_app_with(|config| {
+        configure(config);
+        config.futures.taker_fee_rate = dec!(0.0007);
+    })
+    .await;
+    let (status, _, body) = app.get("/api/contract/coin/rules?symbol=BTCUSDT").await;
+    assert_eq!(status, 200, "{body}");
+    let rules: Value = serde_json::from_str(&body).unwrap();
+    let rules = &rules["data"];
+    assert_eq!(rules["symbol"], "btcusdt");
+    assert_eq!(decimal(&rules["makerFeeRate"]), dec!(0.0002));
+    assert_eq!(decimal(&rules["takerFeeRate"]), dec!(0.0007));
+    assert_eq!(decimal(&rules["maxLeverage"]), dec!(125));
+    assert_eq!(decimal(&rules["fundingCap"]), dec!(0.0075));
+    let tiers = rules["tiers"].as_array().unwrap();
+    let expected = btc_tiers();
+    assert_eq!(tiers.len(), expected.len());
+    for (tier, want) in tiers.iter().zip(&expected) {
+        assert_eq!(decimal(&tier["notionalFloor"]), want.notional_floor);
+        assert_eq!(decimal(&tier["notionalCap"]), want.notional_cap);
+        assert_eq!(decimal(&tier["maxLeverage"]), want.max_leverage);
+        assert_eq!(decimal(&tier["mmr"]), want.mmr);
+        assert_eq!(decimal(&tier["cum"]), want.cum);
+    }
+    // A pair that is not a perpetual.
+    let (status, _, body) = app.get("/api/contract/coin/rules?symbol=nopeusdt").await;
+    assert_ne!(status, 200, "{body}");
+    let refused: Value = serde_json::from_str(&body).unwrap();
+    assert_ne!(refused["code"], 200, "{body}");
+    app.stop().await;
+}

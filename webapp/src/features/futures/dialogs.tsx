@@ -14,7 +14,7 @@ import { NumberField } from '../../components/number-field';
 import { SILENT, failure } from '../../lib/api-calls';
 import { compareDecimal } from '../../lib/decimal';
 import { decimalsOfStep, floorToStep, isPositive, percentOf } from '../../lib/decimal-math';
-import { futuresTiers } from '../../lib/futures-rules';
+import { marginTiers, useContractRules } from '../../hooks/use-contract-rules';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
 import { toaster } from '../../lib/toaster';
 import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash, pnlAtTrigger } from '../../lib/wasm';
@@ -201,7 +201,8 @@ export function MarginDialog({ position, coin, pair, onClose }: { position: Futu
   const keys = useIdempotencyKey();
   const adjust = useAdjustFuturesMargin({ request: SILENT });
   const balances = useGetUserCoin();
-  const tiers = useMemo(() => futuresTiers(position.symbol), [position.symbol]);
+  const rules = useContractRules(position.symbol);
+  const tiers = useMemo(() => marginTiers(rules), [rules]);
   const [direction, setDirection] = useState<'add' | 'remove'>('add');
   const [amount, setAmount] = useState('');
   const [submitted, setSubmitted] = useState(false);

@@ -5,6 +5,7 @@ import type * as KlineChartModule from '../../components/kline-chart';
 import { COINS, callsTo, fail, fakeBackend, makeUser, ok, page, spotTestLifecycle } from '../../components/spot-orders/test-helpers';
 import { toaster } from '../../lib/toaster';
 import { renderApp, renderSignedIn } from '../../test/render';
+import { contractRules } from '../../test/contract-rules';
 
 // The canvas chart has its own tests; jsdom cannot draw.
 vi.mock('../../components/kline-chart', async (importOriginal) => ({
@@ -59,6 +60,7 @@ function position(overrides: Partial<FuturesPosition> = {}): FuturesPosition {
 function backend(positions: FuturesPosition[] = [], extra: Parameters<typeof fakeBackend>[0] = {}) {
   return fakeBackend({
     'GET /api/contract/coin/fundingInfo': ok(FUNDING),
+    'GET /api/contract/coin/rules': ok(contractRules('btcusdt')),
     'POST /api/contract/position/leverage': ok(SETTING),
     'POST /api/userCoin/getUserCoin': ok(BALANCES),
     'POST /api/contract/position/list': ok(positions),

@@ -19,7 +19,7 @@ import { NumberField } from '../../components/number-field';
 import { SILENT, failure } from '../../lib/api-calls';
 import { compareDecimal } from '../../lib/decimal';
 import { decimalsOfStep, floorToStep, isPositive, percentOf } from '../../lib/decimal-math';
-import { FUTURES_FEES, futuresTiers } from '../../lib/futures-rules';
+import { marginTiers, useContractRules } from '../../hooks/use-contract-rules';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
 import { useOrderBook } from '../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
@@ -88,7 +88,8 @@ export function FuturesOrderForm({
   const refresh = useRefreshFutures();
   const submit = useSubmitFuturesOrder({ request: SILENT });
   const setTpSl = useSetFuturesTpSl({ request: SILENT });
-  const tiers = useMemo(() => futuresTiers(coin.symbol), [coin.symbol]);
+  const rules = useContractRules(coin.symbol);
+  const tiers = useMemo(() => marginTiers(rules), [rules]);
   const book = useOrderBook(coin.symbol);
   const balances = useGetUserCoin({ query: { enabled: loggedIn, refetchInterval: BALANCE_REFRESH_MS } });
   const setting = useQuery({
@@ -132,7 +133,7 @@ export function FuturesOrderForm({
       leverage,
       marginMode,
       available,
-      takerFeeRate: FUTURES_FEES.taker,
+      takerFeeRate: rules?.takerFeeRate ?? '',
       stepSize: coin.stepSize,
       tickSize: coin.tickSize,
       tiers,

@@ -15,7 +15,7 @@ import { pairName } from '../../hooks/use-market-rows';
 import { useSecurityFundPercent } from '../../hooks/use-settings';
 import { useDateTimeFormatter } from '../../hooks/use-time-zone';
 import { SILENT } from '../../lib/api-calls';
-import { FUNDING_DEFAULTS, FUTURES_FEES, futuresTiers } from '../../lib/futures-rules';
+import { marginTiers, useContractRules } from '../../hooks/use-contract-rules';
 import { formatQuantity } from '../../lib/wasm';
 import { FUTURES_TRADE_PATH } from './links';
 import { fractionToPercent } from './lib/percent';
@@ -28,7 +28,8 @@ function percent(rate: string): string {
 
 function TiersTable({ symbol, pair }: { symbol: string; pair: string }) {
   const { t } = useTranslation();
-  const tiers = useMemo(() => futuresTiers(symbol), [symbol]);
+  const rules = useContractRules(symbol);
+  const tiers = useMemo(() => marginTiers(rules), [rules]);
   const columns = [
     { key: 'tier', label: t('rules.futures.table.tier') },
     { key: 'notional', label: t('rules.futures.table.notional'), end: true },
@@ -78,6 +79,7 @@ export function FuturesRules() {
   const symbol = chosen ?? contracts[0]?.symbol ?? 'btcusdt';
   const coin = contracts.find((c) => c.symbol === symbol);
   const pair = coin ? pairName(coin) : symbol.toUpperCase();
+  const rules = useContractRules(symbol);
   return (
     <Stack gap="7">
       <Para>{t('rules.futures.intro')}</Para>
@@ -101,13 +103,13 @@ export function FuturesRules() {
         <TiersTable symbol={symbol} pair={pair} />
       </Section>
       <Section title={t('rules.futures.feesTitle')}>
-        <Para>{t('rules.futures.fees', { maker: percent(FUTURES_FEES.maker), taker: percent(FUTURES_FEES.taker), fund })}</Para>
+        {rules && <Para>{t('rules.futures.fees', { maker: percent(rules.makerFeeRate), taker: percent(rules.takerFeeRate), fund })}</Para>}
       </Section>
       <Section title={t('rules.futures.markTitle')}>
         <Para>{t('rules.futures.mark')}</Para>
       </Section>
       <Section title={t('rules.futures.fundingTitle')}>
-        <Para>{t('rules.futures.funding', { interest: percent(FUNDING_DEFAULTS.interest), cap: percent(FUNDING_DEFAULTS.cap) })}</Para>
+        {rules && <Para>{t('rules.futures.funding', { interest: percent(rules.fundingInterest), cap: percent(rules.fundingCap) })}</Para>}
         <FundingNow symbol={symbol} pair={pair} />
       </Section>
       <Section title={t('rules.futures.liquidationTitle')}>

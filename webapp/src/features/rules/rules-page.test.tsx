@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey } from '../../api/generated/common/common';
-import { getGetFuturesFundingInfoQueryKey } from '../../api/generated/futures/futures';
+import { getGetContractRulesQueryKey, getGetFuturesFundingInfoQueryKey } from '../../api/generated/futures/futures';
+import { contractRules } from '../../test/contract-rules';
 import { getGetSecondsConfigQueryKey } from '../../api/generated/seconds-contracts/seconds-contracts';
 import { RULE_PAGES } from '../../app/shell/footer';
 import { setLanguage } from '../../i18n';
@@ -94,8 +95,10 @@ describe('/rule/index', () => {
     queryClient.setQueryData(getGetFuturesFundingInfoQueryKey({ symbol: 'ethusdt' }), {
       symbol: 'ethusdt', fundingRate: '0.0001', nextFundingTime: Date.UTC(2026, 0, 2, 16), countdown: 100, intervalSecs: 28800, markPrice: '3100', indexPrice: '3099',
     });
+    for (const symbol of ['ethusdt', 'btcusdt']) queryClient.setQueryData(getGetContractRulesQueryKey({ symbol }), contractRules(symbol));
     const article = await screen.findByRole('article', { name: 'USDT-M futures rules' });
-    // The contract list starts with ETH/USDT here: its tiers are the default table at ½ the notional.
+    // The contract list starts with ETH/USDT here: its tiers (as the server publishes them) are the
+    // default table at ½ the notional.
     const tiers = within(article).getByRole('table', { name: 'Maintenance margin tiers of ETH/USDT' });
     expect(bodyCells(tiers)[0]).toEqual(['1', '0 – 25,000', '125x', '0.4%', '0']);
     expect(bodyCells(tiers)[4]).toEqual(['5', '5,000,000 – 10,000,000', '10x', '5%', '133,150']);

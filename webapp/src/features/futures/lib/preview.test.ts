@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareDecimal } from '../../../lib/decimal';
-import { futuresTiers } from '../../../lib/futures-rules';
+import { contractRules } from '../../../test/contract-rules';
 import { countdownText, fundingRateText } from '../futures-header';
 import { orderPreview, wrongSide } from './preview';
 
@@ -13,7 +13,7 @@ const BASE = {
   takerFeeRate: '0.0005',
   stepSize: '0.001',
   tickSize: '0.01',
-  tiers: futuresTiers('btcusdt'),
+  tiers: contractRules('btcusdt').tiers,
   takeProfit: '',
   stopLoss: '',
 };

@@ -75,7 +75,8 @@ function attempt<T>(run: () => T): T | null {
 /** The order form's preview (see the module doc). */
 export function orderPreview(input: PreviewInput): OrderPreview {
   const { side, price, quantity, leverage, marginMode, available, tiers, tickSize } = input;
-  if (!price || !isPositive(price) || !isPositive(leverage)) return EMPTY;
+  // Nothing until the contract's rules (tiers and fee rate, from the server) have loaded.
+  if (!price || !isPositive(price) || !isPositive(leverage) || !input.takerFeeRate || tiers.length === 0) return EMPTY;
   const maxSize =
     available !== null
       ? attempt(
