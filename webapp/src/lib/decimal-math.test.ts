@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalsOfStep, floorToStep, fractionToPercent, isPositive, isZero, percentOf, quantityFor } from './decimal-math';
+import { decimalsOfStep, floorToStep, fractionToPercent, isPositive, isZero, percentOf, quantityFor, sumDecimals } from './decimal-math';
 
 describe('decimal math of the order form', () => {
   it('takes exact shares of a balance', () => {
@@ -38,5 +38,15 @@ describe('decimal math of the order form', () => {
     expect(isPositive('')).toBe(false);
     expect(isZero('0.000')).toBe(true);
     expect(isZero('0.01')).toBe(false);
+  });
+});
+
+describe('sumDecimals', () => {
+  it('adds signed decimals exactly', () => {
+    expect(sumDecimals(['0.1', '0.2'])).toBe('0.3');
+    expect(sumDecimals(['-150', '40.25'])).toBe('-109.75');
+    expect(sumDecimals(['+1.5', '-1.5'])).toBe('0');
+    expect(sumDecimals([])).toBe('0');
+    expect(sumDecimals([null, 'x', '2'])).toBe('2');
   });
 });

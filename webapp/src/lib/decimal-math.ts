@@ -93,3 +93,16 @@ export function isZero(value: string | null | undefined): boolean {
   const parsed = parse(value);
   return parsed === null || parsed.units === 0n;
 }
+
+/** The exact sum of decimal strings, signed (`-1.5`); a value that is not a decimal counts as 0. */
+export function sumDecimals(values: readonly (string | null | undefined)[]): string {
+  const terms = values.flatMap((value) => {
+    const text = value?.trim() ?? '';
+    const negative = text.startsWith('-');
+    const scaled = parse(negative || text.startsWith('+') ? text.slice(1) : text);
+    return scaled ? [{ ...scaled, units: negative ? -scaled.units : scaled.units }] : [];
+  });
+  const scale = Math.max(0, ...terms.map((term) => term.scale));
+  const total = terms.reduce((sum, term) => sum + term.units * pow10(scale - term.scale), 0n);
+  return total < 0n ? `-${render(-total, scale)}` : render(total, scale);
+}

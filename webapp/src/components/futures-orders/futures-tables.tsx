@@ -1,5 +1,5 @@
 //! The user's futures tables, shared by the futures screen and the order lists of /account/entrust:
-//! open positions (with the TP/SL, margin and close actions where the screen offers them), current
+//! open positions (with the TP/SL, margin, stop order and close actions where the screen offers them), current
 //! orders with cancel, order history, and stop orders (`contract/loss/*`) with cancel.
 
 import { Badge, Button, HStack, Table, Text } from '@chakra-ui/react';
@@ -14,7 +14,7 @@ import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash } from
 import { DataTable, type DataColumn } from '../data-table';
 
 /** What a position's action button opens. */
-export type PositionAction = 'tpsl' | 'margin' | 'close';
+export type PositionAction = 'tpsl' | 'margin' | 'stop' | 'close';
 
 /** `up` / `down` by the sign of a decimal string (nothing for zero). */
 export function tone(value: string | null | undefined): string | undefined {
@@ -127,6 +127,9 @@ export function FuturesPositionsTable({ loggedIn, positions, name, coinOf, onAct
                       {t('futures.positions.adjustMargin')}
                     </Button>
                   )}
+                  <Button size="2xs" variant="outline" onClick={() => onAction('stop', position)}>
+                    {t('futures.positions.stopOrder')}
+                  </Button>
                   <Button size="2xs" variant="outline" colorPalette="red" onClick={() => onAction('close', position)}>
                     {t('futures.positions.close')}
                   </Button>

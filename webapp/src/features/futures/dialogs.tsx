@@ -1,15 +1,17 @@
 //! The position dialogs: take profit / stop loss (a trigger on the wrong side of the mark is refused
 //! here before the server would, PnL and ROE at each trigger from wasm-core), margin adjustment
 //! (add or remove isolated margin; the new liquidation price and the most removable come live from
-//! wasm-core's `marginAdjustment`, the function the server runs) and close position (market or
+//! wasm-core's `marginAdjustment`, the function the server runs), stop order (`contract/loss/sett`:
+//! closes the quantity, or the whole position, at market when the mark reaches the trigger from the
+//! side it is on now; the estimated PnL at the trigger from wasm-core) and close position (market or
 //! limit, whole or part with 25 / 50 / 75 / 100 %, the estimated PnL from wasm-core).
 
 import { Box, Button, Dialog, Flex, HStack, Portal, Stack, Tabs, Text, chakra } from '@chakra-ui/react';
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAdjustFuturesMargin, useSetFuturesTpSl, useSubmitFuturesOrder } from '../../api/generated/futures/futures';
+import { useAdjustFuturesMargin, useSetFuturesStop, useSetFuturesTpSl, useSubmitFuturesOrder } from '../../api/generated/futures/futures';
 import { useGetUserCoin } from '../../api/generated/funds/funds';
-import type { CoinListEntry, FuturesOrderRequest, FuturesPosition } from '../../api/generated/model';
+import type { CoinListEntry, FuturesOrderRequest, FuturesPosition, StopRequest } from '../../api/generated/model';
 import { NumberField } from '../../components/number-field';
 import { SILENT, failure } from '../../lib/api-calls';
 import { compareDecimal } from '../../lib/decimal';
@@ -388,6 +390,117 @@ export function ClosePositionDialog({ position, coin, pair, onClose }: { positio
         ))}
       </HStack>
       <Figure label={t('futures.close.estimatedPnl')} value={outcomeText(estimate, quote)} tone={tone(estimate?.pnl)} strong />
+    </Frame>
+  );
+}
+
+export function StopOrderDialog({ position, coin, pair, onClose }: { position: FuturesPosition; coin: CoinListEntry; pair: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const refresh = useRefreshFutures();
+  const keys = useIdempotencyKey();
+  const place = useSetFuturesStop({ request: SILENT });
+  const [trigger, setTrigger] = useState('');
+  // Empty: the whole position.
+  const [quantity, setQuantity] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [serverError, setServerError] = useState<{ field: 'trigger' | 'quantity'; message: string } | null>(null);
+  const base = coin.coin.toUpperCase();
+  const quote = coin.baseCoin.toUpperCase();
+  const whole = quantity === '' || compareDecimal(quantity, position.openInterest) === 0;
+  const price = (value?: string | null) => orDash((v) => formatPrice(v, coin.pricePrecision), value);
+
+  const triggerError = (() => {
+    if (!isPositive(trigger)) return t('futures.form.errors.pricePositive');
+    if (!onStep(trigger, coin.tickSize)) return t('futures.form.errors.offTick', { tick: coin.tickSize });
+    if (isPositive(position.markPrice) && compareDecimal(trigger, position.markPrice) === 0) return t('futures.stop.errors.atMark');
+    return undefined;
+  })();
+  const quantityError = (() => {
+    if (quantity === '') return undefined;
+    if (!isPositive(quantity)) return t('futures.form.errors.quantityPositive');
+    if (!onStep(quantity, coin.stepSize)) return t('futures.form.errors.offStep', { step: coin.stepSize });
+    if (compareDecimal(quantity, position.openInterest) > 0) return t('futures.close.errors.aboveSize', { size: formatQuantity(position.openInterest) });
+    return undefined;
+  })();
+  const direction = isPositive(trigger) && isPositive(position.markPrice) ? compareDecimal(trigger, position.markPrice) : 0;
+  const estimate = outcome(position, trigger, whole ? position.openInterest : quantity);
+
+  const onSubmit = async () => {
+    setSubmitted(true);
+    if (triggerError || quantityError) return;
+    const body: StopRequest = {
+      symbol: position.symbol,
+      triggerPrice: trigger,
+      ...(whole ? {} : { quantity }),
+      positionSide: position.side,
+    };
+    try {
+      await place.mutateAsync({ data: body, headers: idempotencyHeader(keys.keyFor(body)) });
+      keys.settle();
+      toaster.create({ type: 'success', title: t('futures.stop.placed', { price: price(trigger) }) });
+      refresh();
+      onClose();
+    } catch (error) {
+      const info = failure(error, t('errors.unknown'));
+      if (!info.unanswered) keys.settle();
+      const field = info.field === 'quantity' || info.reason === 'no_open_position' ? 'quantity' : 'trigger';
+      setServerError({ field, message: info.message });
+    }
+  };
+
+  return (
+    <Frame title={t('futures.stop.title')} submitLabel={t('futures.stop.confirm')} busy={place.isPending} onSubmit={() => void onSubmit()} onClose={onClose}>
+      <Summary position={position} coin={coin} pair={pair} />
+      <NumberField
+        label={t('futures.stop.trigger')}
+        value={trigger}
+        unit={quote}
+        decimals={decimalsOfStep(coin.tickSize)}
+        helper={t('futures.stop.currentMark', { price: price(position.markPrice) })}
+        error={serverError?.field === 'trigger' ? serverError.message : submitted || trigger ? triggerError : undefined}
+        onChange={(value) => {
+          setTrigger(value);
+          setServerError(null);
+        }}
+      />
+      {direction !== 0 && (
+        <Text fontSize="xs" color={direction > 0 ? 'up' : 'down'} role="status">
+          {t(direction > 0 ? 'futures.stop.firesAbove' : 'futures.stop.firesBelow', { price: price(trigger) })}
+        </Text>
+      )}
+      <NumberField
+        label={t('futures.stop.quantity')}
+        value={quantity}
+        unit={base}
+        decimals={decimalsOfStep(coin.stepSize)}
+        helper={t('futures.stop.wholeHint', { size: formatQuantity(position.openInterest) })}
+        error={serverError?.field === 'quantity' ? serverError.message : submitted || quantity ? quantityError : undefined}
+        onChange={(value) => {
+          setQuantity(value);
+          setServerError(null);
+        }}
+      />
+      <HStack gap="1.5" role="group" aria-label={t('futures.form.percentGroup')}>
+        {PERCENTS.map((percent) => (
+          <Button
+            key={percent}
+            size="2xs"
+            flex="1"
+            variant="outline"
+            aria-label={t('futures.stop.percent', { percent })}
+            onClick={() => {
+              setQuantity(percent === 100 ? position.openInterest : floorToStep(percentOf(position.openInterest, percent), coin.stepSize));
+              setServerError(null);
+            }}
+          >
+            {percent}%
+          </Button>
+        ))}
+      </HStack>
+      <Figure label={t('futures.stop.estimatedPnl')} value={outcomeText(estimate, quote)} tone={tone(estimate?.pnl)} strong />
+      <Text fontSize="xs" color="fg.muted">
+        {t('futures.stop.hint')}
+      </Text>
     </Frame>
   );
 }

@@ -173,4 +173,51 @@ describe('USDT-M futures screen', () => {
     const [close] = callsTo(calls, 'POST', '/api/contract/order/submit');
     expect(close!.body).toEqual({ symbol: 'btcusdt', side: 'sell', orderType: 'market', quantity: '0.005', reduceOnly: true });
   });
+
+  it('places a stop order on a position: trigger side, PnL at the trigger from wasm-core, the request, a trigger at the mark refused', async () => {
+    const calls = backend([position()], {
+      'POST /api/contract/loss/sett': (call) =>
+        (call.body as { triggerPrice?: string }).triggerPrice === '66500'
+          ? fail(400, 'stop_trigger_at_mark', 'The trigger price is the mark price now', 'triggerPrice')
+          : ok({ id: 9, symbol: 'btcusdt', triggerPrice: '66000', quantity: '0.005', status: 'waiting' }),
+    });
+    renderSignedIn('/trade/index?type=usta&symbol=btcusdt', makeUser(), CONTRACT_COINS);
+    const table = await screen.findByRole('table', { name: 'Open positions' });
+    fireEvent.click(await within(table).findByRole('button', { name: 'Stop order' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Stop order' });
+    expect(within(dialog).getByText('Current mark price: 67,000.00')).toBeTruthy();
+    const trigger = within(dialog).getByLabelText('Trigger price (mark price)');
+
+    // At the mark: refused here, nothing sent.
+    fireEvent.change(trigger, { target: { value: '67000' } });
+    expect(await within(dialog).findByText('The trigger price must differ from the current mark price')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Place stop order' }));
+    expect(callsTo(calls, 'POST', '/api/contract/loss/sett')).toHaveLength(0);
+
+    fireEvent.change(trigger, { target: { value: '66000' } });
+    expect(within(dialog).getByText('Fires when the mark price falls to 66,000.00')).toBeTruthy();
+    // The whole 0.01 at 66,000: (66,000 − 67,000) × 0.01 = −10 on 67 of margin.
+    expect(within(within(dialog).getByRole('group', { name: 'Estimated PnL at the trigger' })).getByText('-10.00 USDT (-14.93%)')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop 50%' }));
+    expect((within(dialog).getByLabelText('Quantity to close') as HTMLInputElement).value).toBe('0.005');
+    expect(within(within(dialog).getByRole('group', { name: 'Estimated PnL at the trigger' })).getByText('-5.00 USDT (-14.93%)')).toBeTruthy();
+
+    // The server's mark moved to the trigger: its refusal is shown.
+    fireEvent.change(trigger, { target: { value: '66500' } });
+    expect(within(dialog).getByText('Fires when the mark price falls to 66,500.00')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Place stop order' }));
+    expect(await within(dialog).findByText('The trigger price is the mark price now')).toBeTruthy();
+
+    fireEvent.change(trigger, { target: { value: '66000' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Place stop order' }));
+    await waitFor(() => expect(callsTo(calls, 'POST', '/api/contract/loss/sett')).toHaveLength(2));
+    const [refused, placed] = callsTo(calls, 'POST', '/api/contract/loss/sett');
+    expect(refused!.body).toEqual({ symbol: 'btcusdt', triggerPrice: '66500', quantity: '0.005', positionSide: 'long' });
+    expect(placed!.body).toEqual({ symbol: 'btcusdt', triggerPrice: '66000', quantity: '0.005', positionSide: 'long' });
+    expect(placed!.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(placed!.headers['Idempotency-Key']).not.toBe(refused!.headers['Idempotency-Key']);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Stop order' })).toBeNull());
+    // The stop-orders list is read again.
+    await waitFor(() => expect(callsTo(calls, 'POST', '/api/contract/loss/list').length).toBeGreaterThan(1));
+  });
 });

@@ -15,6 +15,7 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { setFuturesLeverage, useSetFuturesTpSl, useSubmitFuturesOrder } from '../../api/generated/futures/futures';
 import { useGetUserCoin } from '../../api/generated/funds/funds';
 import type { CoinListEntry, FuturesOrderRequest, FuturesSetting } from '../../api/generated/model';
+import { useOpenFuturesPositions } from '../../components/futures-orders';
 import { NumberField } from '../../components/number-field';
 import { SILENT, failure } from '../../lib/api-calls';
 import { compareDecimal } from '../../lib/decimal';
@@ -27,7 +28,7 @@ import { toaster } from '../../lib/toaster';
 import type { AccountValues } from '../../lib/user-push';
 import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash } from '../../lib/wasm';
 import { useRefreshFutures } from '../../hooks/use-refresh-futures';
-import { type MarginModeValue, type PositionSide, orderPreview, wrongSide } from './lib/preview';
+import { type MarginModeValue, type PositionSide, crossOthers, orderPreview, wrongSide } from './lib/preview';
 
 /** A price picked in the order book; `n` tells two picks of the same price apart. */
 export interface PickedPrice {
@@ -120,6 +121,8 @@ export function FuturesOrderForm({
   const leverage = leverageText ?? savedLeverage;
   const marginMode: MarginModeValue = setting.data?.marginMode ?? 'isolated';
   const available = loggedIn && balances.data ? (balances.data.coins.find((c) => c.coin.toLowerCase() === coin.baseCoin.toLowerCase())?.trading ?? '0') : null;
+  const positions = useOpenFuturesPositions();
+  const otherCross = useMemo(() => crossOthers(positions.data, coin.symbol), [positions.data, coin.symbol]);
   const bestAsk = book?.asks[0]?.[0] ?? null;
   const bestBid = book?.bids[0]?.[0] ?? null;
   const fillPrice = (side: PositionSide): string | null =>
@@ -133,6 +136,7 @@ export function FuturesOrderForm({
       leverage,
       marginMode,
       available,
+      otherCross,
       takerFeeRate: rules?.takerFeeRate ?? '',
       stepSize: coin.stepSize,
       tickSize: coin.tickSize,

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { compareDecimal } from '../../../lib/decimal';
 import { contractRules } from '../../../test/contract-rules';
 import { countdownText, fundingRateText } from '../futures-header';
-import { orderPreview, wrongSide } from './preview';
+import type { FuturesPosition } from '../../../api/generated/model';
+import { liquidationPrice } from '../../../lib/wasm';
+import { crossOthers, orderPreview, wrongSide } from './preview';
 
 const BASE = {
   price: '50000',
@@ -62,5 +64,44 @@ describe('header figures', () => {
     expect(countdownText(3725)).toBe('01:02:05');
     expect(fundingRateText('0.0001')).toBe('0.0100%');
     expect(fundingRateText('-0.00012345')).toBe('-0.012345%');
+  });
+});
+
+describe('the cross liquidation price', () => {
+  const held = (symbol: string, marginMode: 'cross' | 'isolated', maintenanceMargin: string, unrealisedPnl: string) =>
+    ({ symbol, marginMode, maintenanceMargin, unrealisedPnl, holdCollateralAssets: '10000', status: 'open' }) as FuturesPosition;
+
+  it("is the server's: WB the trading wallet, TMM and UPNL of the other symbols' cross positions", () => {
+    const positions = [
+      held('ethusdt', 'cross', '20', '-150'),
+      held('solusdt', 'cross', '5.5', '40.25'),
+      // Neither counts: the same symbol, and an isolated position.
+      held('btcusdt', 'cross', '200', '-999'),
+      held('xrpusdt', 'isolated', '3', '-50'),
+    ];
+    const otherCross = crossOthers(positions, 'btcusdt');
+    expect(otherCross).toEqual({ maintenanceMargin: '25.5', unrealisedPnl: '-109.75' });
+    const preview = orderPreview({ ...BASE, side: 'long', marginMode: 'cross', available: '10000', otherCross });
+    const direct = liquidationPrice({
+      position: {
+        side: 'long',
+        size: '1',
+        entryPrice: '50000',
+        leverage: '10',
+        marginMode: 'cross',
+        walletBalance: '10000',
+        otherMaintenanceMargin: '25.5',
+        otherUnrealizedPnl: '-109.75',
+      },
+      tiers: BASE.tiers,
+      tickSize: '0.01',
+    });
+    // (10,000 − 25.5 − 109.75 − 50,000) / (0.004 − 1)
+    expect(direct).toBe('40296.44');
+    expect(preview.liquidationPrice).toBe(direct);
+    // Without the other positions the figure differs (what the preview showed before).
+    expect(orderPreview({ ...BASE, side: 'long', marginMode: 'cross', available: '10000' }).liquidationPrice).not.toBe(direct);
+    // Isolated ignores them.
+    expect(orderPreview({ ...BASE, side: 'long', available: '10000', otherCross }).liquidationPrice).toBe('45180.72');
   });
 });

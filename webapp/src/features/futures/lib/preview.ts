@@ -2,8 +2,11 @@
 //! order): initial margin (rounded as the engine rounds margins), opening fee at the taker rate,
 //! estimated liquidation price, the largest size the available balance opens, and PnL / ROE at the
 //! take-profit and stop-loss triggers. Pure: decimal strings in, decimal strings out.
+//!
+//! A cross position's liquidation price is the server's (`cross_context`): WB the trading wallet, TMM
+//! and UPNL the maintenance margin and unrealised PnL of the user's cross positions in OTHER symbols.
 
-import { isPositive } from '../../../lib/decimal-math';
+import { isPositive, sumDecimals } from '../../../lib/decimal-math';
 import {
   type MarginTier,
   liquidationPrice,
@@ -27,14 +30,37 @@ export interface PreviewInput {
   quantity: string;
   leverage: string;
   marginMode: MarginModeValue;
-  /** The trading wallet's available USDT (`null` for a visitor). */
+  /**
+   * The trading wallet's USDT (`getUserCoin`'s `trading`, `null` for a visitor): the balance the max
+   * size is bounded by, and a cross position's WB (the server's wallet is that ledger balance).
+   */
   available: string | null;
+  /** Cross only: the user's cross positions in other symbols (TMM, UPNL); none when absent. */
+  otherCross?: CrossOthers | null;
   takerFeeRate: string;
   stepSize: string;
   tickSize: string;
   tiers: MarginTier[];
   takeProfit: string;
   stopLoss: string;
+}
+
+/** The sums over the user's cross positions in other symbols: TMM and UPNL of the formula. */
+export interface CrossOthers {
+  maintenanceMargin: string;
+  unrealisedPnl: string;
+}
+
+/**
+ * TMM and UPNL for a cross position in `symbol`: the maintenance margin and unrealised PnL of the
+ * user's open cross positions in the other symbols (`positions` as the list gives them).
+ */
+export function crossOthers(positions: readonly FuturesPosition[] | null | undefined, symbol: string): CrossOthers {
+  const others = (positions ?? []).filter((p) => p.marginMode === 'cross' && p.symbol !== symbol);
+  return {
+    maintenanceMargin: sumDecimals(others.map((p) => p.maintenanceMargin)),
+    unrealisedPnl: sumDecimals(others.map((p) => p.unrealisedPnl)),
+  };
 }
 
 /** A PnL and ROE at a trigger. */
@@ -91,9 +117,15 @@ export function orderPreview(input: PreviewInput): OrderPreview {
   );
   const position = { side, size: quantity, entryPrice: price, leverage, marginMode, walletBalance: '0' };
   const initialMargin = attempt(() => positionMetrics({ position, markPrice: price, tiers, tickSize }).initialMargin);
-  // Isolated: the position's margin is its initial margin; cross: the whole available wallet backs it.
+  // Isolated: the position's margin is its initial margin; cross: the trading wallet backs it, less
+  // the maintenance margin and plus the unrealised PnL of the other cross positions (as the server).
   const walletBalance = marginMode === 'isolated' ? initialMargin : available;
-  const liquidation = walletBalance !== null ? attempt(() => liquidationPrice({ position: { ...position, walletBalance }, tiers, tickSize })) : null;
+  const others =
+    marginMode === 'cross' && input.otherCross
+      ? { otherMaintenanceMargin: input.otherCross.maintenanceMargin, otherUnrealizedPnl: input.otherCross.unrealisedPnl }
+      : {};
+  const liquidation =
+    walletBalance !== null ? attempt(() => liquidationPrice({ position: { ...position, walletBalance, ...others }, tiers, tickSize })) : null;
   const trigger = (triggerPrice: string): TriggerOutcome | null =>
     isPositive(triggerPrice) ? attempt(() => pnlAtTrigger({ side, size: quantity, entryPrice: price, leverage, triggerPrice })) : null;
   return {
