@@ -28,7 +28,7 @@ import { toaster } from '../../lib/toaster';
 import type { AccountValues } from '../../lib/user-push';
 import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash } from '../../lib/wasm';
 import { useRefreshFutures } from '../../hooks/use-refresh-futures';
-import { type MarginModeValue, type PositionSide, crossOthers, orderPreview, wrongSide } from './lib/preview';
+import { type MarginModeValue, type PositionSide, availableToOpen, crossOthers, orderPreview, wrongSide } from './lib/preview';
 
 /** A price picked in the order book; `n` tells two picks of the same price apart. */
 export interface PickedPrice {
@@ -123,6 +123,7 @@ export function FuturesOrderForm({
   const available = loggedIn && balances.data ? (balances.data.coins.find((c) => c.coin.toLowerCase() === coin.baseCoin.toLowerCase())?.trading ?? '0') : null;
   const positions = useOpenFuturesPositions();
   const otherCross = useMemo(() => crossOthers(positions.data, coin.symbol), [positions.data, coin.symbol]);
+  const usable = useMemo(() => availableToOpen(available, positions.data), [available, positions.data]);
   const bestAsk = book?.asks[0]?.[0] ?? null;
   const bestBid = book?.bids[0]?.[0] ?? null;
   const fillPrice = (side: PositionSide): string | null =>
@@ -136,6 +137,7 @@ export function FuturesOrderForm({
       leverage,
       marginMode,
       available,
+      availableToOpen: usable,
       otherCross,
       takerFeeRate: rules?.takerFeeRate ?? '',
       stepSize: coin.stepSize,
@@ -329,7 +331,7 @@ export function FuturesOrderForm({
               {t('futures.form.available')}
             </chakra.label>
             <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
-              {loggedIn ? usdt(available ?? '0') : '--'}
+              {loggedIn ? usdt(usable ?? '0') : '--'}
             </chakra.output>
           </Flex>
           {account && (

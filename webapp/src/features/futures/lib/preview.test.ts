@@ -4,7 +4,7 @@ import { contractRules } from '../../../test/contract-rules';
 import { countdownText, fundingRateText } from '../futures-header';
 import type { FuturesPosition } from '../../../api/generated/model';
 import { liquidationPrice } from '../../../lib/wasm';
-import { crossOthers, orderPreview, wrongSide } from './preview';
+import { availableToOpen, crossOthers, orderPreview, wrongSide } from './preview';
 
 const BASE = {
   price: '50000',
@@ -103,5 +103,28 @@ describe('the cross liquidation price', () => {
     expect(orderPreview({ ...BASE, side: 'long', marginMode: 'cross', available: '10000' }).liquidationPrice).not.toBe(direct);
     // Isolated ignores them.
     expect(orderPreview({ ...BASE, side: 'long', available: '10000', otherCross }).liquidationPrice).toBe('45180.72');
+  });
+});
+
+describe('availableToOpen', () => {
+  const held = (marginMode: 'cross' | 'isolated', positionMargin: string, unrealisedPnl: string) =>
+    ({ symbol: 'ethusdt', marginMode, positionMargin, unrealisedPnl, status: 'open' }) as FuturesPosition;
+
+  it("is the server's available balance: the wallet less cross initial margin, plus the cross unrealised loss only", () => {
+    expect(availableToOpen(null, [])).toBeNull();
+    expect(availableToOpen('1000', [])).toBe('1000');
+    // 1,000 − 100 − 50.5 + (−30 + 10), the isolated position's margin left out (it is not in the wallet).
+    expect(availableToOpen('1000', [held('cross', '100', '-30'), held('cross', '50.5', '10'), held('isolated', '300', '-80')])).toBe('829.5');
+    // A net unrealised profit does not add to it.
+    expect(availableToOpen('1000', [held('cross', '100', '25')])).toBe('900');
+    // Never below zero.
+    expect(availableToOpen('100', [held('cross', '90', '-40')])).toBe('0');
+  });
+
+  it('bounds the max size instead of the wallet when given', () => {
+    const withWallet = orderPreview({ ...BASE, side: 'long', quantity: '', available: '1000' });
+    const bounded = orderPreview({ ...BASE, side: 'long', quantity: '', available: '1000', availableToOpen: '500' });
+    expect(withWallet.maxSize).toBe('0.199');
+    expect(bounded.maxSize).toBe('0.099');
   });
 });

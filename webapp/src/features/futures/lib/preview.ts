@@ -35,6 +35,11 @@ export interface PreviewInput {
    * size is bounded by, and a cross position's WB (the server's wallet is that ledger balance).
    */
   available: string | null;
+  /**
+   * What new orders may use, as the server counts it ([`availableToOpen`]); bounds the max size.
+   * When absent, `available`.
+   */
+  availableToOpen?: string | null;
   /** Cross only: the user's cross positions in other symbols (TMM, UPNL); none when absent. */
   otherCross?: CrossOthers | null;
   takerFeeRate: string;
@@ -61,6 +66,26 @@ export function crossOthers(positions: readonly FuturesPosition[] | null | undef
     maintenanceMargin: sumDecimals(others.map((p) => p.maintenanceMargin)),
     unrealisedPnl: sumDecimals(others.map((p) => p.unrealisedPnl)),
   };
+}
+
+/** `-value` of a decimal string. */
+function negated(value: string): string {
+  const text = value.trim();
+  return text.startsWith('-') ? text.slice(1) : `-${text}`;
+}
+
+/**
+ * What the server lets new orders use (its available balance): the trading wallet less the initial
+ * margin of the user's cross positions in every symbol, plus their unrealised loss (a profit does not
+ * count), never below 0; `null` for a visitor.
+ */
+export function availableToOpen(wallet: string | null, positions: readonly FuturesPosition[] | null | undefined): string | null {
+  if (wallet === null) return null;
+  const cross = (positions ?? []).filter((p) => p.marginMode === 'cross');
+  const unrealised = sumDecimals(cross.map((p) => p.unrealisedPnl));
+  const loss = unrealised.startsWith('-') ? unrealised : '0';
+  const total = sumDecimals([wallet, ...cross.map((p) => negated(p.positionMargin)), loss]);
+  return total.startsWith('-') ? '0' : total;
 }
 
 /** A PnL and ROE at a trigger. */
@@ -103,11 +128,11 @@ export function orderPreview(input: PreviewInput): OrderPreview {
   const { side, price, quantity, leverage, marginMode, available, tiers, tickSize } = input;
   // Nothing until the contract's rules (tiers and fee rate, from the server) have loaded.
   if (!price || !isPositive(price) || !isPositive(leverage) || !input.takerFeeRate || tiers.length === 0) return EMPTY;
+  const usable = input.availableToOpen === undefined ? available : input.availableToOpen;
   const maxSize =
-    available !== null
+    usable !== null
       ? attempt(
-          () =>
-            maxOpenSize({ price, leverage, availableBalance: available, takerFeeRate: input.takerFeeRate, stepSize: input.stepSize, tiers }).size,
+          () => maxOpenSize({ price, leverage, availableBalance: usable, takerFeeRate: input.takerFeeRate, stepSize: input.stepSize, tiers }).size,
         )
       : null;
   if (!isPositive(quantity)) return { ...EMPTY, maxSize };
