@@ -838,7 +838,7 @@ impl Engine {
         // What a market order fills now, and the price every check uses.
         let (fill_quantity, exec_price) = match spec.order_type {
             FuturesOrderType::Market => {
-                let (filled, value) = self.walk(direction, quantity);
+                let (filled, value) = self.walk(direction, quantity, None);
                 if filled.is_zero() {
                     return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::NoLiquidity));
                 }
@@ -851,7 +851,7 @@ impl Engine {
                 // A limit order the ladder can fill whole within its price now executes at once
                 // as a taker, at the ladder's prices (never worse than its limit), as on a venue
                 // where it would meet the book; otherwise it rests until the mark reaches it.
-                let (filled, value) = self.walk_within(direction, quantity, limit);
+                let (filled, value) = self.walk(direction, quantity, Some(limit));
                 if !filled.is_zero() && filled == quantity {
                     (filled, value / filled)
                 } else {
@@ -919,44 +919,28 @@ impl Engine {
         })
     }
 
-    /// The ladder of the side a `direction` order takes: asks for a buy, bids for a sell.
-    fn walk(&self, direction: Side, quantity: Decimal) -> (Decimal, Decimal) {
-        let Some(book) = self.shared.prices.book(&self.rules.symbol) else {
-            return (Decimal::ZERO, Decimal::ZERO);
-        };
-        let levels = match direction {
-            Side::Long => &book.asks,
-            Side::Short => &book.bids,
-        };
-        walk_book(levels.iter().map(|l| (l.price, l.quantity)), quantity)
-    }
-
-    /// [`Self::walk`] over the levels at or better than `limit` only (asks at or below it for a
-    /// buy, bids at or above it for a sell).
-    fn walk_within(
+    /// Walks the ladder of the side a `direction` order takes (asks for a buy, bids for a sell),
+    /// only its levels at or better than `limit` when given: the quantity filled and its value.
+    fn walk(
         &self,
         direction: Side,
         quantity: Decimal,
-        limit: Decimal,
+        limit: Option<Decimal>,
     ) -> (Decimal, Decimal) {
         let Some(book) = self.shared.prices.book(&self.rules.symbol) else {
             return (Decimal::ZERO, Decimal::ZERO);
         };
-        let levels: Vec<(Decimal, Decimal)> = match direction {
-            Side::Long => book
-                .asks
-                .iter()
-                .take_while(|l| l.price <= limit)
-                .map(|l| (l.price, l.quantity))
-                .collect(),
-            Side::Short => book
-                .bids
-                .iter()
-                .take_while(|l| l.price >= limit)
-                .map(|l| (l.price, l.quantity))
-                .collect(),
+        let (levels, within): (_, fn(Decimal, Decimal) -> bool) = match direction {
+            Side::Long => (&book.asks, |price, limit| price <= limit),
+            Side::Short => (&book.bids, |price, limit| price >= limit),
         };
-        walk_book(levels, quantity)
+        walk_book(
+            levels
+                .iter()
+                .take_while(|l| limit.is_none_or(|limit| within(l.price, limit)))
+                .map(|l| (l.price, l.quantity)),
+            quantity,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1797,7 +1781,7 @@ impl Engine {
         };
         let side = OrderSide::toward(opposite(open.side));
         let quantity = quantity.unwrap_or(open.size).min(open.size);
-        let (filled, value) = self.walk(side.direction(), quantity);
+        let (filled, value) = self.walk(side.direction(), quantity, None);
         // Without enough book the rest closes at the mark: a triggered close always completes.
         let mark = self.mark_price()?;
         let value = value + (quantity - filled) * mark;
