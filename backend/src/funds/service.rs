@@ -143,6 +143,7 @@ pub fn ledger_error(error: LedgerError, amount_field: &str) -> ApiError {
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::LedgerBusy)
         }
         LedgerError::Refused(error) => error,
+        LedgerError::Db(error) => ApiError::from(error),
         other => ApiError::internal(other),
     }
 }

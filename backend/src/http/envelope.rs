@@ -185,8 +185,49 @@ impl ApiError {
     }
 }
 
+/// Whether `error` says the database had no free connection in time: the pool is saturated (a
+/// burst of requests, a starved machine), not broken, so the request is answered as busy.
+pub fn is_pool_timeout(error: &sea_orm::DbErr) -> bool {
+    use sea_orm::{ConnAcquireErr, DbErr, RuntimeErr, sqlx};
+    match error {
+        DbErr::ConnectionAcquire(ConnAcquireErr::Timeout) => true,
+        DbErr::Conn(RuntimeErr::SqlxError(cause))
+        | DbErr::Exec(RuntimeErr::SqlxError(cause))
+        | DbErr::Query(RuntimeErr::SqlxError(cause)) => {
+            matches!(cause.as_ref(), sqlx::Error::PoolTimedOut)
+        }
+        _ => false,
+    }
+}
+
 impl From<sea_orm::DbErr> for ApiError {
+    /// 503 `service_busy` when the pool had no connection in time (nothing was done; the client
+    /// may retry), else an internal error.
     fn from(error: sea_orm::DbErr) -> Self {
+        if is_pool_timeout(&error) {
+            tracing::warn!(%error, "no database connection in time; answered busy");
+            return Self::new(StatusCode::SERVICE_UNAVAILABLE, Msg::ServiceBusy);
+        }
         Self::internal(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sea_orm::{ConnAcquireErr, DbErr};
+
+    #[test]
+    fn a_saturated_pool_is_busy_and_other_database_failures_are_internal() {
+        let busy = ApiError::from(DbErr::ConnectionAcquire(ConnAcquireErr::Timeout));
+        assert_eq!(
+            (busy.status, busy.msg),
+            (StatusCode::SERVICE_UNAVAILABLE, Msg::ServiceBusy)
+        );
+        let broken = ApiError::from(DbErr::Custom("disk I/O error".into()));
+        assert_eq!(
+            (broken.status, broken.msg),
+            (StatusCode::INTERNAL_SERVER_ERROR, Msg::InternalError)
+        );
     }
 }

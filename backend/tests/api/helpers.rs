@@ -422,6 +422,30 @@ impl TestApp {
     }
 }
 
+/// What `N` concurrent requests that each try to spend the whole balance were answered:
+/// `(successes, refusals with reason refusal, busy answers)`. Busy answers (503 `service_busy`:
+/// no database connection in time; 503 `ledger_busy`: too many lost races) are what an
+/// overloaded machine gives instead of a refusal: they changed nothing, which the callers check
+/// through the balances and the audit. Any other answer fails the test.
+pub fn race_outcome(answers: &[(u16, Value)], refusal: &str) -> (usize, usize, usize) {
+    let reason = |body: &Value| {
+        body["data"]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let (mut ok, mut refused, mut busy) = (0, 0, 0);
+    for (status, body) in answers {
+        match (*status, reason(body).as_str()) {
+            (200, _) => ok += 1,
+            (400, found) if found == refusal => refused += 1,
+            (503, "service_busy" | "ledger_busy") => busy += 1,
+            _ => panic!("an unexpected answer to a racing request: {status} {body}"),
+        }
+    }
+    (ok, refused, busy)
+}
+
 /// The password [`TestApp::member`] registers with (rule A).
 pub const PASSWORD: &str = "Secret123";
 

@@ -9,6 +9,7 @@ use backend::funds::{
     audit::audit,
     ledger::{self, AccountRef, Bucket, House, LedgerError, NewEntry, Posting},
 };
+use backend::http::envelope::is_pool_timeout;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait, PaginatorTrait};
@@ -156,15 +157,19 @@ async fn of_100_concurrent_spends_of_the_whole_balance_exactly_one_succeeds() {
             ledger::post(&db, &spend).await
         }));
     }
-    let mut succeeded = 0;
+    let (mut succeeded, mut refused, mut busy) = (0, 0, 0);
     for task in tasks {
         match task.await.unwrap() {
             Ok(_) => succeeded += 1,
-            Err(LedgerError::InsufficientBalance { .. }) => {}
+            Err(LedgerError::InsufficientBalance { .. }) => refused += 1,
+            // What an overloaded machine gives instead of a refusal; the balance below shows it
+            // changed nothing.
+            Err(LedgerError::Contention) => busy += 1,
+            Err(LedgerError::Db(error)) if is_pool_timeout(&error) => busy += 1,
             Err(other) => panic!("unexpected failure: {other}"),
         }
     }
-    assert_eq!(succeeded, 1);
+    assert_eq!((succeeded, refused + busy), (1, 99));
     assert_eq!(
         ledger::balance(&*db, AccountRef::funding(3), "usdt")
             .await
