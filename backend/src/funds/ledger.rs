@@ -19,6 +19,7 @@
 //!   the same idempotency-key guarantee.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rust_decimal::Decimal;
@@ -423,6 +424,72 @@ pub async fn post_once(
             }
         }
         back_off(attempt).await?;
+    }
+}
+
+/// What [`post_once_with_row`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RowOutcome<Row> {
+    /// Posted now, with the business row written in the same transaction.
+    Created(Row),
+    /// The key was seen with the same request: the first answer (JSON).
+    Replayed(String),
+}
+
+/// [`post_once`] for an entry that comes with a business row (a withdrawal, a bet, …) written in
+/// its transaction and needed afterwards: `write` inserts the row, given the transaction and the
+/// entry's id; `respond` makes the answer stored for replays from it. Answers the row written
+/// now, or a replay's first answer.
+pub async fn post_once_with_row<Row, Write>(
+    db: &DatabaseConnection,
+    entry: &NewEntry,
+    idempotency: Option<&Idempotency>,
+    respond: impl Fn(&Row) -> String,
+    write: Write,
+) -> Result<RowOutcome<Row>, LedgerError>
+where
+    Row: Send + 'static,
+    Write: for<'t> Fn(
+            &'t DatabaseTransaction,
+            i64,
+        ) -> futures_util::future::BoxFuture<'t, Result<Row, DbErr>>
+        + Send
+        + Sync,
+{
+    // The row of the attempt that commits; an attempt that rolls back is overwritten by the next.
+    let written: Arc<Mutex<Option<Row>>> = Arc::default();
+    let slot = written.clone();
+    let outcome = post_once(
+        db,
+        entry,
+        idempotency,
+        |_| {
+            written
+                .lock()
+                .ok()
+                .and_then(|row| row.as_ref().map(&respond))
+                .unwrap_or_default()
+        },
+        move |txn, entry_id, _| {
+            let (row, slot) = (write(txn, entry_id), slot.clone());
+            Box::pin(async move {
+                let row = row.await?;
+                if let Ok(mut written) = slot.lock() {
+                    *written = Some(row);
+                }
+                Ok(())
+            })
+        },
+    )
+    .await?;
+    match outcome {
+        Outcome::Posted(_) => written
+            .lock()
+            .ok()
+            .and_then(|mut row| row.take())
+            .map(RowOutcome::Created)
+            .ok_or_else(|| LedgerError::Db(DbErr::Custom("the row was not written".into()))),
+        Outcome::Replayed { response, .. } => Ok(RowOutcome::Replayed(response)),
     }
 }
 

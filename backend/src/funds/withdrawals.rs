@@ -18,8 +18,6 @@
 //! `review → passed|failed` update in the transaction of its entries, so a second review — even a
 //! concurrent one — is 409 and moves nothing.
 
-use std::sync::{Arc, Mutex};
-
 use hmac::{Hmac, KeyInit, Mac};
 use poem::{http::StatusCode, web::Data};
 use poem_openapi::{
@@ -42,7 +40,7 @@ use super::deposits::{
     check_reviewable, rejection_reason,
 };
 use super::ledger::{
-    self, AccountRef, Bucket, House, Idempotency, LedgerError, NewEntry, Outcome, Posting,
+    self, AccountRef, Bucket, House, Idempotency, LedgerError, NewEntry, Posting, RowOutcome,
 };
 use super::service::{self, ledger_error};
 use crate::admin::service::require_operator;
@@ -231,42 +229,16 @@ pub async fn submit(
         )
         .to_vec(),
     };
-    // The row is written by the extra (it needs the entry's id); the answer needs the row.
-    let created: Arc<Mutex<Option<withdrawal::Model>>> = Arc::default();
-    let slot = created.clone();
-    let outcome = ledger::post_once(
-        db,
-        &entry,
-        idempotency,
-        |_| {
-            created
-                .lock()
-                .ok()
-                .and_then(|row| row.as_ref().map(&respond))
-                .unwrap_or_default()
-        },
-        move |txn, entry_id, _| {
-            let (slot, request) = (slot.clone(), request.clone());
-            Box::pin(async move {
-                let row = insert_row(txn, &request, entry_id).await?;
-                if let Ok(mut created) = slot.lock() {
-                    *created = Some(row);
-                }
-                Ok(())
-            })
-        },
-    )
+    let outcome = ledger::post_once_with_row(db, &entry, idempotency, respond, |txn, entry_id| {
+        let request = request.clone();
+        Box::pin(async move { insert_row(txn, &request, entry_id).await })
+    })
     .await
     .map_err(|e| ledger_error(e, "amount"))?;
-    match outcome {
-        Outcome::Posted(_) => created
-            .lock()
-            .ok()
-            .and_then(|mut row| row.take())
-            .map(|row| Submitted::Created(Box::new(row)))
-            .ok_or_else(|| ApiError::internal("the withdrawal row was not written")),
-        Outcome::Replayed { response, .. } => Ok(Submitted::Replayed(response)),
-    }
+    Ok(match outcome {
+        RowOutcome::Created(row) => Submitted::Created(Box::new(row)),
+        RowOutcome::Replayed(response) => Submitted::Replayed(response),
+    })
 }
 
 /// What [`submit`] did.

@@ -4,8 +4,6 @@
 //! (the order form's own rule), a fresh opening tick — then its acceptance (the stake moved to the
 //! seconds book and the row written in one transaction, once per idempotency key), and the reads.
 
-use std::sync::{Arc, Mutex};
-
 use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
@@ -18,7 +16,7 @@ use super::settle::{self, Direction, RULE, Tick};
 use super::views::SecondsOrder;
 use crate::config::{SecondsConfig, SecondsPeriod};
 use crate::entity::{coin, seconds_order};
-use crate::funds::ledger::{self, AccountRef, House, Idempotency, NewEntry, Outcome, Posting};
+use crate::funds::ledger::{self, AccountRef, House, Idempotency, NewEntry, Posting, RowOutcome};
 use crate::funds::prices::MAX_QUOTE_AGE_MS;
 use crate::funds::service::ledger_error;
 use crate::http::ApiError;
@@ -177,47 +175,19 @@ pub async fn submit(
         )
         .to_vec(),
     };
-    // The row is written by the extra (it needs the entry's id); the answer needs the row.
-    let created: Arc<Mutex<Option<seconds_order::Model>>> = Arc::default();
-    let slot = created.clone();
-    let outcome = ledger::post_once(
-        db,
-        &entry,
-        idempotency,
-        |_| {
-            created
-                .lock()
-                .ok()
-                .and_then(|row| {
-                    row.as_ref().map(|row| {
-                        serde_json::to_string(&SecondsOrder::of(row, row.accepted_ms))
-                            .unwrap_or_default()
-                    })
-                })
-                .unwrap_or_default()
-        },
-        move |txn, entry_id, _| {
-            let (slot, checked) = (slot.clone(), checked.clone());
-            Box::pin(async move {
-                let row = insert_row(txn, &checked, entry_id).await?;
-                if let Ok(mut created) = slot.lock() {
-                    *created = Some(row);
-                }
-                Ok(())
-            })
-        },
-    )
+    let respond = |row: &seconds_order::Model| {
+        serde_json::to_string(&SecondsOrder::of(row, row.accepted_ms)).unwrap_or_default()
+    };
+    let outcome = ledger::post_once_with_row(db, &entry, idempotency, respond, |txn, entry_id| {
+        let checked = checked.clone();
+        Box::pin(async move { insert_row(txn, &checked, entry_id).await })
+    })
     .await
     .map_err(|e| ledger_error(e, "quantity"))?;
-    match outcome {
-        Outcome::Posted(_) => created
-            .lock()
-            .ok()
-            .and_then(|mut row| row.take())
-            .map(|row| Submitted::Created(Box::new(row)))
-            .ok_or_else(|| ApiError::internal("the seconds order row was not written")),
-        Outcome::Replayed { response, .. } => Ok(Submitted::Replayed(response)),
-    }
+    Ok(match outcome {
+        RowOutcome::Created(row) => Submitted::Created(Box::new(row)),
+        RowOutcome::Replayed(response) => Submitted::Replayed(response),
+    })
 }
 
 async fn insert_row(
