@@ -15,6 +15,7 @@ mod m20261121_000009_create_deposits_withdrawals;
 mod m20261121_000010_create_spot_orders;
 mod m20261127_000011_create_seconds_orders;
 mod m20261127_000012_create_futures;
+mod m20261127_000013_create_futures_funding_round;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -35,6 +36,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000010_create_spot_orders::Migration),
             Box::new(m20261127_000011_create_seconds_orders::Migration),
             Box::new(m20261127_000012_create_futures::Migration),
+            Box::new(m20261127_000013_create_futures_funding_round::Migration),
         ]
     }
 }

@@ -8,6 +8,7 @@ pub mod deposit;
 pub mod favourite;
 pub mod fund_transfer;
 pub mod futures_funding;
+pub mod futures_funding_round;
 pub mod futures_order;
 pub mod futures_position;
 pub mod futures_setting;

@@ -20,7 +20,10 @@
 //! - Funding runs at every multiple of the interval: the average premium since the last one plus
 //!   the interest, capped, paid by longs to the counterparty and by the counterparty to shorts
 //!   when positive (the other way when negative), one entry and one `futures_funding` row per
-//!   position.
+//!   position, and one `futures_funding_round` row for the time. A funding time is settled once
+//!   and none is skipped: without a mark it waits for one; a time that passed while the server
+//!   was down is settled at start (see [`Engine::load`]), a position that already has its row for
+//!   a time (a crash in the middle of a round) is not paid again.
 //! - At start the engine rebuilds itself from the database: open positions, resting orders,
 //!   waiting stop orders and settings, and their index.
 
@@ -32,7 +35,7 @@ use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseTransaction, DbErr, EntityTrait,
-    NotSet, QueryFilter, TransactionTrait,
+    NotSet, QueryFilter, QueryOrder, TransactionTrait, sea_query::OnConflict,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 use wasm_core::margin::{
@@ -53,7 +56,8 @@ use super::views::{
     OrderSide, mode_str, position_view, side_str,
 };
 use crate::entity::{
-    futures_funding, futures_order, futures_position, futures_setting, futures_stop,
+    futures_funding, futures_funding_round, futures_order, futures_position, futures_setting,
+    futures_stop,
 };
 use crate::funds::ledger::{self, Idempotency, LedgerError, NewEntry};
 use crate::http::ApiError;
@@ -372,6 +376,13 @@ pub struct Engine {
     mark: Option<MarkPrice>,
     sampled_ts: Option<i64>,
     next_funding: i64,
+    /// When a funding time that found no mark is tried again.
+    funding_retry_at: Option<i64>,
+    /// When the engine started: funding times before it were missed while the server was down.
+    started_at: i64,
+    /// The positions open at the start, by user: their id and when they were opened. Only they
+    /// were held through a funding time that passed while the server was down.
+    held_at_start: HashMap<i64, (i64, i64)>,
     crossed: Vec<Target>,
 }
 
@@ -394,6 +405,9 @@ impl Engine {
             mark: shared.prices.mark(&symbol),
             sampled_ts: None,
             next_funding: next_funding_time(now_ms(), interval),
+            funding_retry_at: None,
+            started_at: now_ms(),
+            held_at_start: HashMap::new(),
             crossed: Vec::new(),
         };
         for row in futures_position::Entity::find()
@@ -404,6 +418,9 @@ impl Engine {
         {
             let position = position_of(&row);
             engine.positions.insert(row.user_id, position);
+            engine
+                .held_at_start
+                .insert(row.user_id, (row.id, row.opened_at));
         }
         for row in futures_order::Entity::find()
             .filter(futures_order::Column::Symbol.eq(&symbol))
@@ -444,6 +461,29 @@ impl Engine {
             .max_by_key(|f| f.funding_time)
         {
             engine.last_rate = Some(dec(&last.rate));
+        }
+        // The funding times the open positions were held through while the server was down: every
+        // multiple of the interval after the newest settled round (or the oldest position's
+        // opening) up to now. The run loop settles them first, oldest first.
+        let last_round = futures_funding_round::Entity::find()
+            .filter(futures_funding_round::Column::Symbol.eq(&symbol))
+            .order_by_desc(futures_funding_round::Column::FundingTime)
+            .one(db)
+            .await?;
+        if let Some(last) = &last_round {
+            engine.last_rate = Some(dec(&last.rate));
+        }
+        let oldest_opening = engine
+            .held_at_start
+            .values()
+            .map(|(_, opened)| *opened)
+            .min();
+        if let Some(oldest) = oldest_opening {
+            let since = last_round.map_or(oldest, |round| round.funding_time.max(oldest));
+            let first_missed = next_funding_time(since, interval);
+            if first_missed <= engine.started_at {
+                engine.next_funding = first_missed;
+            }
         }
         // The index: orders and stops as stored; positions' triggers and liquidation prices.
         let orders: Vec<(i64, Direction, Decimal)> = engine
@@ -489,7 +529,8 @@ impl Engine {
             tokio::time::interval(Duration::from_millis(config.cross_refresh_ms.max(1)));
         refresh.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            let until_funding = Duration::from_millis((self.next_funding - now_ms()).max(0) as u64);
+            let funding_due = self.funding_retry_at.unwrap_or(self.next_funding);
+            let until_funding = Duration::from_millis((funding_due - now_ms()).max(0) as u64);
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -2040,6 +2081,13 @@ impl Engine {
 
     fn publish_funding(&self) {
         let now = now_ms();
+        // While missed times are being caught up, the next regular time is the one to show.
+        let interval = self.shared.config.funding_interval_secs as i64 * 1000;
+        let next_funding = if self.next_funding < self.started_at {
+            next_funding_time(now, interval)
+        } else {
+            self.next_funding
+        };
         let mark = self
             .mark
             .or_else(|| self.shared.prices.mark(&self.rules.symbol));
@@ -2047,33 +2095,73 @@ impl Engine {
             symbol: self.rules.symbol.clone(),
             funding_rate: self.funding_rate_now(),
             last_funding_rate: self.last_rate,
-            next_funding_time: self.next_funding,
-            countdown: ((self.next_funding - now).max(0) + 999) / 1000,
+            next_funding_time: next_funding,
+            countdown: ((next_funding - now).max(0) + 999) / 1000,
             interval_secs: self.shared.config.funding_interval_secs as i64,
             mark_price: mark.map_or(Decimal::ZERO, |m| m.mark),
             index_price: mark.map_or(Decimal::ZERO, |m| m.index),
         });
     }
 
-    /// Settles funding on every open position at the current mark.
+    /// Settles the funding time `next_funding` on every open position at the current mark, then
+    /// moves to the next multiple of the interval (which is still in the past while missed times
+    /// are caught up). Without a mark it tries again a second later: a time is never skipped.
+    ///
+    /// A time before the engine's start was missed while the server was down: no premium was
+    /// sampled for it, so its rate is the interest alone (capped), and only the positions open
+    /// at the start and opened before it pay or receive it. A position that already has its
+    /// `futures_funding` row for the time is not paid again.
     async fn fund(&mut self) {
         let funding_time = self.next_funding;
         let interval = self.shared.config.funding_interval_secs as i64 * 1000;
-        self.next_funding = next_funding_time(now_ms().max(funding_time), interval);
         let Some(mark) = self
             .mark
             .or_else(|| self.shared.prices.mark(&self.rules.symbol))
         else {
+            self.funding_retry_at = Some(now_ms() + 1000);
             self.publish_funding();
             return;
         };
-        let rate = self.funding_rate_now();
-        let users: Vec<i64> = self.positions.keys().copied().collect();
+        self.funding_retry_at = None;
+        let caught_up = funding_time < self.started_at;
+        let rate = if caught_up {
+            let config = &self.shared.config;
+            funding_rate(Decimal::ZERO, config.funding_interest, config.funding_cap)
+        } else {
+            self.funding_rate_now()
+        };
         let symbol = self.rules.symbol.clone();
+        let already_paid: std::collections::HashSet<i64> = match futures_funding::Entity::find()
+            .filter(futures_funding::Column::Symbol.eq(&symbol))
+            .filter(futures_funding::Column::FundingTime.eq(funding_time))
+            .all(&self.shared.db)
+            .await
+        {
+            Ok(rows) => rows.into_iter().map(|row| row.position_id).collect(),
+            Err(error) => {
+                tracing::error!(%symbol, ?error, "funding: the paid positions could not be read");
+                self.funding_retry_at = Some(now_ms() + 1000);
+                return;
+            }
+        };
+        self.next_funding = next_funding_time(funding_time, interval);
+        let users: Vec<i64> = self.positions.keys().copied().collect();
+        let mut paid_positions = 0;
         for user_id in users {
             let Some(position) = self.positions.get(&user_id).cloned() else {
                 continue;
             };
+            if already_paid.contains(&position.id) {
+                continue;
+            }
+            if caught_up
+                && self
+                    .held_at_start
+                    .get(&user_id)
+                    .is_none_or(|&(id, opened)| id != position.id || opened > funding_time)
+            {
+                continue;
+            }
             let payment = funding_payment(position.side, position.size, mark.mark, rate);
             if payment.is_zero() {
                 continue;
@@ -2144,22 +2232,53 @@ impl Engine {
                 }
             );
             match outcome {
-                Ok(Answer::Done((next, wallet))) => self.apply(
-                    Effect {
-                        positions: vec![(user_id, Some(next))],
-                        ..Effect::default()
-                    },
-                    &HashMap::from([(user_id, wallet)]),
-                ),
+                Ok(Answer::Done((next, wallet))) => {
+                    paid_positions += 1;
+                    self.apply(
+                        Effect {
+                            positions: vec![(user_id, Some(next))],
+                            ..Effect::default()
+                        },
+                        &HashMap::from([(user_id, wallet)]),
+                    )
+                }
                 Ok(Answer::Replayed(_)) => {}
                 Err(error) => {
                     tracing::error!(%symbol, user_id, ?error, "funding payment failed");
                 }
             }
         }
-        tracing::info!(%symbol, %rate, "funding settled");
+        let round = futures_funding_round::ActiveModel {
+            id: NotSet,
+            symbol: Set(symbol.clone()),
+            funding_time: Set(funding_time),
+            rate: Set(text(rate)),
+            mark_price: Set(text(mark.mark)),
+            positions: Set(paid_positions),
+            caught_up: Set(caught_up),
+            settled_at: Set(now_ms()),
+        };
+        if let Err(error) = futures_funding_round::Entity::insert(round)
+            .on_conflict(
+                OnConflict::columns([
+                    futures_funding_round::Column::Symbol,
+                    futures_funding_round::Column::FundingTime,
+                ])
+                .do_nothing()
+                .to_owned(),
+            )
+            .exec_without_returning(&self.shared.db)
+            .await
+        {
+            // The payments stand; without the round a restart looks for the time again and
+            // finds every position's row.
+            tracing::error!(%symbol, ?error, "the funding round could not be recorded");
+        }
+        tracing::info!(%symbol, %rate, funding_time, caught_up, "funding settled");
         self.last_rate = Some(rate);
-        self.premiums = PremiumSampler::default();
+        if !caught_up {
+            self.premiums = PremiumSampler::default();
+        }
         self.publish_funding();
         // Funding moved wallets and isolated margins: liquidation prices may have reached the mark.
         self.on_mark(mark).await;

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use backend::config::FuturesConfig;
-use backend::entity::futures_position;
+use backend::entity::{futures_funding_round, futures_position};
 use backend::funds::audit;
 use backend::funds::ledger::{self, AccountRef, Bucket, House, NewEntry, Posting};
 use backend::market::book::{BookSnapshot, Level};
@@ -903,6 +903,122 @@ async fn funding_is_paid_by_longs_and_received_by_shorts() {
     );
     let position = open_position(&app, &long).await.unwrap();
     assert_eq!(decimal(&position["funding"]), long_paid);
+    assert_audit_clean(&app).await;
+    app.stop().await;
+}
+
+fn hourly_funding(config: &mut backend::config::Config) {
+    configure(config);
+    config.futures.funding_interval_secs = 3600;
+}
+
+/// The funding rows of `member`, oldest first.
+async fn fundings(app: &TestApp, member: &Member) -> Vec<Value> {
+    let (status, body) = app
+        .post_as(&member.token, "/api/contract/funding/list", None)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mut rows = body["data"].as_array().unwrap().clone();
+    rows.sort_by_key(|row| row["fundingTime"].as_i64());
+    rows
+}
+
+#[tokio::test]
+async fn funding_times_passed_while_the_server_was_down_are_settled_once_at_start() {
+    const HOUR_MS: i64 = 3_600_000;
+    let app = spawn_app_with(hourly_funding).await;
+    let long = app.member("long@example.com").await;
+    let short = app.member("short@example.com").await;
+    fund(&app, &long, dec!(10000)).await;
+    fund(&app, &short, dec!(10000)).await;
+    set_price(&app, dec!(50000), dec!(50000)).await;
+    for (member, side, mode) in [(&long, "buy", "isolated"), (&short, "sell", "cross")] {
+        let (status, body) = submit(
+            &app,
+            member,
+            json!({"symbol": "btcusdt", "side": side, "orderType": "market",
+            "quantity": "0.1", "leverage": "10", "marginMode": mode}),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // As if the server had gone down just after opening them, two funding times ago.
+    let last_time = chrono::Utc::now().timestamp_millis().div_euclid(HOUR_MS) * HOUR_MS;
+    futures_position::Entity::update_many()
+        .col_expr(
+            futures_position::Column::OpenedAt,
+            sea_orm::sea_query::Expr::value(last_time - HOUR_MS - 1),
+        )
+        .exec(app.db())
+        .await
+        .unwrap();
+    let long_margin = balance(&app, margin_bucket(&long)).await;
+    let short_wallet = balance(&app, trading(&short)).await;
+    let (dir, postgres) = app.stop_keeping_data().await;
+
+    let app = spawn_app_in_with(dir, postgres, hourly_funding).await;
+    set_price(&app, dec!(50000), dec!(50000)).await;
+    let mut settled = Vec::new();
+    for _ in 0..100 {
+        settled = fundings(&app, &short).await;
+        if settled.len() == 2 && fundings(&app, &long).await.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let long_rows = fundings(&app, &long).await;
+    assert_eq!(settled.len(), 2, "{settled:?}");
+    for (rows, payment) in [(&long_rows, dec!(0.5)), (&settled, dec!(-0.5))] {
+        let times: Vec<i64> = rows
+            .iter()
+            .map(|row| row["fundingTime"].as_i64().unwrap())
+            .collect();
+        assert_eq!(times, [last_time - HOUR_MS, last_time]);
+        for row in rows.iter() {
+            // No premium was sampled while down: the interest alone, 0.01 %;
+            // 0.1 × 50,000 × 0.0001 = 0.5.
+            assert_eq!(decimal(&row["rate"]), dec!(0.0001));
+            assert_eq!(decimal(&row["payment"]), payment);
+        }
+    }
+    assert_eq!(
+        balance(&app, margin_bucket(&long)).await,
+        long_margin - dec!(1)
+    );
+    assert_eq!(balance(&app, trading(&short)).await, short_wallet + dec!(1));
+    let rounds = futures_funding_round::Entity::find()
+        .filter(futures_funding_round::Column::Symbol.eq("btcusdt"))
+        .all(app.db())
+        .await
+        .unwrap();
+    assert_eq!(rounds.len(), 2);
+    assert!(
+        rounds
+            .iter()
+            .all(|round| round.caught_up && round.positions == 2)
+    );
+    assert_audit_clean(&app).await;
+
+    // Settled once: after another restart nothing is paid again.
+    let (dir, postgres) = app.stop_keeping_data().await;
+    let app = spawn_app_in_with(dir, postgres, hourly_funding).await;
+    set_price(&app, dec!(50000), dec!(50000)).await;
+    let (status, body) = submit(
+        &app,
+        &long,
+        json!({"symbol": "btcusdt", "side": "buy", "orderType": "market",
+        "quantity": "0.1", "leverage": "10", "marginMode": "isolated"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(fundings(&app, &long).await, long_rows);
+    assert_eq!(fundings(&app, &short).await, settled);
+    let (status, _, body) = app
+        .get("/api/contract/coin/fundingInfo?symbol=BTCUSDT")
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let info: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(info["data"]["nextFundingTime"], json!(last_time + HOUR_MS));
     assert_audit_clean(&app).await;
     app.stop().await;
 }
