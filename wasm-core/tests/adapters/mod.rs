@@ -97,6 +97,22 @@ pub fn call_method(
         .unwrap_or_else(|| panic!("unknown class {class:?}: add it to an adapter module"))
 }
 
+/// Constructs the class `class` with `construct`, writes `write`'s numbers into the typed-array
+/// views its keys name, calls its method `method` with `args`, and returns
+/// `{"returned": <the method's result>, <read>: <the view read as an array>}` (the vector runners'
+/// path for buffer classes such as `KlineBuffer`).
+pub fn call_buffer_method(
+    class: &str,
+    construct: &Args,
+    write: &serde_json::Map<String, Value>,
+    method: &str,
+    args: &Args,
+    read: &str,
+) -> Result<Value, CoreError> {
+    kline::call_buffer_method(class, construct, write, method, args, read)
+        .unwrap_or_else(|| panic!("unknown buffer class {class:?}: add it to an adapter module"))
+}
+
 pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Value {
     serde_json::to_value(value).expect("core values serialize")
 }
