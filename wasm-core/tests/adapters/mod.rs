@@ -8,7 +8,6 @@
 use serde_json::Value;
 use wasm_core::CoreError;
 
-pub mod cipher;
 pub mod format;
 pub mod funds;
 pub mod kline;
@@ -54,11 +53,6 @@ pub const MODULES: &[Module] = &[
     Module {
         functions: kline::FUNCTIONS,
         call: kline::call,
-        call_method: no_classes,
-    },
-    Module {
-        functions: cipher::FUNCTIONS,
-        call: cipher::call,
         call_method: no_classes,
     },
     Module {
