@@ -30,11 +30,14 @@ function decodeFixed(text: string, length: number, name: string): Uint8Array<Arr
  * Seals `plaintext` (UTF-8) with AES-256-GCM under the base64 key (32 bytes) and the caller's
  * base64 nonce (12 bytes, from `crypto.getRandomValues`), authenticating `aad`; resolves to base64
  * of `nonce || ciphertext || tag`. Rejects with `invalid_argument` naming `keyBase64` or
- * `nonceBase64` for one that is not strict base64 of its size.
+ * `nonceBase64` for one that is not strict base64 of its size, and with an `Error` outside a secure
+ * context (a page served over plain HTTP from another host than localhost has no `crypto.subtle`).
  */
 export async function sealText(keyBase64: string, nonceBase64: string, aad: string, plaintext: string): Promise<string> {
   const key = decodeFixed(keyBase64, 32, 'keyBase64');
   const nonce = decodeFixed(nonceBase64, 12, 'nonceBase64');
+  // WebCrypto's subtle API exists only in secure contexts (HTTPS, or http://localhost).
+  if (globalThis.crypto?.subtle === undefined) throw new Error('sealing needs a secure context (HTTPS)');
   const encoder = new TextEncoder();
   const cryptoKey = await crypto.subtle.importKey('raw', key, 'AES-GCM', false, ['encrypt']);
   const sealed = await crypto.subtle.encrypt(
