@@ -58,7 +58,8 @@ else
     # a panic traps at once without formatting a message, and no panic location or Debug output is
     # kept. A panic is a bug (errors are data), and wasm32 aborts on one either way: the trap is the
     # same, only the unreadable message is gone. The AES of the withdrawal cipher uses its compact
-    # software implementation (one encryption per withdrawal needs no speed; saves ~6 KB).
+    # software implementation (no export uses it since the webapp seals with WebCrypto; kept so
+    # that a future export would not bring the large one back).
     # WASM_RUSTFLAGS replaces them.
     # optimize_hot: the `optimize(speed)` attributes of wasm-core's hot paths (see the top).
     RUSTFLAGS="${WASM_RUSTFLAGS--Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none --cfg aes_backend_soft=\"compact\" --cfg optimize_hot}"

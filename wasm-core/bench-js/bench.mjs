@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { PRICE_SCALE, QTY_SCALE, fnv1a, trades } from './data.mjs';
-import { aggregateTradesJs } from './kline-js.mjs';
+import { aggregateTradesFixedJs, aggregateTradesJs, candlesFromFixed } from './kline-js.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgEntry = join(process.env.WASM_CORE_PKG ?? join(here, '..', 'pkg-node'), 'wasm_core.js');
@@ -58,8 +58,52 @@ for (const n of sizes) {
   assert.equal(JSON.stringify(aggregateTradesJs(records, PRICE_SCALE, QTY_SCALE, '1m', 0)), json,
     'the JavaScript candles differ from the wasm ones');
   console.log(`CHECK ${JSON.stringify({ n, candles: fromWasm.length, jsonLength: json.length, fnv1a: fnv1a(json) })}`);
+  // The lean boundary (KlineBuffer): the trades written straight into wasm memory, numeric candles
+  // read back from it; the plain-JavaScript competitor returns the same numbers. Both must decode to
+  // exactly the candles above (so to the native digest too).
   let sink = 0;
+  const buffer = typeof wasm.KlineBuffer === 'function' ? new wasm.KlineBuffer(n) : null;
+  const fixedCases = [];
+  if (buffer !== null) {
+    buffer.trades().set(records);
+    buffer.aggregate(n, PRICE_SCALE, QTY_SCALE, '1m', 0);
+    const fromBuffer = buffer.candles().slice();
+    assert.equal(JSON.stringify(candlesFromFixed(fromBuffer, PRICE_SCALE, QTY_SCALE)), json,
+      'the KlineBuffer candles differ from the aggregateTradesPacked ones');
+    assert.deepEqual(aggregateTradesFixedJs(records, PRICE_SCALE, QTY_SCALE, '1m', 0), fromBuffer,
+      'the JavaScript numeric candles differ from the KlineBuffer ones');
+    console.log(`CHECK ${JSON.stringify({ n, fixedCandlesEqual: true })}`);
+    fixedCases.push(
+      {
+        // The trades are already in wasm memory (written there by whoever produced them).
+        name: 'wasm.KlineBuffer.aggregate',
+        run: () => {
+          const count = buffer.aggregate(n, PRICE_SCALE, QTY_SCALE, '1m', 0);
+          const candles = buffer.candles();
+          sink += count + candles[candles.length - 1];
+        },
+      },
+      {
+        // The same with the trades copied in first, as a caller holding a Float64Array would.
+        name: 'wasm.KlineBuffer.copy_and_aggregate',
+        run: () => {
+          buffer.trades().set(records);
+          const count = buffer.aggregate(n, PRICE_SCALE, QTY_SCALE, '1m', 0);
+          const candles = buffer.candles();
+          sink += count + candles[candles.length - 1];
+        },
+      },
+      {
+        name: 'js.aggregateTradesFixedJs',
+        run: () => {
+          const candles = aggregateTradesFixedJs(records, PRICE_SCALE, QTY_SCALE, '1m', 0);
+          sink += candles.length / 10 + candles[candles.length - 1];
+        },
+      },
+    );
+  }
   sideBySide([
+    ...fixedCases,
     {
       // The JavaScript memory-scan floor: reading every number once (three sums, so that no
       // chain of dependent float additions limits it).
@@ -79,6 +123,7 @@ for (const n of sizes) {
     { name: 'wasm.aggregateTradesPacked', run: () => { sink += wasm.aggregateTradesPacked(records, PRICE_SCALE, QTY_SCALE, '1m', 0).length; } },
     { name: 'js.aggregateTradesJs', run: () => { sink += aggregateTradesJs(records, PRICE_SCALE, QTY_SCALE, '1m', 0).length; } },
   ], n, 3, n <= 1_000_000 ? 21 : 9);
+  buffer?.free();
   if (sink === 0.5) console.log(sink);
 }
 
@@ -92,6 +137,14 @@ for (const n of sizes) {
         JSON.stringify(wasm.aggregateTradesPacked(records, PRICE_SCALE, QTY_SCALE, interval, offset)),
         `${interval} at ${offset}`,
       );
+      if (typeof wasm.KlineBuffer === 'function') {
+        const buffer = new wasm.KlineBuffer(records.length / 3);
+        buffer.trades().set(records);
+        buffer.aggregate(records.length / 3, PRICE_SCALE, QTY_SCALE, interval, offset);
+        assert.deepEqual(aggregateTradesFixedJs(records, PRICE_SCALE, QTY_SCALE, interval, offset),
+          buffer.candles().slice(), `KlineBuffer ${interval} at ${offset}`);
+        buffer.free();
+      }
     }
   }
   console.log('CHECK {"allIntervalsEqual":true}');

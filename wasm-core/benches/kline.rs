@@ -1,5 +1,6 @@
 //! Native kline benchmark (`cargo bench -p wasm-core --bench kline`, run by `scripts/bench.sh`):
-//! aggregating 200k, 1M and 5M synthetic trades into 1m candles, beside the memory-scan floor (summing the
+//! aggregating 200k, 1M and 5M synthetic trades into 1m candles (Decimal candles, and the numeric
+//! candles of `TradeBuffer`, the wasm class `KlineBuffer`'s path), beside the memory-scan floor (summing the
 //! same 24-byte trade records), all measured side by side in one process: each repetition runs every
 //! case once, so machine noise hits them alike. Prints a table and one `RESULT {json}` line per case
 //! for `scripts/bench.sh`, and a `CHECK {json}` line per size with a digest of the candles that the
@@ -13,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use rust_decimal::Decimal;
 use wasm_core::kline::{
-    Interval, PackedTrade, Scales, Trade, aggregate_packed, aggregate_records, aggregate_trades,
+    Interval, PackedTrade, Scales, Trade, TradeBuffer, aggregate_packed, aggregate_records,
+    aggregate_trades,
 };
 
 // 200k trades (4.8 MB) stay in the caches; 1M and 5M are the sizes.
@@ -108,6 +110,14 @@ fn main() {
             serde_json::json!({"n": n, "candles": reference.len(), "jsonLength": json_len, "fnv1a": hash})
         );
 
+        // The path of the wasm class KlineBuffer: trades in place, numeric candles.
+        let mut buffer = TradeBuffer::new(n).unwrap();
+        buffer.records_mut().copy_from_slice(&records);
+        assert_eq!(
+            buffer.aggregate(n, SCALES, Interval::OneMinute, 0),
+            Ok(reference.len())
+        );
+
         let mut cases = vec![
             Case {
                 name: "native.scan_floor",
@@ -136,6 +146,15 @@ fn main() {
                     aggregate_records(black_box(&records), SCALES, Interval::OneMinute, 0)
                         .unwrap()
                         .len()
+                }),
+                times: Vec::new(),
+            },
+            Case {
+                name: "native.trade_buffer_fixed",
+                run: Box::new(|| {
+                    black_box(&mut buffer)
+                        .aggregate(n, SCALES, Interval::OneMinute, 0)
+                        .unwrap()
                 }),
                 times: Vec::new(),
             },

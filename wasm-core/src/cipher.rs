@@ -3,8 +3,9 @@
 //! sealed messages through JSON and JavaScript.
 //!
 //! A sealed message is `nonce (12 bytes) || ciphertext || tag (16 bytes)`: the receiver needs only
-//! the key and the associated data (AAD) to open it. The nonce comes from the caller (the webapp
-//! draws it with `crypto.getRandomValues`), so the core stays pure and deterministic; a nonce must
+//! the key and the associated data (AAD) to open it. The nonce comes from the caller, so the core
+//! stays pure and deterministic (the webapp seals with WebCrypto, `webapp/src/lib/seal.ts`, and both
+//! run the vectors of `tests/cipher/seal-text.json`); a nonce must
 //! never be used twice with one key. The cipher is RustCrypto's `aes-gcm` (constant-time AES and
 //! GHASH in software on wasm32, AES-NI/CLMUL natively); base64 is RFC 4648's standard alphabet with
 //! padding, implemented here and decoded strictly (no whitespace, no missing padding, no stray bits).

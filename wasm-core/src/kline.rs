@@ -45,8 +45,15 @@
 //! (the wasm export `aggregateTradesPacked`, a `Float64Array`). Volumes have the 28 significant
 //! digits of a [`Decimal`](rust_decimal::Decimal): beyond that (never with real markets) a sum is
 //! rounded, and a roll-up may then differ from direct aggregation in the last digit.
+//!
+//! # Numeric candles for large batches
+//! [`TradeBuffer`] holds trades that a wasm caller writes in place (the class `KlineBuffer`, a
+//! `Float64Array` view of wasm memory) and returns the candles of [`aggregate_records_fixed`] as
+//! ten numbers each, with the volumes as exact integers in two 48-bit parts: no copy of the trades
+//! and no object or string per candle at the boundary (layout in [`FixedCandle`]'s module).
 
 mod candle;
+mod fixed;
 mod interval;
 mod packed;
 mod rolling;
@@ -57,6 +64,7 @@ pub use candle::{
     Candle, CandleInput, LiveUpdate, MAX_FILLED_CANDLES, Trade, TradeInput, aggregate_trades,
     apply_trade, fill_gaps, rollup,
 };
+pub use fixed::{FIXED_CANDLE_FIELDS, FixedCandle, TradeBuffer, aggregate_records_fixed};
 pub use interval::{Bucket, Interval};
 pub use packed::{PackedTrade, Scales, aggregate_packed, aggregate_records, pack_trades};
 pub use rolling::{Rolling24h, rolling_24h};

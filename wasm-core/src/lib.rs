@@ -12,8 +12,8 @@
 //! - [`validate`]: the input rules (passwords, e-mail, emptiness, required fields, number inputs,
 //!   seconds quantities, withdrawal addresses with their checksums, deposit, withdrawal, identity and
 //!   bank card forms), whose failures are data: `{code, key, params}` per broken rule.
-//! - [`cipher`]: AES-256-GCM sealing of the withdrawal request (the browser seals, the backend
-//!   opens) and strict base64.
+//! - [`cipher`]: AES-256-GCM sealing of the withdrawal request and strict base64 (the backend
+//!   opens; the browser seals with WebCrypto, byte for byte the same, so it is no wasm export).
 //! - [`funds`](mod@funds): a withdrawal's amount, fee and what arrives.
 //! - [`convert`]: checked conversions of host numbers (JavaScript `number`s) into integer arguments.
 //! - [`error`]: errors as data, serialized as `{code, key, params}` for the webapp to translate.

@@ -1,6 +1,8 @@
 //! Runs every JSON vector of `tests/vectors/` against the native core. The same files run against the
 //! wasm build in `wasm-vectors.test.mjs`; together they prove native and wasm give identical results.
-//! The per-module adapters live in `tests/adapters/`.
+//! The per-module adapters live in `tests/adapters/`. A buffer class's case (`KlineBuffer`) also
+//! gives "write", numbers to write into its typed-array views before the call, and "read", the view
+//! whose numbers the expected `{"returned", <read>}` holds after it.
 
 mod adapters;
 
@@ -8,7 +10,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use adapters::{Args, call, call_method, functions, to_json};
+use adapters::{Args, call, call_buffer_method, call_method, functions, to_json};
 use serde_json::{Map, Value};
 
 fn vector_files() -> Vec<PathBuf> {
@@ -62,12 +64,28 @@ fn every_vector_matches_the_native_core() {
             // A class's case constructs it with "construct", then calls "method" with "args".
             let actual = match (case.get("construct"), case.get("method")) {
                 (None, None) => call(function, &Args(args.clone())),
-                (Some(Value::Array(construct)), Some(Value::String(method))) => call_method(
-                    function,
-                    &Args(construct.clone()),
-                    method,
-                    &Args(args.clone()),
-                ),
+                (Some(Value::Array(construct)), Some(Value::String(method))) => {
+                    match (case.get("write"), case.get("read")) {
+                        (None, None) => call_method(
+                            function,
+                            &Args(construct.clone()),
+                            method,
+                            &Args(args.clone()),
+                        ),
+                        // A buffer class: numbers written into its views, one view read after.
+                        (Some(Value::Object(write)), Some(Value::String(read))) => {
+                            call_buffer_method(
+                                function,
+                                &Args(construct.clone()),
+                                write,
+                                method,
+                                &Args(args.clone()),
+                                read,
+                            )
+                        }
+                        _ => panic!("{label}: \"write\" (an object) and \"read\" go together"),
+                    }
+                }
                 _ => panic!("{label}: \"construct\" (an array) and \"method\" go together"),
             }
             .map_err(|e| to_json(&e));

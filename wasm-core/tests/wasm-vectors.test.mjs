@@ -2,7 +2,9 @@
 // scripts/build-wasm.sh) and requires exactly the results of the native run (tests/vectors.rs):
 // the same return values, and the same {code, key, params} payloads thrown as plain objects.
 // A class's cases (an export called with `new`) give its constructor's arguments as "construct" and
-// then "method" and its "args"; whichever step throws gives the case's error.
+// then "method" and its "args"; whichever step throws gives the case's error. A buffer class's
+// cases (KlineBuffer) also give "write", numbers to write into its typed-array views (views of wasm
+// memory) before the call, and "read", the view read after it: the result is {returned, [read]}.
 // Run with `node --test wasm-core/tests/`. A missing build fails the test: build it first.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -56,11 +58,17 @@ for (const file of vectorFiles) {
       const call = isMethod
         ? `new ${file.function}(${JSON.stringify(testCase.construct)}).${testCase.method}`
         : file.function;
+      const isBuffer = Object.hasOwn(testCase, 'write');
+      assert.equal(isBuffer, Object.hasOwn(testCase, 'read'), `case ${index}: "write" and "read" go together`);
       const fn = isMethod
         ? (...args) => {
           const instance = new wasm[file.function](...testCase.construct);
           try {
-            return instance[testCase.method](...args);
+            if (!isBuffer) return instance[testCase.method](...args);
+            // A buffer class: write into its views in wasm memory, call, read one view back.
+            for (const [view, values] of Object.entries(testCase.write)) instance[view]().set(values);
+            const returned = instance[testCase.method](...args);
+            return { returned, [testCase.read]: Array.from(instance[testCase.read]()) };
           } finally {
             instance.free();
           }

@@ -1,6 +1,7 @@
 //! The JavaScript exports of [`crate::kline`]. Intervals are the market channel's strings, offsets
 //! and times JavaScript numbers, trades and candles plain objects with decimals as strings; the
-//! batch export `aggregateTradesPacked` takes one `Float64Array` instead of an object per trade.
+//! batch export `aggregateTradesPacked` takes one `Float64Array` instead of an object per trade, and
+//! the class `KlineBuffer` lets JavaScript write trades into wasm memory and read numeric candles back.
 
 use wasm_bindgen::prelude::*;
 
@@ -161,4 +162,72 @@ pub fn rolling_24h(
     let now_ms =
         integer_from_number("nowMs", now_ms, -MAX_EPOCH_MS, MAX_EPOCH_MS).map_err(throw)?;
     to_js(&kline::rolling_24h(&candles(&inputs)?, now_ms).map_err(throw)?)
+}
+
+/// `aggregateTradesPacked` without copies at the boundary, for large batches: JavaScript writes the
+/// trades straight into wasm memory through the `Float64Array` view of `trades()`, and reads the
+/// candles back through `candles()`, ten numbers each: `[openTime, open, high, low, close,
+/// tradeCount, baseHi, baseLo, quoteHi, quoteLo]`, prices in units of 10^−`priceScale`, the base
+/// volume `baseHi × 2⁴⁸ + baseLo` in units of 10^−`qtyScale`, the quote volume likewise in units of
+/// 10^−(`priceScale` + `qtyScale`): exact integers (`wasm_core::kline::FixedCandle`).
+///
+/// A view is valid until the next call that may allocate (`aggregate`, any other export): take it
+/// again after each call, before reading or writing.
+#[wasm_bindgen(js_name = KlineBuffer)]
+pub struct KlineBuffer {
+    buffer: kline::TradeBuffer,
+}
+
+#[wasm_bindgen(js_class = KlineBuffer)]
+impl KlineBuffer {
+    /// A buffer for `capacity` trades (at most 50 million), every number 0.
+    #[wasm_bindgen(constructor)]
+    pub fn new(capacity: f64) -> Result<KlineBuffer, JsValue> {
+        let max = kline::TradeBuffer::MAX_CAPACITY as i64;
+        let capacity = integer_from_number("capacity", capacity, 0, max).map_err(throw)?;
+        let buffer = kline::TradeBuffer::new(capacity as usize).map_err(throw)?;
+        Ok(Self { buffer })
+    }
+
+    /// The trades to fill, `[time₀, price₀, qty₀, …]`: a view of wasm memory, three numbers per trade
+    /// of the capacity.
+    pub fn trades(&mut self) -> js_sys::Float64Array {
+        let records = self.buffer.records_mut();
+        // SAFETY: a view of memory the buffer owns; it is valid until wasm memory grows (the
+        // export's documentation says to take it again after each call).
+        unsafe { js_sys::Float64Array::view_mut_raw(records.as_mut_ptr(), records.len()) }
+    }
+
+    /// Aggregates the first `count` trades into the candles of `candles()` and returns how many there
+    /// are; the rules and errors of `aggregateTradesPacked`, `volume_overflow` for a volume of 2⁹⁶
+    /// or more, `integer_out_of_range` naming `count` beyond the capacity.
+    pub fn aggregate(
+        &mut self,
+        count: f64,
+        #[wasm_bindgen(js_name = priceScale)] price_scale: f64,
+        #[wasm_bindgen(js_name = qtyScale)] qty_scale: f64,
+        #[wasm_bindgen(js_name = interval, unchecked_param_type = "KlineInterval")]
+        interval_text: &str,
+        #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+    ) -> Result<f64, JsValue> {
+        let count = integer_from_number("count", count, 0, self.buffer.capacity() as i64)
+            .map_err(throw)? as usize;
+        let scales = Scales {
+            price: integer_from_number("priceScale", price_scale, 0, 28).map_err(throw)? as u32,
+            qty: integer_from_number("qtyScale", qty_scale, 0, 28).map_err(throw)? as u32,
+        };
+        let interval = interval(interval_text)?;
+        let offset = offset(offset_minutes)?;
+        let candles = self
+            .buffer
+            .aggregate(count, scales, interval, offset)
+            .map_err(throw)?;
+        Ok(candles as f64)
+    }
+
+    /// The candles of the last `aggregate`, ten numbers each: a view of wasm memory.
+    pub fn candles(&self) -> js_sys::Float64Array {
+        // SAFETY: as for `trades`; JavaScript may write into it, which only changes this result.
+        unsafe { js_sys::Float64Array::view(self.buffer.candles()) }
+    }
 }

@@ -20,7 +20,6 @@ use wasm_bindgen::prelude::*;
 use crate::error::CoreError;
 use crate::json;
 
-mod cipher;
 mod format;
 mod funds;
 mod kline;

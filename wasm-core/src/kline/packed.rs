@@ -96,6 +96,33 @@ pub fn aggregate_records(
     offset_minutes: i32,
 ) -> Result<Vec<Candle>, CoreError> {
     let offset_ms = offset_ms(offset_minutes)?;
+    let (raws, trades) = record_sums(records, scales, interval, offset_ms)?;
+    if raws.is_empty() {
+        return Ok(Vec::new());
+    }
+    if let Some(candles) = to_candles(&raws, scales) {
+        return Ok(candles);
+    }
+    // Sums a Decimal cannot hold exactly: the Decimal path, on trades known to be valid.
+    let trades = match trades {
+        Some(trades) => trades,
+        None => records_to_trades(records)?,
+    };
+    let trades: Vec<Trade> = trades.iter().map(|t| unpack(t, scales)).collect();
+    aggregate_decimal(&trades, interval, offset_ms)
+}
+
+/// The fixed-point sums of flat `[time, price, qty, …]` records (the checks and errors of
+/// [`aggregate_records`]; a quote sum may be saturated), and the packed trades when they had to be
+/// converted one by one (a bad number, trades out of order). One copy of the loops serves both
+/// [`aggregate_records`] and [`aggregate_records_fixed`](super::aggregate_records_fixed).
+#[cfg_attr(optimize_hot, optimize(speed))]
+pub(super) fn record_sums(
+    records: &[f64],
+    scales: Scales,
+    interval: Interval,
+    offset_ms: i64,
+) -> Result<(Vec<Raw>, Option<Vec<PackedTrade>>), CoreError> {
     check_scales(scales)?;
     if !records.len().is_multiple_of(3) {
         return Err(CoreError::InvalidArgument { name: "trades" });
@@ -104,13 +131,26 @@ pub fn aggregate_records(
         records,
         all_whole: Cell::new(true),
     };
-    let candles = aggregate_fast(&source, scales, interval, offset_ms, MAX_SAFE_INTEGER);
-    if let Fast::Candles(candles) = candles
+    if let Ok(raws) = sum_fast(&source, interval, offset_ms, MAX_SAFE_INTEGER)
         && source.all_whole.get()
     {
-        return Ok(candles);
+        return Ok((raws, None));
     }
-    let trades = records
+    // The first bad number, then the first bad trade in the order given; else sorted stably.
+    let trades = records_to_trades(records)?;
+    for (index, trade) in trades.iter().enumerate() {
+        check_trade(index, &unpack(trade, scales))?;
+    }
+    let sorted = sorted_by_time(&trades, |t| t.time_ms);
+    // Checked and sorted: the sums cannot fail (a quote sum saturates at worst).
+    let raws = sum_fast(&sorted.as_slice(), interval, offset_ms, MAX_SAFE_INTEGER)
+        .map_err(|_| CoreError::VolumeOverflow)?;
+    Ok((raws, Some(trades)))
+}
+
+/// The packed trades of flat records, or the first number that is not whole or out of range.
+fn records_to_trades(records: &[f64]) -> Result<Vec<PackedTrade>, CoreError> {
+    records
         .chunks_exact(3)
         .map(|r| {
             Ok(PackedTrade {
@@ -119,8 +159,7 @@ pub fn aggregate_records(
                 qty: integer_from_number("qty", r[2], -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)?,
             })
         })
-        .collect::<Result<Vec<_>, CoreError>>()?;
-    aggregate_packed(&trades, scales, interval, offset_minutes)
+        .collect()
 }
 
 /// Packs decimal trades at one price scale and one quantity scale (the largest of the batch), or
@@ -150,7 +189,7 @@ fn fixed(value: Decimal, scale: u32) -> Option<i64> {
 }
 
 /// The decimal trade of a packed one, at scales already checked.
-fn unpack(trade: &PackedTrade, scales: Scales) -> Trade {
+pub(super) fn unpack(trade: &PackedTrade, scales: Scales) -> Trade {
     // Scales were checked to be at most 28, the only way `Decimal::new` can fail.
     Trade {
         price: Decimal::new(trade.price, scales.price),
@@ -160,7 +199,7 @@ fn unpack(trade: &PackedTrade, scales: Scales) -> Trade {
 }
 
 #[cfg_attr(optimize_hot, optimize(speed))]
-fn check_scales(scales: Scales) -> Result<(), CoreError> {
+pub(super) fn check_scales(scales: Scales) -> Result<(), CoreError> {
     for (name, scale) in [("priceScale", scales.price), ("qtyScale", scales.qty)] {
         if scale > MAX_SCALE {
             return Err(CoreError::IntegerOutOfRange {
@@ -208,13 +247,12 @@ enum Fast {
 }
 
 /// Why a [`Scanner`] stopped early.
-enum Stop {
+pub(super) enum Stop {
     Unsorted,
     Invalid,
 }
 
-/// Aggregates the trades of `source` (fed twice when 64-bit products could overflow); prices and
-/// quantities above `max_value` make the batch [`Fast::Invalid`].
+/// Aggregates the trades of `source` into decimal candles (see [`sum_fast`]).
 #[cfg_attr(optimize_hot, optimize(speed))]
 fn aggregate_fast(
     source: &dyn Source,
@@ -223,21 +261,53 @@ fn aggregate_fast(
     offset_ms: i64,
     max_value: i64,
 ) -> Fast {
+    match sum_fast(source, interval, offset_ms, max_value) {
+        Ok(raws) if raws.is_empty() => Fast::Candles(Vec::new()),
+        Ok(raws) => match to_candles(&raws, scales) {
+            Some(candles) => Fast::Candles(candles),
+            None => Fast::Inexact,
+        },
+        Err(NoSums::Unsorted) => Fast::Unsorted,
+        Err(NoSums::Invalid) => Fast::Invalid,
+        Err(NoSums::Inexact) => Fast::Inexact,
+    }
+}
+
+/// Why [`sum_fast`] gave no sums.
+pub(super) enum NoSums {
+    /// The trades are not in time order.
+    Unsorted,
+    /// A time is out of range, or a price or quantity is not above zero or too large.
+    Invalid,
+    /// The wide pass stopped (it cannot once the narrow one passed).
+    Inexact,
+}
+
+/// The fixed-point sums of the trades of `source`, one [`Raw`] per candle (fed twice when 64-bit
+/// products could overflow: the second, wide pass has 128-bit products and saturating quote sums);
+/// prices and quantities above `max_value` make the batch [`NoSums::Invalid`].
+#[cfg_attr(optimize_hot, optimize(speed))]
+pub(super) fn sum_fast(
+    source: &dyn Source,
+    interval: Interval,
+    offset_ms: i64,
+    max_value: i64,
+) -> Result<Vec<Raw>, NoSums> {
     let mut scanner = Scanner::<false>::new(interval, offset_ms);
     match source.feed(&mut scanner) {
         Ok(()) => {}
-        Err(Stop::Unsorted) => return Fast::Unsorted,
-        Err(Stop::Invalid) => return Fast::Invalid,
+        Err(Stop::Unsorted) => return Err(NoSums::Unsorted),
+        Err(Stop::Invalid) => return Err(NoSums::Invalid),
     }
-    let (mut raws, min_qty, max_qty) = scanner.finish();
+    let (raws, min_qty, max_qty) = scanner.finish();
     if raws.is_empty() {
-        return Fast::Candles(Vec::new());
+        return Ok(raws);
     }
     let (min_price, max_price) = raws.iter().fold((i64::MAX, i64::MIN), |(low, high), raw| {
         (low.min(raw.low), high.max(raw.high))
     });
     if min_price <= 0 || min_qty <= 0 || max_price > max_value || max_qty > max_value {
-        return Fast::Invalid;
+        return Err(NoSums::Invalid);
     }
     // Both maxima are positive here. The narrow pass sums quantities in 64 bits, which cannot
     // wrap while a candle's trade count times the largest quantity stays below 2⁶⁴.
@@ -245,17 +315,14 @@ fn aggregate_fast(
     let volumes_fit = raws
         .iter()
         .all(|raw| u128::from(raw.count) * max_qty as u128 <= u128::from(u64::MAX));
-    if !(products_fit && volumes_fit) {
-        let mut wide = Scanner::<true>::new(interval, offset_ms);
-        if source.feed(&mut wide).is_err() {
-            return Fast::Inexact;
-        }
-        raws = wide.finish().0;
+    if products_fit && volumes_fit {
+        return Ok(raws);
     }
-    match to_candles(&raws, scales) {
-        Some(candles) => Fast::Candles(candles),
-        None => Fast::Inexact,
+    let mut wide = Scanner::<true>::new(interval, offset_ms);
+    if source.feed(&mut wide).is_err() {
+        return Err(NoSums::Inexact);
     }
+    Ok(wide.finish().0)
 }
 
 /// `value` as an integer when it is a whole number from 0 to below 2⁵² (−0 included), with two
@@ -277,13 +344,13 @@ fn small_whole(value: f64) -> (i64, u64) {
 /// Trades for the fixed-point path, fed to a [`Sink`] (a scanner) block by block, in order. Both are
 /// traits used as objects: one call per block of [`BLOCK`] trades costs nothing, and the wasm file
 /// holds each loop once instead of once per pairing.
-trait Source {
+pub(super) trait Source {
     /// Feeds every trade, stopping at the first block the sink refuses.
     fn feed(&self, sink: &mut dyn Sink) -> Result<(), Stop>;
 }
 
 /// Takes blocks of trades with their smallest and largest quantity.
-trait Sink {
+pub(super) trait Sink {
     /// Takes the next block.
     fn block(&mut self, trades: &[PackedTrade], min_qty: i64, max_qty: i64) -> Result<(), Stop>;
 }
@@ -319,9 +386,9 @@ impl Source for &[PackedTrade] {
 /// scan each run as a tight loop. A number that is not a whole number from 0 to below 2⁵² (a
 /// fraction, NaN, ±∞, a negative time, a huge value) clears `all_whole`, which sends the batch to
 /// the checked path.
-struct Records<'a> {
-    records: &'a [f64],
-    all_whole: Cell<bool>,
+pub(super) struct Records<'a> {
+    pub(super) records: &'a [f64],
+    pub(super) all_whole: Cell<bool>,
 }
 
 impl Source for Records<'_> {
@@ -358,15 +425,15 @@ impl Source for Records<'_> {
 
 /// A candle being summed in fixed point.
 #[derive(Clone, Copy, Default)]
-struct Raw {
-    open_time: i64,
-    open: i64,
-    high: i64,
-    low: i64,
-    close: i64,
-    base: u128,
-    quote: u128,
-    count: u64,
+pub(super) struct Raw {
+    pub(super) open_time: i64,
+    pub(super) open: i64,
+    pub(super) high: i64,
+    pub(super) low: i64,
+    pub(super) close: i64,
+    pub(super) base: u128,
+    pub(super) quote: u128,
+    pub(super) count: u64,
 }
 
 /// The fixed-point aggregation, fed trades in blocks. With `WIDE` the products are 128-bit (needed

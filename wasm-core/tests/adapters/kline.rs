@@ -1,10 +1,10 @@
 //! Native adapters of the `kline` exports (see `mod.rs`).
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use wasm_core::CoreError;
 use wasm_core::convert::{MAX_EPOCH_MS, integer_from_number, offset_minutes_from_number};
-use wasm_core::kline::{self, Candle, CandleInput, Interval, Scales, TradeInput};
+use wasm_core::kline::{self, Candle, CandleInput, Interval, Scales, TradeBuffer, TradeInput};
 
 use super::{Args, to_json};
 
@@ -17,6 +17,7 @@ pub const FUNCTIONS: &[&str] = &[
     "rollupCandles",
     "fillCandleGaps",
     "rolling24h",
+    "KlineBuffer",
 ];
 
 /// Calls the native equivalent of the wasm export `function`.
@@ -111,6 +112,59 @@ fn call_export(function: &str, args: &Args) -> Result<Value, CoreError> {
             let now_ms = integer_from_number("nowMs", args.number(1), -MAX_EPOCH_MS, MAX_EPOCH_MS)?;
             to_json(&kline::rolling_24h(&candles(&inputs)?, now_ms)?)
         }
+        "KlineBuffer" => panic!("KlineBuffer is a class: its cases need \"construct\""),
         other => unreachable!("{other} is not in FUNCTIONS"),
+    })
+}
+
+/// A JavaScript number as JSON: a whole number as an integer (as `JSON.stringify` writes it).
+fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value.abs() < 9_007_199_254_740_992.0 {
+        Value::from(value as i64)
+    } else {
+        Value::from(value)
+    }
+}
+
+/// Calls the native equivalent of `new class(...construct)`, writing `write`'s numbers into the
+/// views its keys name, then `.method(...args)`, and returns `{returned, [read]: view}`.
+pub fn call_buffer_method(
+    class: &str,
+    construct: &Args,
+    write: &Map<String, Value>,
+    method: &str,
+    args: &Args,
+    read: &str,
+) -> Option<Result<Value, CoreError>> {
+    (class == "KlineBuffer").then(|| {
+        construct.arity(1);
+        let max = TradeBuffer::MAX_CAPACITY as i64;
+        let capacity = integer_from_number("capacity", construct.number(0), 0, max)?;
+        let mut buffer = TradeBuffer::new(capacity as usize)?;
+        for (view, values) in write {
+            assert_eq!(view, "trades", "KlineBuffer has no view {view:?} to write");
+            let values = values
+                .as_array()
+                .expect("the numbers to write are an array");
+            for (slot, value) in buffer.records_mut().iter_mut().zip(values) {
+                *slot = value.as_f64().expect("trades are numbers");
+            }
+        }
+        assert_eq!(method, "aggregate", "KlineBuffer has no method {method:?}");
+        assert_eq!(read, "candles", "KlineBuffer has no view {read:?} to read");
+        args.arity(5);
+        let count = integer_from_number("count", args.number(0), 0, buffer.capacity() as i64)?;
+        let scales = Scales {
+            price: integer_from_number("priceScale", args.number(1), 0, 28)? as u32,
+            qty: integer_from_number("qtyScale", args.number(2), 0, 28)? as u32,
+        };
+        let interval = Interval::parse(args.string(3))?;
+        let offset = offset_minutes_from_number(args.number(4))?;
+        let returned = buffer.aggregate(count as usize, scales, interval, offset)?;
+        let mut result = Map::new();
+        result.insert("returned".into(), Value::from(returned));
+        let candles = buffer.candles().iter().map(|&v| number(v)).collect();
+        result.insert(read.into(), Value::Array(candles));
+        Ok(Value::Object(result))
     })
 }

@@ -8,7 +8,6 @@
 use serde_json::Value;
 use wasm_core::CoreError;
 
-pub mod cipher;
 pub mod format;
 pub mod funds;
 pub mod kline;
@@ -57,11 +56,6 @@ pub const MODULES: &[Module] = &[
         call_method: no_classes,
     },
     Module {
-        functions: cipher::FUNCTIONS,
-        call: cipher::call,
-        call_method: no_classes,
-    },
-    Module {
         functions: funds::FUNCTIONS,
         call: funds::call,
         call_method: no_classes,
@@ -95,6 +89,22 @@ pub fn call_method(
         .iter()
         .find_map(|module| (module.call_method)(class, construct, method, args))
         .unwrap_or_else(|| panic!("unknown class {class:?}: add it to an adapter module"))
+}
+
+/// Constructs the class `class` with `construct`, writes `write`'s numbers into the typed-array
+/// views its keys name, calls its method `method` with `args`, and returns
+/// `{"returned": <the method's result>, <read>: <the view read as an array>}` (the vector runners'
+/// path for buffer classes such as `KlineBuffer`).
+pub fn call_buffer_method(
+    class: &str,
+    construct: &Args,
+    write: &serde_json::Map<String, Value>,
+    method: &str,
+    args: &Args,
+    read: &str,
+) -> Result<Value, CoreError> {
+    kline::call_buffer_method(class, construct, write, method, args, read)
+        .unwrap_or_else(|| panic!("unknown buffer class {class:?}: add it to an adapter module"))
 }
 
 pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Value {

@@ -280,15 +280,6 @@ export function withdrawalQuote(amount: string, fee: string): WithdrawalQuote {
   return core.withdrawalQuote(amount, fee);
 }
 
-/**
- * Seals `plaintext` with AES-256-GCM under the base64 key (32 bytes) and the caller's base64 nonce
- * (12 bytes, from `crypto.getRandomValues`), authenticating `aad`; returns base64 of
- * `nonce || ciphertext || tag`. Throws `invalid_argument` for a key or nonce of the wrong size.
- */
-export function sealText(keyBase64: string, nonceBase64: string, aad: string, plaintext: string): string {
-  return core.sealText(keyBase64, nonceBase64, aad, plaintext);
-}
-
 // --- Spot trading: the order form and its preview ---
 
 /**

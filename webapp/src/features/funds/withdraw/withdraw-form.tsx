@@ -2,9 +2,10 @@
 //! checked live by wasm-core's withdrawal form rules for that network, the amount with the available
 //! funding balance and Max, the fee and the amount received computed live by wasm-core
 //! (`withdrawalQuote`), and the fund password. The request body is sealed in the browser: the
-//! session's key (getWithdrawalKey), a fresh nonce from `crypto.getRandomValues`, AES-256-GCM by
-//! wasm-core (`sealText`) with the associated data `assets/withdrawal`; only `{payload}` is sent
-//! (submitWithdrawal), with one `Idempotency-Key` per intended withdrawal.
+//! session's key (getWithdrawalKey), a fresh nonce from `crypto.getRandomValues`, AES-256-GCM by the
+//! browser's WebCrypto (`lib/seal.ts`, byte for byte wasm-core's `cipher::seal_text`) with the
+//! associated data `assets/withdrawal`; only `{payload}` is sent (submitWithdrawal), with one
+//! `Idempotency-Key` per intended withdrawal.
 
 import { Alert, Button, Grid, Link, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -17,7 +18,8 @@ import type { FundingChannel } from '../../../api/generated/model';
 import { useCurrentUser } from '../../../hooks/use-current-user';
 import { compareDecimal } from '../../../lib/decimal';
 import { toaster } from '../../../lib/toaster';
-import { type WithdrawalQuote, coreErrorText, fieldErrors, isCoreError, sealText, validateWithdrawalForm, withdrawalQuote } from '../../../lib/wasm';
+import { sealText } from '../../../lib/seal';
+import { type WithdrawalQuote, coreErrorText, fieldErrors, isCoreError, validateWithdrawalForm, withdrawalQuote } from '../../../lib/wasm';
 import { ChoiceCards } from '../components/choice-cards';
 import { AmountField, FormError, PasswordField, SelectField, SummaryRow, TextField, coinOptions } from '../components/fields';
 import { ScreenHeader } from '../components/frame';
@@ -117,7 +119,7 @@ export function WithdrawForm() {
     setSending(true);
     try {
       const key = await queryClient.fetchQuery({ ...getGetWithdrawalKeyQueryOptions(head, { request: SILENT }), staleTime: KEY_STALE_MS });
-      const payload = sealText(key.key, randomNonce(), key.aad || WITHDRAWAL_AAD, JSON.stringify({ ...request, fundPassword }));
+      const payload = await sealText(key.key, randomNonce(), key.aad || WITHDRAWAL_AAD, JSON.stringify({ ...request, fundPassword }));
       // The password is not part of the intended operation: a retry with it corrected keeps the key.
       await submit.mutateAsync({ head, data: { payload }, headers: idempotencyHeader(keys.keyFor(request)) });
       keys.settle();
