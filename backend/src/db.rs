@@ -48,7 +48,16 @@ pub async fn connect(config: &Config) -> Result<DatabaseConnection, DbOpenError>
                 .foreign_keys(true)
         });
     if url.starts_with("sqlite:") {
-        options.max_connections(8).min_connections(1);
+        // A local file cannot hang up, so no ping on every checkout from the pool: on SQLite
+        // each ping is a round trip to the connection's sqlx thread (two context switches).
+        options
+            .max_connections(8)
+            .min_connections(1)
+            .test_before_acquire(false);
+    } else {
+        // A server connection can be dropped while idle (by the server, a proxy, a firewall):
+        // ping only those idle for a while, not the hot ones on every checkout.
+        options.test_before_acquire_if_idle_for(Duration::from_secs(30));
     }
     let db = Database::connect(options).await?;
     Migrator::up(&db, None).await?;
