@@ -173,6 +173,8 @@ async fn store(
     set_password_hash(&txn, user_id, hash).await?;
     session::revoke_all_except(&txn, user_id, keep).await?;
     txn.commit().await?;
+    // Again after the commit: a read between the first forget and the commit saw the old rows.
+    crate::user::session_cache::forget_user(user_id);
     Ok(())
 }
 

@@ -95,6 +95,7 @@ pub async fn confirm(
         .filter(user_session::Column::RevokedAt.is_null())
         .exec(db)
         .await?;
+    crate::user::session_cache::forget_user(user.id);
     if updated.rows_affected != 1 {
         return Err(ApiError::new(StatusCode::UNAUTHORIZED, Msg::Unauthorized));
     }

@@ -19,7 +19,7 @@ use crate::funds::api::replayed;
 use crate::http::{ApiError, JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::market::api::{RecentTrades, SymbolLimitQuery, recent_trades};
-use crate::user::Satoken;
+use crate::user::{Satoken, SatokenCached};
 
 #[derive(Tags)]
 enum ApiTags {
@@ -132,7 +132,7 @@ impl SpotApi {
     async fn submit(
         &self,
         state: Data<&AppState>,
-        auth: Satoken,
+        auth: SatokenCached,
         /// Makes a retry safe: the same key and body answer like the first request and place nothing.
         #[oai(name = "Idempotency-Key")]
         idempotency_key: Header<Option<String>>,
@@ -181,7 +181,7 @@ impl SpotApi {
     async fn order_list(
         &self,
         state: Data<&AppState>,
-        auth: Satoken,
+        auth: SatokenCached,
         /// Open or finished orders.
         scope: Query<Option<OrderScope>>,
         /// Only this pair.
@@ -220,7 +220,7 @@ impl SpotApi {
     async fn cancel_order(
         &self,
         state: Data<&AppState>,
-        auth: Satoken,
+        auth: SatokenCached,
         /// The order.
         id: Query<i64>,
     ) -> MemberResponse<SpotOrder> {

@@ -141,18 +141,28 @@ pub async fn orders(
     Ok((total, rows.iter().map(SpotOrder::from).collect()))
 }
 
-/// The pair of the user's order `order_id`; "not found" for an unknown or someone else's order.
+/// The pair of the user's order `order_id`, for a cancellation the in-memory index of open orders
+/// did not place: "not found" for an unknown or someone else's order, and "not open" at once for
+/// a filled or cancelled one (a finished status is final, so its market need not be asked).
 pub async fn symbol_of(
     db: &DatabaseConnection,
     user_id: i64,
     order_id: i64,
 ) -> Result<String, ApiError> {
-    spot_order::Entity::find_by_id(order_id)
+    let order = spot_order::Entity::find_by_id(order_id)
         .filter(spot_order::Column::UserId.eq(user_id))
         .one(db)
         .await?
-        .map(|order| order.symbol)
-        .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, Msg::OrderNotFound).with_field("id"))
+        .ok_or_else(|| {
+            ApiError::new(StatusCode::BAD_REQUEST, Msg::OrderNotFound).with_field("id")
+        })?;
+    let finished = [OrderStatus::DealTotol, OrderStatus::Cancelled]
+        .iter()
+        .any(|status| status.as_str() == order.status);
+    if finished {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::OrderNotOpen).with_field("id"));
+    }
+    Ok(order.symbol)
 }
 
 /// A page of the user's fills, newest first.

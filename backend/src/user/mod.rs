@@ -10,9 +10,10 @@ pub mod password;
 pub mod rate_limit;
 pub mod service;
 pub mod session;
+pub mod session_cache;
 pub mod totp;
 
-pub use auth::{CurrentUser, Satoken};
+pub use auth::{CurrentUser, Satoken, SatokenCached};
 
 /// Now, in Unix milliseconds (every timestamp of the account tables).
 pub fn now_ms() -> i64 {

@@ -7,6 +7,7 @@ use sea_orm::{
     QueryOrder, sea_query::Expr,
 };
 
+use super::session_cache::{self, SessionIdentity};
 use super::{now_ms, random_token, sha256_hex};
 use crate::entity::{
     user,
@@ -73,7 +74,7 @@ pub async fn create(
 }
 
 /// The live session of `token` and its user, refreshing `last_seen_at` now and then; `None` when
-/// the token is unknown, expired or revoked.
+/// the token is unknown, expired or revoked. Always read from the database.
 pub async fn authenticate(
     db: &impl ConnectionTrait,
     token: &str,
@@ -82,10 +83,56 @@ pub async fn authenticate(
     if token.is_empty() || token.len() > 128 {
         return Ok(None);
     }
+    let hash = token_hash(token);
+    let epoch = session_cache::epoch();
+    let found = read_live(db, &hash, now_ms()).await?;
+    if let Some((session, _)) = &found {
+        session_cache::remember(hash, identity_of(session), session.expires_at, epoch);
+    }
+    Ok(found)
+}
+
+/// Who the live session of `token` belongs to, from [`session_cache`] when it was read less than
+/// its TTL ago, else as [`authenticate`] reads it; `None` when the token is unknown, expired or
+/// revoked. Only for calls that need nothing but the identity.
+pub async fn authenticate_cached(
+    db: &impl ConnectionTrait,
+    token: &str,
+) -> Result<Option<SessionIdentity>, ApiError> {
+    let token = token.trim();
+    if token.is_empty() || token.len() > 128 {
+        return Ok(None);
+    }
+    let hash = token_hash(token);
     let now = now_ms();
+    if let Some(found) = session_cache::lookup(&hash, now) {
+        return Ok(Some(found));
+    }
+    let epoch = session_cache::epoch();
+    let Some((session, _)) = read_live(db, &hash, now).await? else {
+        return Ok(None);
+    };
+    let identity = identity_of(&session);
+    session_cache::remember(hash, identity, session.expires_at, epoch);
+    Ok(Some(identity))
+}
+
+fn identity_of(session: &user_session::Model) -> SessionIdentity {
+    SessionIdentity {
+        user_id: session.user_id,
+        session_id: session.id,
+    }
+}
+
+/// The live session of `hash` and its user at `now`, touching `last_seen_at` when it is stale.
+async fn read_live(
+    db: &impl ConnectionTrait,
+    hash: &str,
+    now: i64,
+) -> Result<Option<(user_session::Model, user::Model)>, ApiError> {
     // The session and its user in one statement: this runs before every member call.
     let found = Session::find()
-        .filter(Column::TokenHash.eq(token_hash(token)))
+        .filter(Column::TokenHash.eq(hash))
         .filter(Column::RevokedAt.is_null())
         .filter(Column::ExpiresAt.gt(now))
         .find_also_related(user::Entity)
@@ -132,10 +179,12 @@ pub async fn revoke(
         .filter(Column::RevokedAt.is_null())
         .exec(db)
         .await?;
+    session_cache::forget_user(user_id);
     Ok(result.rows_affected == 1)
 }
 
-/// Ends every live session of `user_id` except `keep` (after a password change or reset).
+/// Ends every live session of `user_id` except `keep` (after a password change or reset). In a
+/// transaction, call [`session_cache::forget_user`] again after the commit.
 pub async fn revoke_all_except(
     db: &impl ConnectionTrait,
     user_id: i64,
@@ -148,7 +197,9 @@ pub async fn revoke_all_except(
     if let Some(keep) = keep {
         update = update.filter(Column::Id.ne(keep));
     }
-    Ok(update.exec(db).await?.rows_affected)
+    let ended = update.exec(db).await?.rows_affected;
+    session_cache::forget_user(user_id);
+    Ok(ended)
 }
 
 /// Renames session `session_id` of `user_id`; `false` when there is no such live session.

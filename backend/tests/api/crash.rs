@@ -104,9 +104,13 @@ async fn a_server_killed_under_load_restarts_with_its_books_equal_to_the_open_or
     }
 
     let flight = crossing_orders_in_flight(&app, &members, 300);
-    // Kill once some orders are in and the rest are still arriving.
+    // Kill once some orders are in, at least one answer has come back, and the rest are still
+    // arriving. (An order is listed as soon as its batch commits, a moment before its answer is
+    // written: killing on the listing alone could leave no answer at all.)
     for _ in 0..400 {
-        if !open_orders(&app, &members[0]).await.is_empty() {
+        if flight.iter().any(|task| task.is_finished())
+            && !open_orders(&app, &members[0]).await.is_empty()
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(5)).await;

@@ -28,6 +28,7 @@ mod reports;
 mod retention;
 mod seconds;
 mod security;
+mod session_cache;
 mod spot;
 mod user;
 mod withdrawals;
