@@ -23,8 +23,10 @@
 //! message of one read is stamped with that read's time. A server frame that is masked, fragmented
 //! or not UTF-8 text ends the client with an error (the server never sends one). Of every message
 //! only `type`, `ts`, and for depth `kind`, `seq` and `prevSeq` are read (string search, no JSON
-//! parse). The tool competes with the server for the same cores: on a 2-core machine its own CPU
-//! is reported beside the server's and the latency includes its scheduling.
+//! parse). The counts every message adds to (latency histograms, each tick's first and last
+//! latency) are kept per thread and summed at the end, so the two workers do not contend for the
+//! same cache lines. The tool competes with the server for the same cores: on a 2-core machine its
+//! own CPU is reported beside the server's and the latency includes its scheduling.
 
 mod support;
 
@@ -99,9 +101,23 @@ struct Args {
     connect_timeout: u64,
 }
 
-/// Latency counts per millisecond, shared by every client.
+/// Shards of what every client updates (histograms, the per-tick extremes): each thread updates
+/// its own, so the tool's two workers do not contend for the same cache lines on every message.
+const SHARDS: usize = 4;
+
+/// The shard of the calling thread.
+fn shard() -> usize {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    thread_local! {
+        static SHARD: usize = NEXT.fetch_add(1, Relaxed) % SHARDS;
+    }
+    SHARD.with(|shard| *shard)
+}
+
+/// Latency counts per millisecond, shared by every client (one set of counts per shard, summed
+/// when read).
 struct Histogram {
-    buckets: Box<[AtomicU64]>,
+    buckets: Box<[Box<[AtomicU64]>]>,
     max: AtomicI64,
     /// Messages stamped after they were received (clock granularity), counted as 0 ms.
     early: AtomicU64,
@@ -110,7 +126,9 @@ struct Histogram {
 impl Histogram {
     fn new() -> Self {
         Self {
-            buckets: (0..=HISTOGRAM_MS).map(|_| AtomicU64::new(0)).collect(),
+            buckets: (0..SHARDS)
+                .map(|_| (0..=HISTOGRAM_MS).map(|_| AtomicU64::new(0)).collect())
+                .collect(),
             max: AtomicI64::new(i64::MIN),
             early: AtomicU64::new(0),
         }
@@ -121,7 +139,7 @@ impl Histogram {
             self.early.fetch_add(1, Relaxed);
         }
         let index = (ms.max(0) as usize).min(HISTOGRAM_MS);
-        self.buckets[index].fetch_add(1, Relaxed);
+        self.buckets[shard()][index].fetch_add(1, Relaxed);
         // Read first: a shared maximum written by every message would be contended.
         if ms > self.max.load(Relaxed) {
             self.max.fetch_max(ms, Relaxed);
@@ -129,7 +147,9 @@ impl Histogram {
     }
 
     fn counts(&self) -> Vec<u64> {
-        self.buckets.iter().map(|b| b.load(Relaxed)).collect()
+        (0..=HISTOGRAM_MS)
+            .map(|i| self.buckets.iter().map(|b| b[i].load(Relaxed)).sum())
+            .collect()
     }
 }
 
@@ -193,17 +213,39 @@ struct Shared {
     depth: Histogram,
     trade: Histogram,
     heartbeat: Histogram,
-    /// Per tick (`ts`): the earliest and latest delivery latency of any client, in ms.
-    ticks: Mutex<HashMap<i64, (i64, i64)>>,
+    /// Per tick (`ts`): the earliest and latest delivery latency of any client, in ms (per shard).
+    ticks: Box<[Mutex<TickExtremes>]>,
 }
 
 impl Shared {
     fn merge_tick(&self, ts: i64, first: i64, last: i64) {
-        let mut ticks = self.ticks.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = ticks.entry(ts).or_insert((first, last));
-        entry.0 = entry.0.min(first);
-        entry.1 = entry.1.max(last);
+        let mut ticks = self.ticks[shard()]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        merge(&mut ticks, ts, (first, last));
     }
+
+    /// Every tick's extremes, over all shards.
+    fn take_ticks(&self) -> TickExtremes {
+        let mut all = HashMap::new();
+        for shard in self.ticks.iter() {
+            let ticks = std::mem::take(&mut *shard.lock().unwrap_or_else(|e| e.into_inner()));
+            for (ts, extremes) in ticks {
+                merge(&mut all, ts, extremes);
+            }
+        }
+        all
+    }
+}
+
+/// Per tick (`ts`): the earliest and latest delivery latency, in ms.
+type TickExtremes = HashMap<i64, (i64, i64)>;
+
+/// Widens tick `ts`'s extremes in `ticks` by `(first, last)`.
+fn merge(ticks: &mut TickExtremes, ts: i64, (first, last): (i64, i64)) {
+    let entry = ticks.entry(ts).or_insert((first, last));
+    entry.0 = entry.0.min(first);
+    entry.1 = entry.1.max(last);
 }
 
 /// What one client saw.
@@ -924,7 +966,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
         depth: Histogram::new(),
         trade: Histogram::new(),
         heartbeat: Histogram::new(),
-        ticks: Mutex::new(HashMap::new()),
+        ticks: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
     });
     let permits = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -1123,7 +1165,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     line("HEARTBEAT (send time)", summarise(&[&shared.heartbeat]));
     // Per tick: the first delivery (the tick's time to publish: storing it, then the broadcast)
     // and the last (every client served), and their difference (the fan-out).
-    let ticks = std::mem::take(&mut *shared.ticks.lock().unwrap_or_else(|e| e.into_inner()));
+    let ticks = shared.take_ticks();
     let mut firsts: Vec<i64> = ticks.values().map(|(first, _)| *first).collect();
     let mut lasts: Vec<i64> = ticks.values().map(|(_, last)| *last).collect();
     let mut spreads: Vec<i64> = ticks.values().map(|(first, last)| last - first).collect();

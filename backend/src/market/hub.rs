@@ -8,8 +8,10 @@
 //! What is published together travels together: an item of the broadcast is a [`Batch`], and the
 //! simulator publishes a whole tick (every pair's ticker, trades, detail and book, and `simpleData`)
 //! as one ([`MarketHub::publication`]), joined by the books the spot markets publish for that tick
-//! within [`GATHER_WINDOW`] ([`Publication::send_soon`]), so each client receives a tick with one
-//! receive, one reference count and one write instead of ~60. The candles (`kline`, `KLINE`: ten intervals a pair, most of the
+//! within [`GATHER_WINDOW`] ([`Publication::send_soon`]; the tick goes out as soon as the books it
+//! waits for have joined, [`Publication::send_with_books`]), so each client receives a tick with one
+//! receive, one reference count and one write instead of ~60; clients of the same kind share that
+//! write too ([`Published`]). The candles (`kline`, `KLINE`: ten intervals a pair, most of the
 //! messages of a tick) have a broadcast of their own, which only clients subscribed to a kline
 //! channel read.
 
@@ -277,7 +279,101 @@ impl MarketEvent {
 }
 
 /// Messages published together, delivered together: one item of the broadcast.
-pub type Batch = Arc<[MarketEvent]>;
+pub type Batch = Arc<Published>;
+
+/// The depth `seq`s a client holds, by pair id.
+pub type HeldDepth = [(u16, u64)];
+
+/// The most kinds of client (subscriptions and depth held) whose write of one batch is kept for
+/// others of the same kind (see [`Published::written`]).
+const SHARED_WRITES: usize = 64;
+
+/// The messages of one [`Batch`], and the writes built from them for each kind of client: clients
+/// with the same subscriptions that hold the same depth `seq`s get the same bytes, so the first of
+/// them builds the write and the others share it (one reference count instead of a copy and a pass
+/// over the batch each). Derefs to the messages.
+#[derive(Debug)]
+pub struct Published {
+    events: Box<[MarketEvent]>,
+    writes: Mutex<Vec<SharedWrite>>,
+}
+
+/// One kind of client's write of a batch.
+#[derive(Debug)]
+struct SharedWrite {
+    /// The client's subscriptions as topics (sorted).
+    topics: Box<[Topic]>,
+    /// The depth `seq`s it held before the batch, by pair id.
+    depth_before: Box<[(u16, u64)]>,
+    /// The depth `seq`s it holds after it.
+    depth_after: Arc<HeldDepth>,
+    /// The frames it wants, in order.
+    bytes: Arc<[u8]>,
+}
+
+impl Published {
+    /// The batch of `events`.
+    pub fn new(events: Vec<MarketEvent>) -> Self {
+        Self {
+            events: events.into_boxed_slice(),
+            writes: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The write already built for a client subscribed to `topics` that holds the depth `seq`s
+    /// `depth`, with the `seq`s it holds after the batch.
+    pub fn written(
+        &self,
+        topics: &[Topic],
+        depth: &[(u16, u64)],
+    ) -> Option<(Arc<[u8]>, Arc<HeldDepth>)> {
+        self.lock_writes()
+            .iter()
+            .find(|write| &*write.topics == topics && &*write.depth_before == depth)
+            .map(|write| (write.bytes.clone(), write.depth_after.clone()))
+    }
+
+    /// Keeps `bytes`, built for a client subscribed to `topics` that held `depth_before` and holds
+    /// `depth_after` after the batch, for the next client of the same kind (up to
+    /// [`SHARED_WRITES`] kinds a batch).
+    pub fn keep_written(
+        &self,
+        topics: &[Topic],
+        depth_before: &[(u16, u64)],
+        depth_after: Arc<HeldDepth>,
+        bytes: Arc<[u8]>,
+    ) {
+        let mut writes = self.lock_writes();
+        let known = writes
+            .iter()
+            .any(|write| &*write.topics == topics && &*write.depth_before == depth_before);
+        if !known && writes.len() < SHARED_WRITES {
+            writes.push(SharedWrite {
+                topics: topics.into(),
+                depth_before: depth_before.into(),
+                depth_after,
+                bytes,
+            });
+        }
+    }
+
+    /// Drops the writes kept (once a newer batch is out, only clients behind read this one).
+    fn forget_writes(&self) {
+        self.lock_writes().clear();
+    }
+
+    fn lock_writes(&self) -> std::sync::MutexGuard<'_, Vec<SharedWrite>> {
+        self.writes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl std::ops::Deref for Published {
+    type Target = [MarketEvent];
+
+    fn deref(&self) -> &[MarketEvent] {
+        &self.events
+    }
+}
 
 /// A message's channel and pair as one number, so that each of thousands of clients tells
 /// whether it wants a message without comparing strings: the channel's index among
@@ -362,7 +458,7 @@ impl MarketHub {
             trades: RwLock::new(HashMap::new()),
             events: Arc::new(Outbox {
                 sender: broadcast::channel(EVENT_BUFFER).0,
-                waiting: Mutex::new(Vec::new()),
+                waiting: Mutex::new(Waiting::default()),
             }),
             candle_events: broadcast::channel(CANDLE_BUFFER).0,
             notices: broadcast::channel(64).0,
@@ -677,7 +773,7 @@ impl Publication<'_> {
         hub.events.send(events);
         if !candles.is_empty() {
             // No receiver is not an error: nobody is watching.
-            let _ = hub.candle_events.send(Batch::from(candles));
+            let _ = hub.candle_events.send(Arc::new(Published::new(candles)));
         }
     }
 
@@ -687,6 +783,19 @@ impl Publication<'_> {
     /// all wakes each client once, and costs it one write, instead of once a pair. Outside a tokio
     /// runtime it sends at once.
     pub fn send_soon(self) {
+        self.gather(None);
+    }
+
+    /// Broadcasts what was collected in one batch with everything else published meanwhile, as
+    /// soon as `books` books published with [`Publication::send_soon`] (the spot markets' books of
+    /// this tick) have joined it since the last batch went out, and within [`GATHER_WINDOW`] at the
+    /// latest (a market that skips a quote does not hold the tick longer). With no book to wait
+    /// for, it goes out at once. Outside a tokio runtime it sends at once.
+    pub fn send_with_books(self, books: usize) {
+        self.gather(Some(books));
+    }
+
+    fn gather(self, books: Option<usize>) {
         let Publication {
             hub,
             events,
@@ -700,7 +809,7 @@ impl Publication<'_> {
             }
             .send();
         };
-        if Outbox::wait(&hub.events, events) {
+        if Outbox::wait(&hub.events, events, books) {
             let outbox = hub.events.clone();
             runtime.spawn(async move {
                 tokio::time::sleep(GATHER_WINDOW).await;
@@ -709,7 +818,7 @@ impl Publication<'_> {
         }
         if !candles.is_empty() {
             // No receiver is not an error: nobody is watching.
-            let _ = hub.candle_events.send(Batch::from(candles));
+            let _ = hub.candle_events.send(Arc::new(Published::new(candles)));
         }
     }
 }
@@ -720,37 +829,74 @@ pub const GATHER_WINDOW: Duration = Duration::from_millis(10);
 /// The broadcast of live messages and those waiting to join its next batch.
 struct Outbox {
     sender: broadcast::Sender<Batch>,
+    /// What waits for the next batch.
+    waiting: Mutex<Waiting>,
+}
+
+/// What waits for the next batch of the broadcast.
+#[derive(Default)]
+struct Waiting {
     /// Messages to send with the next batch, in the order they were published.
-    waiting: Mutex<Vec<MarketEvent>>,
+    events: Vec<MarketEvent>,
+    /// Books (`depth` messages) that joined with [`Publication::send_soon`] since the last batch.
+    books: usize,
+    /// How many such books the publication waiting expects before it goes out
+    /// ([`Publication::send_with_books`]).
+    expected: Option<usize>,
+    /// The last batch sent (its shared writes are dropped when the next one goes).
+    last: Option<Batch>,
 }
 
 impl Outbox {
     /// Broadcasts what waits, then `events`, as one batch (nothing if both are empty).
     fn send(&self, events: Vec<MarketEvent>) {
         // The lock is held while sending, so that batches go out in the order they were made.
-        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-        let batch: Vec<MarketEvent> = if waiting.is_empty() {
-            events
-        } else {
-            let mut batch = std::mem::take(&mut *waiting);
-            batch.extend(events);
-            batch
-        };
-        if !batch.is_empty() {
-            // No receiver is not an error: nobody is watching.
-            let _ = self.sender.send(Batch::from(batch));
+        let mut waiting = self.lock();
+        waiting.events.extend(events);
+        Self::send_waiting(&self.sender, &mut waiting);
+    }
+
+    fn send_waiting(sender: &broadcast::Sender<Batch>, waiting: &mut Waiting) {
+        waiting.books = 0;
+        waiting.expected = None;
+        if waiting.events.is_empty() {
+            return;
         }
+        let batch = Arc::new(Published::new(std::mem::take(&mut waiting.events)));
+        if let Some(last) = waiting.last.replace(batch.clone()) {
+            last.forget_writes();
+        }
+        // No receiver is not an error: nobody is watching.
+        let _ = sender.send(batch);
     }
 
     /// Adds `events` to what waits; `true` when nothing waited before (a send must be arranged).
-    fn wait(&self, events: Vec<MarketEvent>) -> bool {
-        if events.is_empty() {
+    /// With `expected`, they wait for that many books to join (counting those already there) and
+    /// go out as soon as they have; books added without it count towards what is expected.
+    fn wait(&self, events: Vec<MarketEvent>, expected: Option<usize>) -> bool {
+        if events.is_empty() && expected.is_none() {
             return false;
         }
-        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-        let first = waiting.is_empty();
-        waiting.extend(events);
-        first
+        let mut waiting = self.lock();
+        let first = waiting.events.is_empty();
+        if expected.is_none() {
+            waiting.books += events.iter().filter(|e| e.topic.is_depth()).count();
+        } else {
+            waiting.expected = expected;
+        }
+        waiting.events.extend(events);
+        if waiting
+            .expected
+            .is_some_and(|expected| waiting.books >= expected)
+        {
+            Self::send_waiting(&self.sender, &mut waiting);
+            return false;
+        }
+        first && !waiting.events.is_empty()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Waiting> {
+        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -941,5 +1087,78 @@ mod tests {
         // The timer then finds nothing to send.
         tokio::time::sleep(GATHER_WINDOW * 2).await;
         assert!(events.try_recv().is_err());
+    }
+
+    #[tokio::test]
+    async fn a_tick_goes_out_as_soon_as_the_books_it_waits_for_have_joined() {
+        let hub = MarketHub::new();
+        let mut events = hub.subscribe();
+        let empty = |seq| BookSnapshot {
+            seq,
+            bids: Vec::new(),
+            asks: Vec::new(),
+            ts: 1,
+        };
+        let book = |symbol: &str, seq| {
+            hub.publish_book(symbol, empty(seq), &empty(0).diff_to(&empty(seq)))
+        };
+        // One of the two books comes before the tick, one after.
+        book("btcusdt", 1);
+        let mut publication = hub.publication();
+        publication.ticker("btcusdt", ticker());
+        publication.send_with_books(2);
+        assert!(events.try_recv().is_err(), "one book is still missing");
+        book("ethusdt", 1);
+        // Out at once, well before the window.
+        let batch = events.try_recv().expect("sent when the last book joined");
+        let channels: Vec<_> = batch.iter().map(|e| (e.channel, &*e.symbol)).collect();
+        assert_eq!(
+            channels,
+            [
+                ("depth", "btcusdt"),
+                ("ticker", "btcusdt"),
+                ("depth", "ethusdt")
+            ]
+        );
+        tokio::time::sleep(GATHER_WINDOW * 2).await;
+        assert!(events.try_recv().is_err());
+
+        // Nothing to wait for: at once.
+        let mut publication = hub.publication();
+        publication.ticker("btcusdt", ticker());
+        publication.send_with_books(0);
+        assert_eq!(events.try_recv().unwrap().len(), 1);
+
+        // A book that does not come holds the tick for the window, no longer.
+        let started = tokio::time::Instant::now();
+        let mut publication = hub.publication();
+        publication.ticker("btcusdt", ticker());
+        publication.send_with_books(1);
+        assert!(events.try_recv().is_err());
+        assert_eq!(events.recv().await.unwrap().len(), 1);
+        assert!(started.elapsed() >= GATHER_WINDOW);
+    }
+
+    #[test]
+    fn a_batch_keeps_one_write_per_kind_of_client_until_the_next_batch() {
+        let hub = MarketHub::new();
+        let mut events = hub.subscribe();
+        hub.publish_ticker("btcusdt", ticker());
+        let batch = events.try_recv().unwrap();
+        let topics = [hub.topic("ticker", "btcusdt").unwrap()];
+        let depth = [(hub.pair_id("btcusdt"), 3)];
+        assert!(batch.written(&topics, &depth).is_none());
+        let bytes: Arc<[u8]> = Arc::from(batch[0].frame());
+        let after: Arc<[(u16, u64)]> = Arc::from(&depth[..]);
+        batch.keep_written(&topics, &depth, after.clone(), bytes.clone());
+        let (shared, held) = batch.written(&topics, &depth).unwrap();
+        assert!(Arc::ptr_eq(&shared, &bytes));
+        assert_eq!(held, after);
+        // Another kind of client (other depth held, other subscriptions) builds its own.
+        assert!(batch.written(&topics, &[]).is_none());
+        assert!(batch.written(&[], &depth).is_none());
+        // Once a newer batch is out, the writes are dropped.
+        hub.publish_ticker("btcusdt", ticker());
+        assert!(batch.written(&topics, &depth).is_none());
     }
 }

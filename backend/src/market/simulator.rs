@@ -722,10 +722,11 @@ impl Simulator {
             }
         }
         // The whole tick goes out as one batch (and one of candles): every client takes it with
-        // one receive and writes it with one write. It waits a few milliseconds for the spot
-        // markets' books of this tick (quoted below), so that they join it instead of waking every
-        // client again, pair by pair.
+        // one receive and writes it with one write. It waits for the spot markets' books of this
+        // tick (quoted below), so that they join it instead of waking every client again, pair by
+        // pair: until the last has come, a few milliseconds, or the gather window at most.
         let mut publication = hub.publication();
+        let mut quoted = 0;
         for (process, (symbol, tick)) in self.processes.iter_mut().zip(&ticks) {
             match process.ticker(now) {
                 Ok(ticker) => publication.ticker(symbol, ticker),
@@ -736,7 +737,9 @@ impl Simulator {
                 .quote_sink
                 .as_ref()
                 .is_some_and(|sink| sink.quote(symbol, &book, tick.price));
-            if !taken {
+            if taken {
+                quoted += 1;
+            } else {
                 publication.book(symbol, book, &tick.book);
             }
             publication.trades(symbol, &tick.trades);
@@ -744,7 +747,7 @@ impl Simulator {
             publication.klines(symbol, process.live_klines(), &tick.completed);
         }
         publication.simple_data(now);
-        publication.send_soon();
+        publication.send_with_books(quoted);
     }
 }
 

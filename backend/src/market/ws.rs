@@ -16,6 +16,9 @@
 //! Cost per connection (measured with `backend/examples/market_load.rs`, docs/benchmarks.md): a
 //! wake-up takes every batch already published (up to [`BATCH`]; a simulator tick is one batch) and
 //! writes it with one write; between reads a connection holds a read buffer of [`READ_CHUNK`].
+//! When a wake-up finds one batch, the write is shared: clients with the same subscriptions that
+//! hold the same depth `seq`s want the same bytes, so the first of them builds them and the others
+//! write them from the batch ([`Published::written`]), a reference count each.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -52,8 +55,8 @@ use crate::market::{
     MarketHub,
     frame::{self, FrameReader, Incoming},
     hub::{
-        Batch, MarketEvent, Topic, depth_snapshot_message, detail_message, kline_channel,
-        kline_message, ticker_message, trades_message,
+        Batch, MarketEvent, Published, Topic, depth_snapshot_message, detail_message,
+        kline_channel, kline_message, ticker_message, trades_message,
     },
 };
 use wasm_core::kline::Interval;
@@ -225,8 +228,10 @@ where
     let mut last_heard = Instant::now();
 
     let (end, unwritten) = loop {
-        // The frames to write after this wake-up.
+        // The frames to write after this wake-up: built for this client, or a batch's write
+        // shared with every client of the same kind.
         let mut out: Vec<u8> = Vec::new();
+        let mut shared: Option<Arc<[u8]>> = None;
         let mut ended = None;
         // Reading and writing never overlap (the write comes after the select), so the socket
         // is not split.
@@ -239,11 +244,15 @@ where
                     reader.shrink();
                 }
             },
-            event = events.recv() => {
-                if !take_published(event, &mut events, &hub, &mut client, &mut out) {
-                    break (End::ClientLeft, Vec::new());
+            event = events.recv() => match event {
+                // The usual case: one batch (a tick) and nothing else to write.
+                Ok(batch) if events.is_empty() => shared = Some(shared_write(&batch, &mut client)),
+                event => {
+                    if !take_published(event, &mut events, &hub, &mut client, &mut out) {
+                        break (End::ClientLeft, Vec::new());
+                    }
                 }
-            }
+            },
             Some(event) = next_candle(&mut klines) => {
                 if let Some(candles) = klines.as_mut()
                     && !take_published(event, candles, &hub, &mut client, &mut out)
@@ -259,10 +268,11 @@ where
                 frame::put_frame(&mut out, frame::OP_TEXT, text.as_bytes());
             }
         }
-        if !out.is_empty() {
-            match write_within(&mut io, &out, limits.send_timeout).await {
+        let bytes = shared.as_deref().unwrap_or(&out);
+        if !bytes.is_empty() {
+            match write_within(&mut io, bytes, limits.send_timeout).await {
                 Ok(()) => {}
-                Err(Some(written)) => break (End::TooSlow, out.split_off(written)),
+                Err(Some(written)) => break (End::TooSlow, bytes[written..].to_vec()),
                 Err(None) => break (End::ClientLeft, Vec::new()),
             }
         }
@@ -381,19 +391,7 @@ fn take_published(
     let mut next = first;
     for taken in 1.. {
         match next {
-            Ok(batch) => {
-                for event in batch.iter() {
-                    if client.wants(event) {
-                        if event.topic.is_depth() {
-                            client.hold_depth(event.topic.pair_id(), event.seq);
-                        }
-                        if out.capacity() == 0 {
-                            out.reserve(WRITE_START);
-                        }
-                        out.extend_from_slice(event.frame());
-                    }
-                }
-            }
+            Ok(batch) => add_wanted(&batch, client, out),
             Err(RecvError::Lagged(missed)) => {
                 tracing::debug!(
                     missed,
@@ -417,6 +415,43 @@ fn take_published(
         };
     }
     true
+}
+
+/// Adds the frames of `batch` the client wants to `out` (and notes the depth it then holds).
+fn add_wanted(batch: &[MarketEvent], client: &mut Client, out: &mut Vec<u8>) {
+    for event in batch {
+        if client.wants(event) {
+            if event.topic.is_depth() {
+                client.hold_depth(event.topic.pair_id(), event.seq);
+            }
+            if out.capacity() == 0 {
+                out.reserve(WRITE_START);
+            }
+            out.extend_from_slice(event.frame());
+        }
+    }
+}
+
+/// The frames of `batch` the client wants, as [`add_wanted`] would add them, shared with every
+/// client of the same subscriptions holding the same depth: the first of them builds the bytes,
+/// the others take a reference count and the depth they then hold.
+fn shared_write(batch: &Published, client: &mut Client) -> Arc<[u8]> {
+    if let Some((bytes, depth)) = batch.written(&client.topics, &client.depth_seq) {
+        client.depth_seq.clear();
+        client.depth_seq.extend_from_slice(&depth);
+        return bytes;
+    }
+    let before = client.depth_seq.clone();
+    let mut out = Vec::new();
+    add_wanted(batch, client, &mut out);
+    let bytes: Arc<[u8]> = Arc::from(out);
+    batch.keep_written(
+        &client.topics,
+        &before,
+        Arc::from(client.depth_seq.as_slice()),
+        bytes.clone(),
+    );
+    bytes
 }
 
 /// The `error` answer to a message that cannot be read.
@@ -630,6 +665,7 @@ mod tests {
 
     use super::*;
     use crate::market::Ticker;
+    use crate::market::book::BookSnapshot;
 
     fn hub() -> MarketHub {
         let hub = MarketHub::new();
@@ -781,6 +817,61 @@ mod tests {
         assert_eq!(closes, [json!("2"), json!("3"), json!("4")]);
         assert!(outgoing.iter().all(|t| parse(t)["symbol"] == "btcusdt"));
         assert!(matches!(events.try_recv(), Err(TryRecvError::Empty)));
+    }
+
+    #[tokio::test]
+    async fn clients_of_the_same_kind_share_one_write_of_a_batch() {
+        let hub = hub();
+        let subscribe = |client: &mut Client| {
+            for message in [
+                r#"{"op":"subscribe","channel":"ticker","symbol":"btcusdt"}"#,
+                r#"{"op":"subscribe","channel":"depth","symbol":"btcusdt"}"#,
+            ] {
+                handle(message, &hub, client, Lang::En);
+            }
+        };
+        let (mut first, mut second, mut behind) =
+            (Client::default(), Client::default(), Client::default());
+        subscribe(&mut first);
+        subscribe(&mut second);
+        subscribe(&mut behind);
+        let btc = hub.pair_id("btcusdt");
+        for client in [&mut first, &mut second] {
+            client.hold_depth(btc, 4);
+        }
+        behind.hold_depth(btc, 3);
+        let mut events = hub.subscribe();
+        let book = |seq| BookSnapshot {
+            seq,
+            bids: Vec::new(),
+            asks: Vec::new(),
+            ts: 1,
+        };
+        let mut publication = hub.publication();
+        publication.ticker("btcusdt", ticker_at(7));
+        publication.book("btcusdt", book(5), &book(4).diff_to(&book(5)));
+        publication.ticker("ethusdt", ticker_at(7));
+        publication.send();
+        let batch = events.recv().await.unwrap();
+
+        // What the copying path would write.
+        let mut expected = Vec::new();
+        let mut copy = Client::default();
+        subscribe(&mut copy);
+        copy.hold_depth(btc, 4);
+        add_wanted(&batch, &mut copy, &mut expected);
+
+        let one = shared_write(&batch, &mut first);
+        let two = shared_write(&batch, &mut second);
+        assert!(Arc::ptr_eq(&one, &two), "one write for both");
+        assert_eq!(&*one, &expected[..]);
+        assert_eq!(texts(&one).len(), 2);
+        assert_eq!(second.held_depth(btc), Some(5));
+        // Holding another depth, a client is another kind: same bytes here, built on its own.
+        let own = shared_write(&batch, &mut behind);
+        assert!(!Arc::ptr_eq(&one, &own));
+        assert_eq!(&*own, &expected[..]);
+        assert_eq!(behind.held_depth(btc), Some(5));
     }
 
     #[tokio::test]
