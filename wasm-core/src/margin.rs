@@ -51,6 +51,7 @@
 //! [`CoreError::InvalidArgument`]: crate::CoreError::InvalidArgument
 //! [`CoreError::CalculationOverflow`]: crate::CoreError::CalculationOverflow
 
+mod fixed;
 mod futures;
 mod num;
 mod orders;
@@ -61,6 +62,7 @@ mod tiers;
 #[cfg(test)]
 mod props;
 
+pub use fixed::{Scaled, ScaledPosition, liquidation_price_scaled};
 pub use futures::{
     LiquidationInput, MarginMode, Position, PositionMetrics, PositionMetricsInput, Side,
     liquidation_price, liquidation_price_in, parse_packed_position, position_metrics,
