@@ -188,6 +188,16 @@ if (typeof wasm.formatOrderBook === 'function') {
   console.log('GAP {"name":"wasm.formatOrderBook","reason":"not exported by the wasm build"}');
 }
 
+/** The decimal text of `mantissa × 10^−scale` as the core writes it (no trailing zeros), `null` for 0
+ * (liquidationPriceScaled's "no liquidation price"); `mantissa` a positive safe integer. */
+function formatScaled(mantissa, scale) {
+  if (mantissa === 0) return null;
+  const digits = String(mantissa).padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
 // --- Liquidation price, per call.
 if (typeof wasm.liquidationPrice === 'function') {
   const input = {
@@ -212,36 +222,44 @@ if (typeof wasm.liquidationPrice === 'function') {
   }
   result('wasm.liquidationPrice_per_call', 1, times, 'ns');
 
-  // The same position through a MarginCalculator built once for the table: plain strings per call.
+  // The same position through a MarginCalculator built once for the table, three ways, side by side
+  // (each repetition runs every case once): nine strings, one packed string, and numbers
+  // (liquidationPriceScaled: mantissas and scales in, the price's mantissa out), that last one also
+  // with the string a display needs made in JavaScript (formatScaled).
   if (typeof wasm.MarginCalculator === 'function') {
     const calculator = new wasm.MarginCalculator(input.tiers);
     const p = input.position;
-    const call = () => calculator.liquidationPrice(p.side, p.size, p.entryPrice, p.leverage,
-      p.walletBalance, p.marginMode, undefined, undefined, input.tickSize);
-    assert.equal(call(), '45180.72');
-    const calcTimes = [];
-    for (let i = 0; i < 5 * calls; i++) call();
-    for (let r = 0; r < (quick ? 11 : 41); r++) {
-      const start = performance.now();
-      for (let i = 0; i < calls; i++) call();
-      calcTimes.push(((performance.now() - start) * 1e6) / calls);
-    }
-    result('wasm.MarginCalculator.liquidationPrice_per_call', 1, calcTimes, 'ns');
-
-    // The same call with its nine arguments packed into one string (liquidationPricePacked).
+    const packed = [p.side, p.size, p.entryPrice, p.leverage, p.walletBalance, p.marginMode, '', '',
+      input.tickSize].join(',');
+    const cases = [
+      ['wasm.MarginCalculator.liquidationPrice_per_call', () => calculator.liquidationPrice(p.side, p.size,
+        p.entryPrice, p.leverage, p.walletBalance, p.marginMode, undefined, undefined, input.tickSize), '45180.72'],
+    ];
     if (typeof calculator.liquidationPricePacked === 'function') {
-      const packed = [p.side, p.size, p.entryPrice, p.leverage, p.walletBalance, p.marginMode, '', '',
-        input.tickSize].join(',');
-      assert.equal(calculator.liquidationPricePacked(packed), '45180.72');
-      const packedTimes = [];
-      for (let i = 0; i < 5 * calls; i++) calculator.liquidationPricePacked(packed);
-      for (let r = 0; r < (quick ? 11 : 41); r++) {
-        const start = performance.now();
-        for (let i = 0; i < calls; i++) calculator.liquidationPricePacked(packed);
-        packedTimes.push(((performance.now() - start) * 1e6) / calls);
-      }
-      result('wasm.MarginCalculator.liquidationPricePacked_per_call', 1, packedTimes, 'ns');
+      cases.push(['wasm.MarginCalculator.liquidationPricePacked_per_call',
+        () => calculator.liquidationPricePacked(packed), '45180.72']);
     }
+    if (typeof calculator.liquidationPriceScaled === 'function') {
+      // long 1 at 50000, 10x, isolated 5000, tick 0.01: every decimal as (mantissa, scale).
+      const scaled = () => calculator.liquidationPriceScaled(1, false, 1, 0, 50000, 0, 10, 0, 5000, 0,
+        undefined, 0, undefined, 0, 1, 2);
+      cases.push(['wasm.MarginCalculator.liquidationPriceScaled_per_call', scaled, 4518072]);
+      cases.push(['wasm.MarginCalculator.liquidationPriceScaled_formatted_per_call',
+        () => formatScaled(scaled(), 2), '45180.72']);
+    }
+    const times = cases.map(() => []);
+    for (const [name, call, expected] of cases) {
+      assert.equal(call(), expected, name);
+      for (let i = 0; i < 5 * calls; i++) call();
+    }
+    for (let r = 0; r < (quick ? 11 : 41); r++) {
+      cases.forEach(([, call], c) => {
+        const start = performance.now();
+        for (let i = 0; i < calls; i++) call();
+        times[c].push(((performance.now() - start) * 1e6) / calls);
+      });
+    }
+    cases.forEach(([name], c) => result(name, 1, times[c], 'ns'));
     calculator.free();
   }
 } else {

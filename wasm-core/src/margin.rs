@@ -62,7 +62,10 @@ mod tiers;
 #[cfg(test)]
 mod props;
 
-pub use fixed::{Scaled, ScaledPosition, liquidation_price_scaled};
+pub use fixed::{
+    MAX_SAFE_INTEGER, NumberAndScale, Scaled, ScaledPosition, liquidation_price_mantissa,
+    liquidation_price_scaled, price_mantissa, result_scale, scaled_from_f64,
+};
 pub use futures::{
     LiquidationInput, MarginMode, Position, PositionMetrics, PositionMetricsInput, Side,
     liquidation_price, liquidation_price_in, parse_packed_position, position_metrics,

@@ -16,6 +16,7 @@ use rust_decimal::Decimal;
 
 use super::futures::{MarginMode, Position, Side, liquidation_price_in};
 use super::tiers::{MarginTier, TierTable};
+use crate::convert::number_text;
 use crate::error::CoreError;
 
 /// The largest scale a [`Decimal`] holds.
@@ -24,7 +25,7 @@ const MAX_SCALE: u32 = 28;
 /// `Decimal`'s mantissa bound: below it (at a scale of at most 28) its arithmetic is exact.
 const LIMIT: i128 = 1 << 96;
 
-/// Guard digits kept below the rounding unit to measure the distance to a midpoint.
+/// A quotient within `10^−GUARD` of a step of a rounding midpoint is left to the `Decimal` path.
 const GUARD: u32 = 9;
 
 /// `10^n` for `n` up to 38.
@@ -118,8 +119,140 @@ pub fn liquidation_price_scaled(
     {
         return Ok(price);
     }
+    decimal_liquidation_price(tiers, position)
+}
+
+/// The `Decimal` path for a position the fixed-point path hands over; not inlined, so that the wasm
+/// export does not carry a second copy of it.
+#[inline(never)]
+fn decimal_liquidation_price(
+    tiers: &TierTable,
+    position: &ScaledPosition,
+) -> Result<Option<Decimal>, CoreError> {
     let (position, tick) = position.to_decimal()?;
     liquidation_price_in(tiers, &position, tick)
+}
+
+/// The largest integer an `f64` holds exactly with all its neighbours: `2⁵³ − 1`
+/// (JavaScript's `Number.MAX_SAFE_INTEGER`).
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// A JavaScript number as the mantissa of a [`Scaled`]: [`CoreError::NotAnInteger`] naming `name`
+/// for a fraction, `NaN` or an infinity, [`CoreError::IntegerOutOfRange`] beyond ±[`MAX_SAFE_INTEGER`]
+/// (where a number no longer tells its digits exactly). The scale is checked later, by
+/// [`ScaledPosition::to_decimal`]. The error's value is written by
+/// [`number_text`](crate::convert::number_text), as `f64`'s `Display` writes it.
+pub fn scaled_from_f64(name: &'static str, mantissa: f64, scale: u32) -> Result<Scaled, CoreError> {
+    if mantissa.fract() != 0.0 || !mantissa.is_finite() || mantissa.abs() > MAX_SAFE_INTEGER as f64
+    {
+        return Err(not_a_mantissa(name, mantissa));
+    }
+    // Exact: a whole number within ±2⁵³.
+    Ok(Scaled {
+        mantissa: mantissa as i64,
+        scale,
+    })
+}
+
+/// The error of [`scaled_from_f64`], out of line: seven inlined copies of it would cost the wasm
+/// file more than the call costs an error.
+#[cold]
+#[inline(never)]
+fn not_a_mantissa(name: &'static str, mantissa: f64) -> CoreError {
+    if mantissa.fract() != 0.0 || !mantissa.is_finite() {
+        CoreError::NotAnInteger {
+            name,
+            value: number_text(mantissa),
+        }
+    } else {
+        CoreError::IntegerOutOfRange {
+            name,
+            value: number_text(mantissa),
+            min: -MAX_SAFE_INTEGER,
+            max: MAX_SAFE_INTEGER,
+        }
+    }
+}
+
+/// The scale of the liquidation price's mantissa in [`price_mantissa`]: the tick's scale, or 8
+/// ([`RESULT_DECIMALS`](super::RESULT_DECIMALS)) without a tick.
+pub fn result_scale(tick_size: Option<Scaled>) -> u32 {
+    tick_size.map_or(super::RESULT_DECIMALS, |t| t.scale)
+}
+
+/// A liquidation price as a JavaScript number: its mantissa at `scale` (the price is a multiple of
+/// `10^−scale`, see [`result_scale`]), 0 for no liquidation price (a price is never 0), or
+/// [`CoreError::IntegerOutOfRange`] naming `liquidationPrice` when that mantissa exceeds
+/// [`MAX_SAFE_INTEGER`].
+#[cfg_attr(optimize_hot, optimize(speed))]
+pub fn price_mantissa(price: Option<Decimal>, scale: u32) -> Result<f64, CoreError> {
+    let Some(price) = price else {
+        return Ok(0.0);
+    };
+    let mantissa = scale
+        .checked_sub(price.scale())
+        .and_then(|up| POW10.get(up as usize))
+        .and_then(|factor| price.mantissa().checked_mul(*factor))
+        .filter(|m| m.unsigned_abs() <= MAX_SAFE_INTEGER as u128);
+    match mantissa {
+        // Exact: within ±2⁵³.
+        Some(m) => Ok(m as f64),
+        None => Err(CoreError::IntegerOutOfRange {
+            name: "liquidationPrice",
+            value: price.to_string(),
+            min: 1,
+            max: MAX_SAFE_INTEGER,
+        }),
+    }
+}
+
+/// A JavaScript number and its scale: `(mantissa, scale)` for `mantissa × 10^−scale`.
+pub type NumberAndScale = (f64, u32);
+
+/// The liquidation price of a position given as numbers, as the mantissa [`price_mantissa`] gives
+/// (at [`result_scale`] of the tick): the core of `MarginCalculator.liquidationPriceScaled`, where
+/// no string crosses the boundary either way. `side` is `1` (long) or `−1` (short), else
+/// [`CoreError::InvalidArgument`] naming `side`; each decimal is a whole number and its scale
+/// ([`scaled_from_f64`]). The price, `None` (0) and errors are those of [`liquidation_price_in`] for
+/// the same decimals, the number errors first, in argument order.
+#[allow(clippy::too_many_arguments)] // the position's fields, one plain argument each
+#[cfg_attr(optimize_hot, optimize(speed))]
+pub fn liquidation_price_mantissa(
+    tiers: &TierTable,
+    side: i32,
+    cross: bool,
+    size: NumberAndScale,
+    entry_price: NumberAndScale,
+    leverage: NumberAndScale,
+    wallet_balance: NumberAndScale,
+    other_maintenance_margin: Option<NumberAndScale>,
+    other_unrealized_pnl: Option<NumberAndScale>,
+    tick_size: Option<NumberAndScale>,
+) -> Result<f64, CoreError> {
+    let side = match side {
+        1 => Side::Long,
+        -1 => Side::Short,
+        _ => return Err(CoreError::InvalidArgument { name: "side" }),
+    };
+    let number = |name, (mantissa, scale): NumberAndScale| scaled_from_f64(name, mantissa, scale);
+    let optional = |name, value: Option<NumberAndScale>| value.map(|v| number(name, v)).transpose();
+    let position = ScaledPosition {
+        side,
+        margin_mode: if cross {
+            MarginMode::Cross
+        } else {
+            MarginMode::Isolated
+        },
+        size: number("size", size)?,
+        entry_price: number("entryPrice", entry_price)?,
+        leverage: number("leverage", leverage)?,
+        wallet_balance: number("walletBalance", wallet_balance)?,
+        other_maintenance_margin: optional("otherMaintenanceMargin", other_maintenance_margin)?,
+        other_unrealized_pnl: optional("otherUnrealizedPnl", other_unrealized_pnl)?,
+        tick_size: optional("tickSize", tick_size)?,
+    };
+    let price = liquidation_price_scaled(tiers, &position)?;
+    price_mantissa(price, result_scale(position.tick_size))
 }
 
 /// A tier table as integers at one scale per column, when every value fits.
@@ -162,8 +295,31 @@ impl FixedTiers {
 /// `value × 10^(to − from)` when `to ≥ from` and the result stays below [`LIMIT`].
 #[cfg_attr(optimize_hot, optimize(speed))]
 fn rescale(value: i128, from: u32, to: u32) -> Option<i128> {
-    let scaled = value.checked_mul(*POW10.get(to.checked_sub(from)? as usize)?)?;
+    let scaled = mul(value, *POW10.get(to.checked_sub(from)? as usize)?)?;
     fits(scaled)
+}
+
+/// `a × b` when the magnitudes' bits add up to at most 126, so that it fits an `i128` with room
+/// for a sum or difference of two such products; `None` otherwise (also for some products that
+/// would fit: the caller then hands over to the `Decimal` path). No overflow-checked multiplication,
+/// which costs a slow library call in wasm.
+#[cfg_attr(optimize_hot, optimize(speed))]
+fn mul(a: i128, b: i128) -> Option<i128> {
+    let bits = 256 - a.unsigned_abs().leading_zeros() - b.unsigned_abs().leading_zeros();
+    (bits <= 126).then(|| a.wrapping_mul(b))
+}
+
+/// `(x / y, x % y)` with one division, on 64 bits when both fit (one wasm instruction).
+#[cfg_attr(optimize_hot, optimize(speed))]
+fn divide(x: u128, y: u128) -> (u128, u128) {
+    if (x | y) >> 64 == 0 {
+        let (x, y) = (x as u64, y as u64);
+        let q = x / y;
+        (u128::from(q), u128::from(x - q * y))
+    } else {
+        let q = x / y;
+        (q, x - q * y)
+    }
 }
 
 /// `value` when `|value| < 2⁹⁶`.
@@ -231,7 +387,7 @@ pub(super) fn fast_liquidation_price(
     if q > MAX_SCALE {
         return None;
     }
-    let entry_notional = fits(s.checked_mul(i128::from(entry.mantissa))?)?;
+    let entry_notional = fits(mul(s, i128::from(entry.mantissa))?)?;
     let w = rescale(i128::from(wallet.mantissa), wallet.scale, q)?;
     let tmm = rescale(i128::from(other_mm.mantissa), other_mm.scale, q)?;
     let upnl = rescale(i128::from(other_upnl.mantissa), other_upnl.scale, q)?;
@@ -255,29 +411,22 @@ pub(super) fn fast_liquidation_price(
     let solve = |index: usize| -> Option<(i128, i128)> {
         let (mmr, cum, _) = tiers.rows[index];
         let numerator = fits(base + rescale(cum, tiers.cum_scale, q)?)?;
-        let denominator = fits(fits(s.checked_mul(mmr)?)? - signed_size.checked_mul(one)?)?;
+        let denominator = fits(fits(mul(s, mmr)?)? - mul(signed_size, one)?)?;
         if denominator == 0 {
             return None;
         }
         // numerator / 10^q ÷ (denominator / 10^(a+r)).
         let (num, den) = if a + r >= q {
-            (
-                numerator.checked_mul(POW10[(a + r - q) as usize])?,
-                denominator,
-            )
+            (mul(numerator, POW10[(a + r - q) as usize])?, denominator)
         } else {
-            (
-                numerator,
-                denominator.checked_mul(POW10[(q - a - r) as usize])?,
-            )
+            (numerator, mul(denominator, POW10[(q - a - r) as usize])?)
         };
         let (num, den) = if den < 0 { (-num, -den) } else { (num, den) };
         // |LP| ≤ 10²⁰ and |size × LP| ≤ 10²⁰: the `Decimal` path's division and notional cannot
         // overflow where this one goes on.
-        let bound = den.checked_mul(POW10[20])?;
-        (num.checked_abs()? <= bound
-            && s.checked_mul(num.checked_abs()?)? <= bound.checked_mul(POW10[a as usize])?)
-        .then_some((num, den))
+        let bound = mul(den, POW10[20])?;
+        (num.abs() <= bound && mul(s, num.abs())? <= mul(bound, POW10[a as usize])?)
+            .then_some((num, den))
     };
 
     let mut index = tier_of(tiers, entry_notional, product_scale)?;
@@ -301,10 +450,10 @@ pub(super) fn fast_liquidation_price(
 #[cfg_attr(optimize_hot, optimize(speed))]
 fn tier_of(tiers: &FixedTiers, value: i128, scale: u32) -> Option<usize> {
     let common = scale.max(tiers.cap_scale);
-    let value = value.checked_mul(POW10[(common - scale) as usize])?;
+    let value = mul(value, POW10[(common - scale) as usize])?;
     let factor = POW10[(common - tiers.cap_scale) as usize];
     for (index, &(_, _, cap)) in tiers.rows.iter().enumerate() {
-        if value <= cap.checked_mul(factor)? {
+        if value <= mul(cap, factor)? {
             return Some(index);
         }
     }
@@ -322,17 +471,18 @@ fn tier_at_price(tiers: &FixedTiers, s: i128, a: u32, (num, den): (i128, i128)) 
     // notional = s × num / (den × 10^a); against cap × 10^−k: compare s × num × 10^k with
     // cap × den × 10^a, both scaled by 10^k.
     let k = tiers.cap_scale;
-    let lhs = s.checked_mul(num)?.checked_mul(POW10[k as usize])?;
-    let den_a = den.checked_mul(POW10[a as usize])?;
-    let unit = den_a.checked_mul(POW10[k as usize])?;
-    if lhs > unit.checked_mul(POW10[15])? {
+    let lhs = mul(mul(s, num)?, POW10[k as usize])?;
+    let den_a = mul(den, POW10[a as usize])?;
+    let unit = mul(den_a, POW10[k as usize])?;
+    if lhs > mul(unit, POW10[15])? {
         return None;
     }
     let mut found = tiers.rows.len() - 1;
     for (index, &(_, _, cap)) in tiers.rows.iter().enumerate() {
-        let diff = lhs.checked_sub(cap.checked_mul(den_a)?)?;
+        // Both sides below 2¹²⁶ (`mul`), so the difference fits.
+        let diff = lhs - mul(cap, den_a)?;
         // |notional − cap| ≤ 10⁻¹⁰: too close to call.
-        if diff.checked_abs()?.checked_mul(POW10[10])? <= unit {
+        if mul(diff.abs(), POW10[10])? <= unit {
             return None;
         }
         if diff < 0 {
@@ -350,30 +500,34 @@ fn tier_at_price(tiers: &FixedTiers, s: i128, a: u32, (num, den): (i128, i128)) 
 fn round_positive(num: i128, den: i128, tick: Option<Scaled>) -> Option<Option<Decimal>> {
     // The price in rounding units: num / den × 10^8, or num / den / (tick × 10^−ts).
     let (x, y, step, scale) = match tick {
-        None => (num.checked_mul(POW10[8])?, den, 1, 8),
+        None => (mul(num, POW10[8])?, den, 1, 8),
         Some(t) => (
-            num.checked_mul(POW10[t.scale as usize])?,
-            den.checked_mul(i128::from(t.mantissa))?,
+            mul(num, POW10[t.scale as usize])?,
+            mul(den, i128::from(t.mantissa))?,
             i128::from(t.mantissa),
             t.scale,
         ),
     };
-    let z = x.checked_mul(POW10[GUARD as usize])?;
-    let units = z / y;
-    let exact = z % y == 0;
-    let (steps, fraction) = (units / POW10[GUARD as usize], units % POW10[GUARD as usize]);
-    // Beyond 10¹⁵ steps `Decimal`'s ~28 digits would come within the guard digits.
-    if steps >= POW10[15] {
+    // Below 2⁹⁶, twice the remainder's distance to the midpoint times 10⁹ fits.
+    if y >= LIMIT {
         return None;
     }
-    let half = 5 * POW10[GUARD as usize - 1];
-    if fraction == half - 1 || (fraction == half && !exact) {
+    let (steps, remainder) = divide(x as u128, y as u128);
+    // Beyond 10¹⁵ steps `Decimal`'s ~28 digits would come near the 10⁻⁹ step of the check below.
+    if steps >= POW10[15] as u128 {
         return None;
     }
-    let rounded = steps + i128::from(fraction >= half);
+    // |2 × remainder − y| / 2y is the distance to the midpoint in steps: at 0 the quotient is exact
+    // (as `Decimal`'s is) and rounds away from zero; within 10⁻⁹ of a step it is too close to call.
+    let twice = 2 * remainder;
+    let distance = twice.abs_diff(y as u128);
+    if distance != 0 && distance * POW10[GUARD as usize] as u128 <= 2 * y as u128 {
+        return None;
+    }
+    let rounded = (steps + u128::from(twice >= y as u128)) as i128;
     if rounded == 0 {
         return Some(None);
     }
-    let value = Decimal::try_from_i128_with_scale(rounded.checked_mul(step)?, scale).ok()?;
+    let value = Decimal::try_from_i128_with_scale(mul(rounded, step)?, scale).ok()?;
     Some(Some(value.normalize()))
 }
