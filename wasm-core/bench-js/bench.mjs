@@ -222,23 +222,17 @@ if (typeof wasm.liquidationPrice === 'function') {
   }
   result('wasm.liquidationPrice_per_call', 1, times, 'ns');
 
-  // The same position through a MarginCalculator built once for the table, three ways, side by side
-  // (each repetition runs every case once): nine strings, one packed string, and numbers
-  // (liquidationPriceScaled: mantissas and scales in, the price's mantissa out), that last one also
-  // with the string a display needs made in JavaScript (formatScaled).
+  // The same position through a MarginCalculator built once for the table, side by side (each
+  // repetition runs every case once): nine strings, and numbers (liquidationPriceScaled: mantissas
+  // and scales in, the price's mantissa out), that last one also with the string a display needs
+  // made in JavaScript (formatScaled).
   if (typeof wasm.MarginCalculator === 'function') {
     const calculator = new wasm.MarginCalculator(input.tiers);
     const p = input.position;
-    const packed = [p.side, p.size, p.entryPrice, p.leverage, p.walletBalance, p.marginMode, '', '',
-      input.tickSize].join(',');
     const cases = [
       ['wasm.MarginCalculator.liquidationPrice_per_call', () => calculator.liquidationPrice(p.side, p.size,
         p.entryPrice, p.leverage, p.walletBalance, p.marginMode, undefined, undefined, input.tickSize), '45180.72'],
     ];
-    if (typeof calculator.liquidationPricePacked === 'function') {
-      cases.push(['wasm.MarginCalculator.liquidationPricePacked_per_call',
-        () => calculator.liquidationPricePacked(packed), '45180.72']);
-    }
     if (typeof calculator.liquidationPriceScaled === 'function') {
       // long 1 at 50000, 10x, isolated 5000, tick 0.01: every decimal as (mantissa, scale).
       const scaled = () => calculator.liquidationPriceScaled(1, false, 1, 0, 50000, 0, 10, 0, 5000, 0,

@@ -70,8 +70,6 @@ if (liquidation) goal('liquidationPrice, ns per call', liquidation.medianNs, ' n
 else rows.push(['liquidationPrice', 'not exported', '< 300 ns', 'GAP']);
 const calculator = get('wasm.MarginCalculator.liquidationPrice_per_call', 1);
 if (calculator) goal('MarginCalculator.liquidationPrice, ns per call', calculator.medianNs, ' ns', '< 300 ns', calculator.medianNs < 300);
-const packedCalculator = get('wasm.MarginCalculator.liquidationPricePacked_per_call', 1);
-if (packedCalculator) goal('MarginCalculator.liquidationPricePacked, ns per call', packedCalculator.medianNs, ' ns', '< 300 ns', packedCalculator.medianNs < 300);
 const scaledCalculator = get('wasm.MarginCalculator.liquidationPriceScaled_per_call', 1);
 if (scaledCalculator) goal('MarginCalculator.liquidationPriceScaled (numbers), ns per call', scaledCalculator.medianNs, ' ns', '< 300 ns', scaledCalculator.medianNs < 300);
 const formattedCalculator = get('wasm.MarginCalculator.liquidationPriceScaled_formatted_per_call', 1);

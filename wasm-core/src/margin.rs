@@ -68,7 +68,7 @@ pub use fixed::{
 };
 pub use futures::{
     LiquidationInput, MarginMode, Position, PositionMetrics, PositionMetricsInput, Side,
-    liquidation_price, liquidation_price_in, parse_packed_position, position_metrics,
+    liquidation_price, liquidation_price_in, position_metrics,
 };
 pub use num::RESULT_DECIMALS;
 pub use orders::{

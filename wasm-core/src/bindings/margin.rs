@@ -209,22 +209,6 @@ impl MarginCalculator {
         ))
     }
 
-    /// `liquidationPrice` with its nine arguments in one string, in the same order, joined by commas,
-    /// the optional ones empty when absent: `"long,1,50000,10,5000,isolated,,,0.01"`. The same price
-    /// or `null`, and the same errors; a text without nine fields throws `invalid_argument` naming
-    /// `position`. One string crosses the boundary instead of nine (the fast path of a positions
-    /// panel re-pricing on every mark price).
-    #[wasm_bindgen(js_name = liquidationPricePacked, unchecked_return_type = "string | null")]
-    #[cfg_attr(optimize_hot, optimize(speed))]
-    pub fn liquidation_price_packed(&self, position: &str) -> Result<JsValue, JsValue> {
-        let (position, tick_size) = margin::parse_packed_position(position).map_err(throw)?;
-        price_or_null(margin::liquidation_price_in(
-            &self.tiers,
-            &position,
-            tick_size,
-        ))
-    }
-
     /// The same liquidation price with every decimal given as a whole number and its scale
     /// (`size = 15, sizeScale = 1` for 1.5), and returned the same way: no string crosses the
     /// boundary. `side` is `1` (long) or `-1` (short), `cross` the margin mode; the optional

@@ -65,15 +65,6 @@ pub fn call_method(
         let calculator = margin::TierTable::new(tiers)?;
         match method {
             "liquidationPrice" => calculator_liquidation_price(&calculator, args),
-            "liquidationPricePacked" => {
-                args.arity(1);
-                let (position, tick_size) = margin::parse_packed_position(args.string(0))?;
-                Ok(
-                    margin::liquidation_price_in(&calculator, &position, tick_size)?
-                        .map(|p| p.to_string())
-                        .into(),
-                )
-            }
             "liquidationPriceScaled" => calculator_liquidation_price_scaled(&calculator, args),
             other => panic!("MarginCalculator has no method {other:?}"),
         }
