@@ -188,6 +188,16 @@ if (typeof wasm.formatOrderBook === 'function') {
   console.log('GAP {"name":"wasm.formatOrderBook","reason":"not exported by the wasm build"}');
 }
 
+/** The decimal text of `mantissa × 10^−scale` as the core writes it (no trailing zeros), `null` for 0
+ * (liquidationPriceScaled's "no liquidation price"); `mantissa` a positive safe integer. */
+function formatScaled(mantissa, scale) {
+  if (mantissa === 0) return null;
+  const digits = String(mantissa).padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
 // --- Liquidation price, per call.
 if (typeof wasm.liquidationPrice === 'function') {
   const input = {
@@ -212,36 +222,68 @@ if (typeof wasm.liquidationPrice === 'function') {
   }
   result('wasm.liquidationPrice_per_call', 1, times, 'ns');
 
-  // The same position through a MarginCalculator built once for the table: plain strings per call.
+  // The same position through a MarginCalculator built once for the table, side by side (each
+  // repetition runs every case once): nine strings, and numbers (liquidationPriceScaled: mantissas
+  // and scales in, the price's mantissa out), that last one also with the string a display needs
+  // made in JavaScript (formatScaled).
   if (typeof wasm.MarginCalculator === 'function') {
     const calculator = new wasm.MarginCalculator(input.tiers);
     const p = input.position;
-    const call = () => calculator.liquidationPrice(p.side, p.size, p.entryPrice, p.leverage,
-      p.walletBalance, p.marginMode, undefined, undefined, input.tickSize);
-    assert.equal(call(), '45180.72');
-    const calcTimes = [];
-    for (let i = 0; i < 5 * calls; i++) call();
-    for (let r = 0; r < (quick ? 11 : 41); r++) {
-      const start = performance.now();
-      for (let i = 0; i < calls; i++) call();
-      calcTimes.push(((performance.now() - start) * 1e6) / calls);
-    }
-    result('wasm.MarginCalculator.liquidationPrice_per_call', 1, calcTimes, 'ns');
+    const cases = [
+      ['wasm.MarginCalculator.liquidationPrice_per_call', () => calculator.liquidationPrice(p.side, p.size,
+        p.entryPrice, p.leverage, p.walletBalance, p.marginMode, undefined, undefined, input.tickSize), '45180.72'],
+    ];
+    if (typeof calculator.liquidationPriceScaled === 'function') {
+      // long 1 at 50000, 10x, isolated 5000, tick 0.01: every decimal as (mantissa, scale).
+      const scaled = () => calculator.liquidationPriceScaled(1, false, 1, 0, 50000, 0, 10, 0, 5000, 0,
+        undefined, 0, undefined, 0, 1, 2);
+      cases.push(['wasm.MarginCalculator.liquidationPriceScaled_per_call', scaled, 4518072]);
+      cases.push(['wasm.MarginCalculator.liquidationPriceScaled_formatted_per_call',
+        () => formatScaled(scaled(), 2), '45180.72']);
 
-    // The same call with its nine arguments packed into one string (liquidationPricePacked).
-    if (typeof calculator.liquidationPricePacked === 'function') {
-      const packed = [p.side, p.size, p.entryPrice, p.leverage, p.walletBalance, p.marginMode, '', '',
-        input.tickSize].join(',');
-      assert.equal(calculator.liquidationPricePacked(packed), '45180.72');
-      const packedTimes = [];
-      for (let i = 0; i < 5 * calls; i++) calculator.liquidationPricePacked(packed);
-      for (let r = 0; r < (quick ? 11 : 41); r++) {
-        const start = performance.now();
-        for (let i = 0; i < calls; i++) calculator.liquidationPricePacked(packed);
-        packedTimes.push(((performance.now() - start) * 1e6) / calls);
-      }
-      result('wasm.MarginCalculator.liquidationPricePacked_per_call', 1, packedTimes, 'ns');
+      // 64 different isolated positions, one per call in turn (size 0.001-100 with 3 decimals,
+      // entry 100.00-100,000.00, leverage 1-125, margin size × entry / leverage to the cent, tick
+      // 0.01; some cross tiers, some re-check), as strings and as numbers; each pair must agree.
+      let seed = 0x11d;
+      const random = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed / 2147483648;
+      };
+      const mixed = Array.from({ length: 64 }, () => {
+        const sizeM = 1 + Math.floor(random() * 100_000);
+        const entryM = 10_000 + Math.floor(random() * 9_990_000);
+        const leverage = 1 + Math.floor(random() * 125);
+        const marginM = Math.round((sizeM * entryM) / leverage / 1000);
+        const text = (m, scale) => formatScaled(m, scale) ?? '0';
+        return {
+          side: random() < 0.5 ? 1 : -1, sizeM, entryM, leverage, marginM,
+          strings: [text(sizeM, 3), text(entryM, 2), String(leverage), text(marginM, 2)],
+        };
+      });
+      const stringCall = (m) => calculator.liquidationPrice(m.side === 1 ? 'long' : 'short', m.strings[0],
+        m.strings[1], m.strings[2], m.strings[3], 'isolated', undefined, undefined, '0.01');
+      const scaledCall = (m) => calculator.liquidationPriceScaled(m.side, false, m.sizeM, 3, m.entryM, 2,
+        m.leverage, 0, m.marginM, 2, undefined, 0, undefined, 0, 1, 2);
+      for (const m of mixed) assert.equal(formatScaled(scaledCall(m), 2), stringCall(m), JSON.stringify(m));
+      let k = 0;
+      cases.push(['wasm.MarginCalculator.liquidationPrice_mixed_per_call', () => stringCall(mixed[k++ & 63]),
+        undefined]);
+      cases.push(['wasm.MarginCalculator.liquidationPriceScaled_mixed_per_call',
+        () => scaledCall(mixed[k++ & 63]), undefined]);
     }
+    const times = cases.map(() => []);
+    for (const [name, call, expected] of cases) {
+      if (expected !== undefined) assert.equal(call(), expected, name);
+      for (let i = 0; i < 5 * calls; i++) call();
+    }
+    for (let r = 0; r < (quick ? 11 : 41); r++) {
+      cases.forEach(([, call], c) => {
+        const start = performance.now();
+        for (let i = 0; i < calls; i++) call();
+        times[c].push(((performance.now() - start) * 1e6) / calls);
+      });
+    }
+    cases.forEach(([name], c) => result(name, 1, times[c], 'ns'));
     calculator.free();
   }
 } else {

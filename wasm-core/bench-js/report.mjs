@@ -70,8 +70,14 @@ if (liquidation) goal('liquidationPrice, ns per call', liquidation.medianNs, ' n
 else rows.push(['liquidationPrice', 'not exported', '< 300 ns', 'GAP']);
 const calculator = get('wasm.MarginCalculator.liquidationPrice_per_call', 1);
 if (calculator) goal('MarginCalculator.liquidationPrice, ns per call', calculator.medianNs, ' ns', '< 300 ns', calculator.medianNs < 300);
-const packedCalculator = get('wasm.MarginCalculator.liquidationPricePacked_per_call', 1);
-if (packedCalculator) goal('MarginCalculator.liquidationPricePacked, ns per call', packedCalculator.medianNs, ' ns', '< 300 ns', packedCalculator.medianNs < 300);
+const scaledCalculator = get('wasm.MarginCalculator.liquidationPriceScaled_per_call', 1);
+if (scaledCalculator) goal('MarginCalculator.liquidationPriceScaled (numbers), ns per call', scaledCalculator.medianNs, ' ns', '< 300 ns', scaledCalculator.medianNs < 300);
+const mixedStrings = get('wasm.MarginCalculator.liquidationPrice_mixed_per_call', 1);
+const mixedScaled = get('wasm.MarginCalculator.liquidationPriceScaled_mixed_per_call', 1);
+if (mixedScaled) goal('liquidationPriceScaled, 64 positions in turn, ns per call', mixedScaled.medianNs, ' ns', '< 300 ns', mixedScaled.medianNs < 300);
+if (mixedStrings && mixedScaled) goal('64 positions: nine strings / numbers', mixedStrings.medianNs / mixedScaled.medianNs, '×', '', false, true);
+const formattedCalculator = get('wasm.MarginCalculator.liquidationPriceScaled_formatted_per_call', 1);
+if (formattedCalculator) goal('liquidationPriceScaled + formatScaled (string), ns per call', formattedCalculator.medianNs, ' ns', '< 300 ns', formattedCalculator.medianNs < 300);
 const gz = lines(sizeFile, 'GZIP')[0];
 if (gz) goal('wasm after wasm-opt, gzipped, KB', gz.gzipBytes / 1024, ' KB', '< 120 KB', gz.gzipBytes < 120 * 1024);
 

@@ -51,6 +51,7 @@
 //! [`CoreError::InvalidArgument`]: crate::CoreError::InvalidArgument
 //! [`CoreError::CalculationOverflow`]: crate::CoreError::CalculationOverflow
 
+mod fixed;
 mod futures;
 mod num;
 mod orders;
@@ -61,9 +62,13 @@ mod tiers;
 #[cfg(test)]
 mod props;
 
+pub use fixed::{
+    MAX_SAFE_INTEGER, NumberAndScale, Scaled, ScaledPosition, liquidation_price_mantissa,
+    liquidation_price_scaled, price_mantissa, result_scale, scaled_from_f64,
+};
 pub use futures::{
     LiquidationInput, MarginMode, Position, PositionMetrics, PositionMetricsInput, Side,
-    liquidation_price, liquidation_price_in, parse_packed_position, position_metrics,
+    liquidation_price, liquidation_price_in, position_metrics,
 };
 pub use num::RESULT_DECIMALS;
 pub use orders::{

@@ -3,7 +3,9 @@
 //! decimal that is not a plain decimal string, throws `invalid_argument` naming `input`.
 //!
 //! [`MarginCalculator`] is the fast path for one symbol: its tier table is read and validated once,
-//! and each call takes plain strings, so no object crosses the boundary per call.
+//! and each call takes plain strings, so no object crosses the boundary per call; its
+//! `liquidationPriceScaled` takes and returns plain numbers (scaled integers), so no string does
+//! either.
 
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
@@ -207,20 +209,52 @@ impl MarginCalculator {
         ))
     }
 
-    /// `liquidationPrice` with its nine arguments in one string, in the same order, joined by commas,
-    /// the optional ones empty when absent: `"long,1,50000,10,5000,isolated,,,0.01"`. The same price
-    /// or `null`, and the same errors; a text without nine fields throws `invalid_argument` naming
-    /// `position`. One string crosses the boundary instead of nine (the fast path of a positions
-    /// panel re-pricing on every mark price).
-    #[wasm_bindgen(js_name = liquidationPricePacked, unchecked_return_type = "string | null")]
+    /// The same liquidation price with every decimal given as a whole number and its scale
+    /// (`size = 15, sizeScale = 1` for 1.5), and returned the same way: no string crosses the
+    /// boundary. `side` is `1` (long) or `-1` (short), `cross` the margin mode; the optional
+    /// decimals are `null` or `undefined` when absent (their scales then unused). Returns the price's
+    /// mantissa at `tickSizeScale` with a tick, at 8 without one (`4518072` with tick `1, 2` is
+    /// 45180.72), or `0` for no liquidation price. Each mantissa must be a whole number within
+    /// ±(2⁵³ − 1) (`not_an_integer`, `integer_out_of_range` naming it), each scale at most 28
+    /// (`integer_out_of_range` naming `sizeScale`, …); a price whose mantissa exceeds 2⁵³ − 1 throws
+    /// `integer_out_of_range` naming `liquidationPrice`. Otherwise the same price, `null` as 0, and
+    /// the same errors as `liquidationPrice` for the same decimals: a fixed-point path on the table
+    /// read by the constructor, the `Decimal` path where it cannot be sure.
+    #[wasm_bindgen(js_name = liquidationPriceScaled)]
+    #[allow(clippy::too_many_arguments)] // one plain number per field: nothing to read per call
     #[cfg_attr(optimize_hot, optimize(speed))]
-    pub fn liquidation_price_packed(&self, position: &str) -> Result<JsValue, JsValue> {
-        let (position, tick_size) = margin::parse_packed_position(position).map_err(throw)?;
-        price_or_null(margin::liquidation_price_in(
+    pub fn liquidation_price_scaled(
+        &self,
+        side: i32,
+        cross: bool,
+        size: f64,
+        #[wasm_bindgen(js_name = sizeScale)] size_scale: u32,
+        #[wasm_bindgen(js_name = entryPrice)] entry_price: f64,
+        #[wasm_bindgen(js_name = entryPriceScale)] entry_price_scale: u32,
+        leverage: f64,
+        #[wasm_bindgen(js_name = leverageScale)] leverage_scale: u32,
+        #[wasm_bindgen(js_name = walletBalance)] wallet_balance: f64,
+        #[wasm_bindgen(js_name = walletBalanceScale)] wallet_balance_scale: u32,
+        #[wasm_bindgen(js_name = otherMaintenanceMargin)] other_maintenance_margin: Option<f64>,
+        #[wasm_bindgen(js_name = otherMaintenanceMarginScale)] other_maintenance_margin_scale: u32,
+        #[wasm_bindgen(js_name = otherUnrealizedPnl)] other_unrealized_pnl: Option<f64>,
+        #[wasm_bindgen(js_name = otherUnrealizedPnlScale)] other_unrealized_pnl_scale: u32,
+        #[wasm_bindgen(js_name = tickSize)] tick_size: Option<f64>,
+        #[wasm_bindgen(js_name = tickSizeScale)] tick_size_scale: u32,
+    ) -> Result<f64, JsValue> {
+        margin::liquidation_price_mantissa(
             &self.tiers,
-            &position,
-            tick_size,
-        ))
+            side,
+            cross,
+            (size, size_scale),
+            (entry_price, entry_price_scale),
+            (leverage, leverage_scale),
+            (wallet_balance, wallet_balance_scale),
+            other_maintenance_margin.map(|m| (m, other_maintenance_margin_scale)),
+            other_unrealized_pnl.map(|m| (m, other_unrealized_pnl_scale)),
+            tick_size.map(|m| (m, tick_size_scale)),
+        )
+        .map_err(throw)
     }
 }
 

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 use super::num::{self, add, div, mul, non_negative, positive, result, round_to_step, sub};
 use super::tiers::{MarginTier, TierTable, maintenance_margin, tier_index, validate_tiers};
 use crate::error::CoreError;
-use crate::money::parse_decimal;
 
 /// The direction of a futures position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,41 +196,6 @@ fn checked_liquidation_price(
 ) -> Result<Option<Decimal>, CoreError> {
     let tick = tick_size(tick_size_input)?;
     round_price(exact_liquidation_price(position, tiers)?, tick)
-}
-
-/// Reads the packed argument of `MarginCalculator.liquidationPricePacked`: the nine arguments of
-/// `MarginCalculator.liquidationPrice` in their order — side, size, entryPrice, leverage,
-/// walletBalance, marginMode, otherMaintenanceMargin, otherUnrealizedPnl, tickSize — joined by commas
-/// (`"long,1,50000,10,5000,isolated,,,0.01"`), the last three empty when absent. Each field is read
-/// exactly as that argument is (decimals by [`parse_decimal`]); a text without exactly nine fields is
-/// [`CoreError::InvalidArgument`] naming `position`.
-#[cfg_attr(optimize_hot, optimize(speed))]
-pub fn parse_packed_position(text: &str) -> Result<(Position, Option<Decimal>), CoreError> {
-    let mut fields = text.split(',');
-    let mut next = || {
-        fields
-            .next()
-            .ok_or(CoreError::InvalidArgument { name: "position" })
-    };
-    let (side, size, entry_price, leverage, wallet_balance, margin_mode) =
-        (next()?, next()?, next()?, next()?, next()?, next()?);
-    let (other_mm, other_upnl, tick) = (next()?, next()?, next()?);
-    if fields.next().is_some() {
-        return Err(CoreError::InvalidArgument { name: "position" });
-    }
-    let optional = |text: &str| (!text.is_empty()).then(|| parse_decimal(text)).transpose();
-    // In argument order, as `liquidationPrice` reads them.
-    let position = Position {
-        side: side.parse()?,
-        size: parse_decimal(size)?,
-        entry_price: parse_decimal(entry_price)?,
-        leverage: parse_decimal(leverage)?,
-        wallet_balance: parse_decimal(wallet_balance)?,
-        margin_mode: margin_mode.parse()?,
-        other_maintenance_margin: optional(other_mm)?,
-        other_unrealized_pnl: optional(other_upnl)?,
-    };
-    Ok((position, optional(tick)?))
 }
 
 /// `tick_size` checked to be above zero.

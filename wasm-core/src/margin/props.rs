@@ -5,6 +5,8 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 
 use super::*;
+use crate::error::CoreError;
+use proptest::strategy::ValueTree;
 
 /// A decimal with `scale` decimals from a whole number of units.
 fn units(scale: u32) -> impl Fn(i64) -> Decimal {
@@ -381,4 +383,202 @@ fn call_everything(
     let mut derived = tiers.clone();
     let _ = derive_cum(&mut derived);
     let _ = tier_for(&tiers, a);
+}
+
+/// `value` as a scaled integer, when its mantissa fits an `i64`.
+fn scaled(value: Decimal) -> Scaled {
+    Scaled {
+        mantissa: i64::try_from(value.mantissa()).expect("an i64 mantissa"),
+        scale: value.scale(),
+    }
+}
+
+/// A scaled number of any kind: small or huge mantissas, either sign, scales up to 30 (beyond the
+/// 28 a `Decimal` holds).
+fn any_scaled() -> impl Strategy<Value = Scaled> {
+    prop_oneof![
+        (-1_000_000i64..100_000_000, 0u32..10),
+        (any::<i64>(), 0u32..=30),
+        (0i64..3, 0u32..=28),
+    ]
+    .prop_map(|(mantissa, scale)| Scaled { mantissa, scale })
+}
+
+/// A tick: none, a power of ten, a multiple of one, or anything.
+fn any_tick() -> impl Strategy<Value = Option<Scaled>> {
+    prop_oneof![
+        Just(None),
+        (0u32..=10).prop_map(|scale| Some(Scaled { mantissa: 1, scale })),
+        (1i64..1000, 0u32..=10).prop_map(|(mantissa, scale)| Some(Scaled { mantissa, scale })),
+        any_scaled().prop_map(Some),
+    ]
+}
+
+fn scaled_position(position: Position, tick: Option<Scaled>) -> ScaledPosition {
+    ScaledPosition {
+        side: position.side,
+        margin_mode: position.margin_mode,
+        size: scaled(position.size),
+        entry_price: scaled(position.entry_price),
+        leverage: scaled(position.leverage),
+        wallet_balance: scaled(position.wallet_balance),
+        other_maintenance_margin: position.other_maintenance_margin.map(scaled),
+        other_unrealized_pnl: position.other_unrealized_pnl.map(scaled),
+        tick_size: tick,
+    }
+}
+
+fn any_scaled_position() -> impl Strategy<Value = ScaledPosition> {
+    (
+        side(),
+        mode(),
+        [any_scaled(), any_scaled(), any_scaled(), any_scaled()],
+        prop::option::of(any_scaled()),
+        prop::option::of(any_scaled()),
+        any_tick(),
+    )
+        .prop_map(
+            |(
+                side,
+                margin_mode,
+                [size, entry_price, leverage, wallet_balance],
+                tmm,
+                upnl,
+                tick,
+            )| {
+                ScaledPosition {
+                    side,
+                    margin_mode,
+                    size,
+                    entry_price,
+                    leverage,
+                    wallet_balance,
+                    other_maintenance_margin: tmm,
+                    other_unrealized_pnl: upnl,
+                    tick_size: tick,
+                }
+            },
+        )
+}
+
+/// Tiers with MMRs and caps at other scales than `valid_tiers`' (down to 10⁻⁸ and 10⁻⁴).
+fn scaled_tiers() -> impl Strategy<Value = Vec<MarginTier>> {
+    (valid_tiers(), 0u32..5, 0u32..5).prop_map(|(mut tiers, mmr_extra, cap_extra)| {
+        let nudge = Decimal::new(1, 4 + mmr_extra);
+        let cap_nudge = Decimal::new(7, cap_extra);
+        for tier in &mut tiers {
+            tier.mmr += nudge;
+            tier.notional_cap += cap_nudge;
+        }
+        for index in 1..tiers.len() {
+            tiers[index].notional_floor = tiers[index - 1].notional_cap;
+        }
+        derive_cum(&mut tiers).expect("a valid table");
+        tiers
+    })
+}
+
+/// The price (its exact digits) or error of both paths, after checking that the fixed-point path,
+/// when it answers, answers as the `Decimal` path.
+fn scaled_agrees(tiers: Vec<MarginTier>, position: ScaledPosition) -> Result<bool, TestCaseError> {
+    let table = TierTable::new(tiers).expect("a valid table");
+    let digits =
+        |price: Result<Option<Decimal>, CoreError>| price.map(|p| p.map(|p| p.to_string()));
+    let expected = digits(
+        position
+            .to_decimal()
+            .and_then(|(p, tick)| liquidation_price_in(&table, &p, tick)),
+    );
+    prop_assert_eq!(
+        digits(liquidation_price_scaled(&table, &position)),
+        expected.clone()
+    );
+    let fast = table
+        .fixed()
+        .and_then(|fixed| super::fixed::fast_liquidation_price(fixed, &position));
+    if let Some(fast) = fast {
+        prop_assert_eq!(Ok(fast.map(|p| p.to_string())), expected);
+    }
+    Ok(fast.is_some())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20000))]
+
+    /// Any scaled position, valid or not: the same digits, `None` and errors as the `Decimal` path.
+    #[test]
+    fn scaled_prices_equal_decimal_prices(
+        position in any_scaled_position(),
+        tiers in prop_oneof![valid_tiers(), scaled_tiers()],
+    ) {
+        scaled_agrees(tiers, position)?;
+    }
+
+    /// Realistic and well-funded positions with any tick.
+    #[test]
+    fn scaled_realistic_prices_equal_decimal_prices(
+        position in prop_oneof![realistic_position(), well_funded_position()],
+        tick in any_tick(),
+        tiers in prop_oneof![valid_tiers(), scaled_tiers()],
+    ) {
+        scaled_agrees(tiers, scaled_position(position, tick))?;
+    }
+
+    /// Isolated longs built to liquidate exactly at a rounding midpoint or at a tier cap, or within
+    /// about 10⁻¹² to 10⁻¹⁶ of one (the wallet balance moved by that much): where a rounded quotient
+    /// could decide differently, the fixed-point path must hand over or agree.
+    #[test]
+    fn scaled_prices_at_and_near_boundaries_equal_decimal_prices(
+        target in 1i64..100_000_000,
+        at_cap in any::<bool>(),
+        tick in prop_oneof![Just(None), Just(Some(Scaled { mantissa: 1, scale: 2 })), Just(Some(Scaled { mantissa: 5, scale: 1 }))],
+        nudge in -3i64..=3,
+        nudge_scale in 12u32..=16,
+        size in prop_oneof![Just(1i64), Just(2), Just(4), Just(5), Just(8), Just(10)],
+    ) {
+        let tiers = super::tiers::tests::btc_tiers();
+        let size = Decimal::from(size);
+        // LP of an isolated long in tier `t`: (WB + cum − size × EP) / (size × (mmr − 1)), so
+        // WB = size × EP − cum − LP × size × (1 − mmr).
+        let (price, tier) = if at_cap {
+            let tier = &tiers[(target % 4) as usize];
+            (tier.notional_cap / size, tier)
+        } else {
+            // A midpoint of the 8th decimal (or of the tick) with 9 decimals.
+            let price = Decimal::new(target * 10 + 5, 9);
+            (price, &tiers[super::tiers::tier_index(&tiers, price * size)])
+        };
+        let entry = (price * Decimal::new(12, 1)).round_dp(2) + Decimal::ONE;
+        let wallet = size * entry - tier.cum - price * size * (Decimal::ONE - tier.mmr)
+            + Decimal::new(nudge, if at_cap { nudge_scale.min(12) } else { nudge_scale });
+        prop_assume!(wallet >= Decimal::ZERO && wallet.mantissa().abs() <= i128::from(i64::MAX));
+        let position = ScaledPosition {
+            side: Side::Long,
+            margin_mode: MarginMode::Isolated,
+            size: scaled(size),
+            entry_price: scaled(entry),
+            leverage: Scaled { mantissa: 10, scale: 0 },
+            wallet_balance: scaled(wallet),
+            other_maintenance_margin: None,
+            other_unrealized_pnl: None,
+            tick_size: tick,
+        };
+        scaled_agrees(tiers, position)?;
+    }
+}
+
+/// The fixed-point path answers nearly every realistic position itself (the rest go to `Decimal`).
+#[test]
+fn the_fixed_point_path_answers_realistic_positions() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = (realistic_position(), any_tick(), valid_tiers());
+    let (mut answered, total) = (0, 2000);
+    for _ in 0..total {
+        let (position, tick, tiers) = strategy.new_tree(&mut runner).unwrap().current();
+        let tick = tick.filter(|t| t.mantissa > 0 && t.scale <= 18);
+        if scaled_agrees(tiers, scaled_position(position, tick)).unwrap() {
+            answered += 1;
+        }
+    }
+    assert!(answered * 100 >= total * 95, "{answered} of {total}");
 }

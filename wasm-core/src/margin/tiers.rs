@@ -5,6 +5,7 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::fixed::FixedTiers;
 use super::num::{self, add, mul, sub};
 use crate::error::CoreError;
 
@@ -77,18 +78,28 @@ pub fn validate_tiers(tiers: &[MarginTier]) -> Result<(), CoreError> {
 /// A symbol's tier table that passed [`validate_tiers`], kept so that repeated calculations with
 /// the same table (a positions panel re-pricing on every mark price) validate it once.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TierTable(Vec<MarginTier>);
+pub struct TierTable {
+    tiers: Vec<MarginTier>,
+    // The same table as integers, for the fixed-point liquidation price; `None` when out of range.
+    fixed: Option<FixedTiers>,
+}
 
 impl TierTable {
     /// Validates `tiers` with [`validate_tiers`] and keeps them.
     pub fn new(tiers: Vec<MarginTier>) -> Result<Self, CoreError> {
         validate_tiers(&tiers)?;
-        Ok(Self(tiers))
+        let fixed = FixedTiers::new(&tiers);
+        Ok(Self { tiers, fixed })
     }
 
     /// The tiers, valid and in order.
     pub fn tiers(&self) -> &[MarginTier] {
-        &self.0
+        &self.tiers
+    }
+
+    /// The tiers as scaled integers, when they fit the fixed-point path.
+    pub(super) fn fixed(&self) -> Option<&FixedTiers> {
+        self.fixed.as_ref()
     }
 }
 

@@ -65,15 +65,7 @@ pub fn call_method(
         let calculator = margin::TierTable::new(tiers)?;
         match method {
             "liquidationPrice" => calculator_liquidation_price(&calculator, args),
-            "liquidationPricePacked" => {
-                args.arity(1);
-                let (position, tick_size) = margin::parse_packed_position(args.string(0))?;
-                Ok(
-                    margin::liquidation_price_in(&calculator, &position, tick_size)?
-                        .map(|p| p.to_string())
-                        .into(),
-                )
-            }
+            "liquidationPriceScaled" => calculator_liquidation_price_scaled(&calculator, args),
             other => panic!("MarginCalculator has no method {other:?}"),
         }
     })
@@ -99,4 +91,32 @@ fn calculator_liquidation_price(
     Ok(margin::liquidation_price_in(tiers, &position, tick_size)?
         .map(|p| p.to_string())
         .into())
+}
+
+// The JavaScript coercions of the wasm signature: `side` to an i32, each scale to a u32, `cross` to
+// a boolean; vectors keep to values those leave unchanged.
+fn calculator_liquidation_price_scaled(
+    tiers: &margin::TierTable,
+    args: &Args,
+) -> Result<Value, CoreError> {
+    args.arity(16);
+    let pair = |i: usize| (args.number(i), args.number(i + 1) as u32);
+    let optional = |i: usize| {
+        args.optional_number(i)
+            .map(|m| (m, args.number(i + 1) as u32))
+    };
+    let price = margin::liquidation_price_mantissa(
+        tiers,
+        args.number(0) as i32,
+        args.value(1).as_bool().expect("cross is a boolean"),
+        pair(2),
+        pair(4),
+        pair(6),
+        pair(8),
+        optional(10),
+        optional(12),
+        optional(14),
+    )?;
+    // A whole number within ±2⁵³, as JSON writes it (`4518072`, not `4518072.0`).
+    Ok((price as i64).into())
 }
