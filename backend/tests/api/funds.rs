@@ -7,29 +7,7 @@ use sea_orm::{EntityTrait, PaginatorTrait};
 use serde_json::{Value, json};
 
 use crate::deposits::balance;
-use crate::helpers::{Member, PASSWORD, TestApp, race_outcome, spawn_app};
-
-const FUND_PASSWORD: &str = "Fund#2026";
-
-/// Sets the member's fund password (after confirming the login password).
-async fn set_fund_password(app: &TestApp, member: &Member) {
-    let (status, body) = app
-        .post_as(
-            &member.token,
-            "/api/coin/coin/member/reauth",
-            Some(json!({"password": PASSWORD})),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = app
-        .post_as(
-            &member.token,
-            "/api/coin/coin/member/tradePwd",
-            Some(json!({"password": FUND_PASSWORD, "confirmPassword": FUND_PASSWORD})),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-}
+use crate::helpers::{FUND_PASSWORD, TestApp, race_outcome, set_fund_password, spawn_app};
 
 fn coin<'a>(coins: &'a Value, name: &str) -> &'a Value {
     coins["data"]["coins"]

@@ -422,6 +422,29 @@ impl TestApp {
     }
 }
 
+/// The fund password the tests set.
+pub const FUND_PASSWORD: &str = "Fund#2026";
+
+/// Sets the member's fund password (after confirming the login password).
+pub async fn set_fund_password(app: &TestApp, member: &Member) {
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            "/api/coin/coin/member/reauth",
+            Some(serde_json::json!({"password": PASSWORD})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            "/api/coin/coin/member/tradePwd",
+            Some(serde_json::json!({"password": FUND_PASSWORD, "confirmPassword": FUND_PASSWORD})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
 /// What `N` concurrent requests that each try to spend the whole balance were answered:
 /// `(successes, refusals with reason refusal, busy answers)`. Busy answers (503 `service_busy`:
 /// no database connection in time; 503 `ledger_busy`: too many lost races) are what an

@@ -13,34 +13,15 @@ use serde_json::{Value, json};
 use wasm_core::cipher;
 
 use crate::deposits::{assert_audit_clean, balance, reason};
-use crate::helpers::{Member, PASSWORD, TestApp, race_outcome, spawn_app};
+use crate::helpers::{
+    FUND_PASSWORD, Member, PASSWORD, TestApp, race_outcome, set_fund_password, spawn_app,
+};
 use crate::kyc::operator;
 
-const FUND_PASSWORD: &str = "Fund#2026";
 const TRON: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const AAD: &str = "assets/withdrawal";
 const SUBMIT: &str = "/api/coin/coin/assets/withdrawal";
-
-/// Sets the member's fund password (after confirming the login password).
-async fn set_fund_password(app: &TestApp, member: &Member) {
-    let (status, body) = app
-        .post_as(
-            &member.token,
-            "/api/coin/coin/member/reauth",
-            Some(json!({"password": PASSWORD})),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = app
-        .post_as(
-            &member.token,
-            "/api/coin/coin/member/tradePwd",
-            Some(json!({"password": FUND_PASSWORD, "confirmPassword": FUND_PASSWORD})),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-}
 
 /// A member with `amount` USDT in funding and a fund password.
 async fn funded(app: &TestApp, account: &str, amount: Decimal) -> Member {
