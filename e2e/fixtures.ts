@@ -145,9 +145,14 @@ export class Shell {
 
   /** Picks `lang` in the switcher and waits until the page shows it; returns the new page object. */
   async switchLanguage(lang: Lang): Promise<Shell> {
-    await this.languageSwitcher.click();
-    await this.languageOption(lang).click();
     const next = this.in(lang);
+    // A pick can be dropped by the select (seen once, at 360 px, the list still shown open and the
+    // page in English): pick again, from a list opened again if it closed, until the page shows it.
+    await expect(async () => {
+      if (!(await this.languageOption(lang).isVisible())) await this.languageSwitcher.click({ timeout: 2_000 });
+      await this.languageOption(lang).click({ timeout: 2_000 });
+      await expect.poll(() => next.htmlLang(), { timeout: 2_000 }).toBe(lang);
+    }).toPass({ timeout: 15_000 });
     await next.expectLanguage();
     return next;
   }
