@@ -455,10 +455,9 @@ impl Engine {
         }
         if let Some(last) = futures_funding::Entity::find()
             .filter(futures_funding::Column::Symbol.eq(&symbol))
-            .all(db)
+            .order_by_desc(futures_funding::Column::FundingTime)
+            .one(db)
             .await?
-            .into_iter()
-            .max_by_key(|f| f.funding_time)
         {
             engine.last_rate = Some(dec(&last.rate));
         }
