@@ -136,16 +136,66 @@ pub(super) fn record_sums(
     {
         return Ok((raws, None));
     }
-    // The first bad number, then the first bad trade in the order given; else sorted stably.
+    // The first bad number, then as the integer records.
     let trades = records_to_trades(records)?;
+    let raws = checked_sums(&trades, scales, interval, offset_ms)?;
+    Ok((raws, Some(trades)))
+}
+
+/// [`record_sums`] for trades that are integers already (the integer records of
+/// [`TradeBuffer::aggregate_integers`](super::TradeBuffer::aggregate_integers)): the same loops
+/// without the conversion, the same rules and the same errors for the same values (times within
+/// the JavaScript `Date` range, prices and quantities within ±(2⁵³ − 1), then above zero).
+#[cfg_attr(optimize_hot, optimize(speed))]
+pub(super) fn packed_sums(
+    trades: &[PackedTrade],
+    scales: Scales,
+    interval: Interval,
+    offset_ms: i64,
+) -> Result<Vec<Raw>, CoreError> {
+    check_scales(scales)?;
+    match sum_fast(&trades, interval, offset_ms, MAX_SAFE_INTEGER) {
+        Ok(raws) => Ok(raws),
+        Err(_) => {
+            // The first number out of range, in the order given (as `records_to_trades` finds it).
+            for trade in trades {
+                in_range("time", trade.time_ms, MAX_EPOCH_MS)?;
+                in_range("price", trade.price, MAX_SAFE_INTEGER)?;
+                in_range("qty", trade.qty, MAX_SAFE_INTEGER)?;
+            }
+            checked_sums(trades, scales, interval, offset_ms)
+        }
+    }
+}
+
+/// `value` when it lies within ±`limit`, else [`CoreError::IntegerOutOfRange`] naming `name`.
+fn in_range(name: &'static str, value: i64, limit: i64) -> Result<i64, CoreError> {
+    if (-limit..=limit).contains(&value) {
+        return Ok(value);
+    }
+    Err(CoreError::IntegerOutOfRange {
+        name,
+        value: value.to_string(),
+        min: -limit,
+        max: limit,
+    })
+}
+
+/// The sums of trades whose numbers are in range: the first trade not above zero in the order
+/// given fails; otherwise they are sorted stably and summed.
+fn checked_sums(
+    trades: &[PackedTrade],
+    scales: Scales,
+    interval: Interval,
+    offset_ms: i64,
+) -> Result<Vec<Raw>, CoreError> {
     for (index, trade) in trades.iter().enumerate() {
         check_trade(index, &unpack(trade, scales))?;
     }
-    let sorted = sorted_by_time(&trades, |t| t.time_ms);
+    let sorted = sorted_by_time(trades, |t| t.time_ms);
     // Checked and sorted: the sums cannot fail (a quote sum saturates at worst).
-    let raws = sum_fast(&sorted.as_slice(), interval, offset_ms, MAX_SAFE_INTEGER)
-        .map_err(|_| CoreError::VolumeOverflow)?;
-    Ok((raws, Some(trades)))
+    sum_fast(&sorted.as_slice(), interval, offset_ms, MAX_SAFE_INTEGER)
+        .map_err(|_| CoreError::VolumeOverflow)
 }
 
 /// The packed trades of flat records, or the first number that is not whole or out of range.
@@ -299,7 +349,7 @@ pub(super) fn sum_fast(
         Err(Stop::Unsorted) => return Err(NoSums::Unsorted),
         Err(Stop::Invalid) => return Err(NoSums::Invalid),
     }
-    let (raws, min_qty, max_qty) = scanner.finish();
+    let (raws, min_qty, max_qty) = scanner.finish().ok_or(NoSums::Invalid)?;
     if raws.is_empty() {
         return Ok(raws);
     }
@@ -322,7 +372,7 @@ pub(super) fn sum_fast(
     if source.feed(&mut wide).is_err() {
         return Err(NoSums::Inexact);
     }
-    Ok(wide.finish().0)
+    Ok(wide.finish().ok_or(NoSums::Inexact)?.0)
 }
 
 /// `value` as an integer when it is a whole number from 0 to below 2⁵² (−0 included), with two
@@ -336,7 +386,9 @@ pub(super) fn sum_fast(
 fn small_whole(value: f64) -> (i64, u64) {
     const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
     let shifted = value + TWO_POW_52;
-    let integer = shifted.to_bits() as i64 - TWO_POW_52.to_bits() as i64;
+    // Wrapping: below −2⁵² the sum is negative, and the difference of the bits is then negative or
+    // wraps to above 2⁶¹, never within 0..2⁵², so such a value still counts as out of range.
+    let integer = (shifted.to_bits() as i64).wrapping_sub(TWO_POW_52.to_bits() as i64);
     let fraction = ((shifted - TWO_POW_52) - value).to_bits();
     (integer, fraction)
 }
@@ -523,13 +575,17 @@ impl<const WIDE: bool> Scanner<WIDE> {
         Ok(())
     }
 
-    /// The summed candles, and the smallest and largest quantity.
+    /// The summed candles, and the smallest and largest quantity; `None` when trades were fed but
+    /// none opened a bucket: all at the time `i64::MIN`, which is not above the initial close time
+    /// (and out of range).
     #[cfg_attr(optimize_hot, optimize(speed))]
-    fn finish(mut self) -> (Vec<Raw>, i64, i64) {
+    fn finish(mut self) -> Option<(Vec<Raw>, i64, i64)> {
         if self.started {
             self.raws.push(self.raw);
+        } else if self.raw.count > 0 {
+            return None;
         }
-        (self.raws, self.min_qty, self.max_qty)
+        Some((self.raws, self.min_qty, self.max_qty))
     }
 }
 
@@ -713,6 +769,15 @@ mod tests {
                 value: "-1.50".into()
             })
         );
+        // The earliest i64 time is not above the scanner's initial close time: still out of range.
+        let earliest = PackedTrade {
+            time_ms: i64::MIN,
+            ..good
+        };
+        assert!(matches!(
+            aggregate_packed(&[earliest, earliest], scales, Interval::OneMinute, 0),
+            Err(CoreError::IntegerOutOfRange { name: "time", .. })
+        ));
         let too_late = PackedTrade {
             time_ms: MAX_EPOCH_MS + 1,
             ..good
