@@ -349,7 +349,7 @@ pub(super) fn sum_fast(
         Err(Stop::Unsorted) => return Err(NoSums::Unsorted),
         Err(Stop::Invalid) => return Err(NoSums::Invalid),
     }
-    let (raws, min_qty, max_qty) = scanner.finish().ok_or(NoSums::Invalid)?;
+    let (raws, min_qty, max_qty) = scanner.finish();
     if raws.is_empty() {
         return Ok(raws);
     }
@@ -372,7 +372,7 @@ pub(super) fn sum_fast(
     if source.feed(&mut wide).is_err() {
         return Err(NoSums::Inexact);
     }
-    Ok(wide.finish().ok_or(NoSums::Inexact)?.0)
+    Ok(wide.finish().0)
 }
 
 /// `value` as an integer when it is a whole number from 0 to below 2⁵² (−0 included), with two
@@ -404,15 +404,27 @@ pub(super) trait Source {
 /// Takes blocks of trades with their smallest and largest quantity.
 pub(super) trait Sink {
     /// Takes the next block.
-    fn block(&mut self, trades: &[PackedTrade], min_qty: i64, max_qty: i64) -> Result<(), Stop>;
+    fn block(
+        &mut self,
+        trades: &[PackedTrade],
+        min_qty: i64,
+        max_qty: i64,
+        ahead: *const u8,
+    ) -> Result<(), Stop>;
 }
 
 impl<const WIDE: bool> Sink for Scanner<WIDE> {
     #[cfg_attr(optimize_hot, optimize(speed))]
-    fn block(&mut self, trades: &[PackedTrade], min_qty: i64, max_qty: i64) -> Result<(), Stop> {
+    fn block(
+        &mut self,
+        trades: &[PackedTrade],
+        min_qty: i64,
+        max_qty: i64,
+        ahead: *const u8,
+    ) -> Result<(), Stop> {
         self.min_qty = self.min_qty.min(min_qty);
         self.max_qty = self.max_qty.max(max_qty);
-        self.scan(trades)
+        self.scan(trades, ahead)
     }
 }
 
@@ -428,7 +440,8 @@ impl Source for &[PackedTrade] {
             let (min_qty, max_qty) = block.iter().fold((i64::MAX, i64::MIN), |(min, max), t| {
                 (min.min(t.qty), max.max(t.qty))
             });
-            sink.block(block, min_qty, max_qty)?;
+            let ahead = block.as_ptr().wrapping_add(BLOCK).cast();
+            sink.block(block, min_qty, max_qty, ahead)?;
         }
         Ok(())
     }
@@ -467,7 +480,8 @@ impl Source for Records<'_> {
                 max_qty = max_qty.max(qty);
                 len += 1;
             }
-            sink.block(&block[..len], min_qty, max_qty)?;
+            let ahead = chunk.as_ptr().wrapping_add(3 * BLOCK).cast();
+            sink.block(&block[..len], min_qty, max_qty, ahead)?;
         }
         let all_whole = integers < TWO_POW_52 && fractions == 0;
         self.all_whole.set(self.all_whole.get() & all_whole);
@@ -528,11 +542,17 @@ impl<const WIDE: bool> Scanner<WIDE> {
     /// pass sums quantities in 64 bits ([`aggregate_fast`] checks that they cannot wrap).
     #[inline(always)]
     #[cfg_attr(optimize_hot, optimize(speed))]
-    fn scan(&mut self, trades: &[PackedTrade]) -> Result<(), Stop> {
+    fn scan(&mut self, trades: &[PackedTrade], ahead: *const u8) -> Result<(), Stop> {
+        // The close time starts at `i64::MIN` so that the first trade opens a bucket, except a first
+        // trade at `i64::MIN` itself, which is out of range anyway.
+        if !self.started && trades.first().is_some_and(|t| t.time_ms == i64::MIN) {
+            return Err(Stop::Invalid);
+        }
         // Locals, so that the loop keeps its state in registers.
         let (mut raw, mut close_time, mut previous) = (self.raw, self.close_time, self.previous);
         let mut base = raw.base as u64;
-        for trade in trades {
+        for (i, trade) in trades.iter().enumerate() {
+            prefetch(ahead.wrapping_add(i * size_of::<PackedTrade>()));
             if trade.time_ms < previous {
                 return Err(Stop::Unsorted);
             }
@@ -575,18 +595,28 @@ impl<const WIDE: bool> Scanner<WIDE> {
         Ok(())
     }
 
-    /// The summed candles, and the smallest and largest quantity; `None` when trades were fed but
-    /// none opened a bucket: all at the time `i64::MIN`, which is not above the initial close time
-    /// (and out of range).
+    /// The summed candles, and the smallest and largest quantity.
     #[cfg_attr(optimize_hot, optimize(speed))]
-    fn finish(mut self) -> Option<(Vec<Raw>, i64, i64)> {
+    fn finish(mut self) -> (Vec<Raw>, i64, i64) {
         if self.started {
             self.raws.push(self.raw);
-        } else if self.raw.count > 0 {
-            return None;
         }
-        Some((self.raws, self.min_qty, self.max_qty))
+        (self.raws, self.min_qty, self.max_qty)
     }
+}
+
+/// Asks the CPU to bring the cache line at `address` into its caches: a hint that never faults,
+/// whatever the address; nothing on targets without one (wasm).
+#[inline(always)]
+fn prefetch(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch only reads, never faults, and needs no alignment.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(address.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
 }
 
 // Valid prices and quantities are above zero, so the sums are unsigned: adding a zero-extended
@@ -769,15 +799,18 @@ mod tests {
                 value: "-1.50".into()
             })
         );
-        // The earliest i64 time is not above the scanner's initial close time: still out of range.
+        // The earliest i64 time is not above the scanner's initial close time: still out of range,
+        // alone or before a good trade.
         let earliest = PackedTrade {
             time_ms: i64::MIN,
             ..good
         };
-        assert!(matches!(
-            aggregate_packed(&[earliest, earliest], scales, Interval::OneMinute, 0),
-            Err(CoreError::IntegerOutOfRange { name: "time", .. })
-        ));
+        for trades in [[earliest, earliest], [earliest, good]] {
+            assert!(matches!(
+                aggregate_packed(&trades, scales, Interval::OneMinute, 0),
+                Err(CoreError::IntegerOutOfRange { name: "time", .. })
+            ));
+        }
         let too_late = PackedTrade {
             time_ms: MAX_EPOCH_MS + 1,
             ..good
