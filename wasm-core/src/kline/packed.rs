@@ -428,6 +428,13 @@ impl<const WIDE: bool> Sink for Scanner<WIDE> {
     }
 }
 
+/// Whether the scan finds the smallest and largest quantity itself (in wasm) rather than the
+/// [`Source`]'s preparing loop (natively). Measured both ways: natively the preparing loop's
+/// minimum and maximum cost nothing (vectorised, and that loop waits on memory anyway) while two
+/// more values in the scan cost registers, 20–40% more time at 1M trades; in wasm the separate loop
+/// is not vectorised and the scan with them is 20–25% faster on integer trades.
+const QTY_RANGE_IN_SCAN: bool = cfg!(target_family = "wasm");
+
 /// How many trades a [`Source`] prepares at a time: 48 KB of packed trades, which stay in the fastest
 /// cache between the preparing loop (conversion, the quantities' minimum and maximum) and the scan.
 /// Two small loops keep fewer values live than one large one, which matters most to wasm engines.
@@ -437,9 +444,13 @@ impl Source for &[PackedTrade] {
     #[cfg_attr(optimize_hot, optimize(speed))]
     fn feed(&self, sink: &mut dyn Sink) -> Result<(), Stop> {
         for block in self.chunks(BLOCK) {
-            let (min_qty, max_qty) = block.iter().fold((i64::MAX, i64::MIN), |(min, max), t| {
-                (min.min(t.qty), max.max(t.qty))
-            });
+            let (min_qty, max_qty) = if QTY_RANGE_IN_SCAN {
+                (i64::MAX, i64::MIN)
+            } else {
+                block.iter().fold((i64::MAX, i64::MIN), |(min, max), t| {
+                    (min.min(t.qty), max.max(t.qty))
+                })
+            };
             let ahead = block.as_ptr().wrapping_add(BLOCK).cast();
             sink.block(block, min_qty, max_qty, ahead)?;
         }
@@ -476,8 +487,10 @@ impl Source for Records<'_> {
                 };
                 integers |= (time_ms | price | qty) as u64;
                 fractions |= time_fraction | price_fraction | qty_fraction;
-                min_qty = min_qty.min(qty);
-                max_qty = max_qty.max(qty);
+                if !QTY_RANGE_IN_SCAN {
+                    min_qty = min_qty.min(qty);
+                    max_qty = max_qty.max(qty);
+                }
                 len += 1;
             }
             let ahead = chunk.as_ptr().wrapping_add(3 * BLOCK).cast();
@@ -551,12 +564,17 @@ impl<const WIDE: bool> Scanner<WIDE> {
         // Locals, so that the loop keeps its state in registers.
         let (mut raw, mut close_time, mut previous) = (self.raw, self.close_time, self.previous);
         let mut base = raw.base as u64;
+        let (mut min_qty, mut max_qty) = (self.min_qty, self.max_qty);
         for (i, trade) in trades.iter().enumerate() {
             prefetch(ahead.wrapping_add(i * size_of::<PackedTrade>()));
             if trade.time_ms < previous {
                 return Err(Stop::Unsorted);
             }
             previous = trade.time_ms;
+            if QTY_RANGE_IN_SCAN {
+                min_qty = min_qty.min(trade.qty);
+                max_qty = max_qty.max(trade.qty);
+            }
             if trade.time_ms <= close_time {
                 raw.high = raw.high.max(trade.price);
                 raw.low = raw.low.min(trade.price);
@@ -592,6 +610,7 @@ impl<const WIDE: bool> Scanner<WIDE> {
             raw.base = u128::from(base);
         }
         (self.raw, self.close_time, self.previous) = (raw, close_time, previous);
+        (self.min_qty, self.max_qty) = (min_qty, max_qty);
         Ok(())
     }
 
