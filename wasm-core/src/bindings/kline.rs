@@ -171,6 +171,9 @@ pub fn rolling_24h(
 /// volume `baseHi × 2⁴⁸ + baseLo` in units of 10^−`qtyScale`, the quote volume likewise in units of
 /// 10^−(`priceScale` + `qtyScale`): exact integers (`wasm_core::kline::FixedCandle`).
 ///
+/// A producer holding the trades as 64-bit integers writes them through the `BigInt64Array` view of
+/// `tradeIntegers()` (the same memory) and calls `aggregateIntegers`, which skips the conversion.
+///
 /// A view is valid until the next call that may allocate (`aggregate`, any other export): take it
 /// again after each call, before reading or writing.
 #[wasm_bindgen(js_name = KlineBuffer)]

@@ -2,7 +2,9 @@
 //! aggregated with one comparison per trade for the bucket, 64-bit products and 128-bit sums, and no
 //! allocation per trade. It returns exactly the candles of the [`Decimal`] path, or hands over to it
 //! when it cannot be exact. Trades go through in blocks of [`BLOCK`]: a short loop prepares a block
-//! (converts `f64` records, finds the smallest and largest quantity), a second one sums it.
+//! (converts `f64` records; natively also finds the smallest and largest quantity, which the scan
+//! does itself in wasm: [`QTY_RANGE_IN_SCAN`]), a second one sums it while (natively) the next
+//! block is prefetched.
 
 use std::cell::Cell;
 
@@ -401,7 +403,9 @@ pub(super) trait Source {
     fn feed(&self, sink: &mut dyn Sink) -> Result<(), Stop>;
 }
 
-/// Takes blocks of trades with their smallest and largest quantity.
+/// Takes blocks of trades with their smallest and largest quantity (`i64::MAX` and `i64::MIN`
+/// when [`QTY_RANGE_IN_SCAN`]: the scan finds them), and where the next block's memory starts (a
+/// prefetch hint).
 pub(super) trait Sink {
     /// Takes the next block.
     fn block(
