@@ -13,7 +13,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { PRICE_SCALE, QTY_SCALE, fnv1a, trades } from './data.mjs';
-import { aggregateTradesFixedJs, aggregateTradesJs, candlesFromFixed } from './kline-js.mjs';
+import {
+  aggregateTradesFixedJs, aggregateTradesIntegersJs, aggregateTradesJs, candlesFromFixed,
+} from './kline-js.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgEntry = join(process.env.WASM_CORE_PKG ?? join(here, '..', 'pkg-node'), 'wasm_core.js');
@@ -46,6 +48,17 @@ function sideBySide(cases, n, warmup, reps) {
   cases.forEach((c, i) => result(c.name, n, times[i]));
 }
 
+/** Writes `[time, price, qty, …]` numbers into a KlineBuffer's int64 view (not timed). */
+function writeIntegers(buffer, records) {
+  const view = buffer.tradeIntegers();
+  for (let i = 0; i < records.length; i++) view[i] = BigInt(records[i]);
+}
+
+/** The JavaScript competitor of `aggregateIntegers` on the bytes a `tradeIntegers()` view covers. */
+function integersJs(view, n, interval, offset) {
+  return aggregateTradesIntegersJs(view.buffer, view.byteOffset, n, PRICE_SCALE, QTY_SCALE, interval, offset);
+}
+
 console.log(`${'node case'.padEnd(34)} ${'trades'.padStart(9)} ${'median'.padStart(11)} ${'min'.padStart(11)}`);
 
 // --- Kline aggregation: wasm vs JavaScript, 1m candles.
@@ -62,6 +75,7 @@ for (const n of sizes) {
   // read back from it; the plain-JavaScript competitor returns the same numbers. Both must decode to
   // exactly the candles above (so to the native digest too).
   let sink = 0;
+  const freeLater = [];
   const buffer = typeof wasm.KlineBuffer === 'function' ? new wasm.KlineBuffer(n) : null;
   const fixedCases = [];
   if (buffer !== null) {
@@ -73,6 +87,38 @@ for (const n of sizes) {
     assert.deepEqual(aggregateTradesFixedJs(records, PRICE_SCALE, QTY_SCALE, '1m', 0), fromBuffer,
       'the JavaScript numeric candles differ from the KlineBuffer ones');
     console.log(`CHECK ${JSON.stringify({ n, fixedCandlesEqual: true })}`);
+    // The same trades as int64 in a second buffer (written through its BigInt64Array view, untimed).
+    if (typeof wasm.KlineBuffer.prototype.aggregateIntegers === 'function') {
+      const integers = new wasm.KlineBuffer(n);
+      writeIntegers(integers, records);
+      integers.aggregateIntegers(n, PRICE_SCALE, QTY_SCALE, '1m', 0);
+      assert.deepEqual(integers.candles().slice(), fromBuffer,
+        'the KlineBuffer integer candles differ from the number ones');
+      const words = () => integers.tradeIntegers();
+      assert.deepEqual(integersJs(words(), n, '1m', 0), fromBuffer,
+        'the JavaScript candles of integers differ from the KlineBuffer ones');
+      console.log(`CHECK ${JSON.stringify({ n, integerCandlesEqual: true })}`);
+      fixedCases.push(
+        {
+          // The int64 trades already in wasm memory: no conversion.
+          name: 'wasm.KlineBuffer.aggregateIntegers',
+          run: () => {
+            const count = integers.aggregateIntegers(n, PRICE_SCALE, QTY_SCALE, '1m', 0);
+            const candles = integers.candles();
+            sink += count + candles[candles.length - 1];
+          },
+        },
+        {
+          // The same bytes of wasm memory read by JavaScript as 32-bit words.
+          name: 'js.aggregateTradesIntegersJs',
+          run: () => {
+            const candles = integersJs(words(), n, '1m', 0);
+            sink += candles.length / 10 + candles[candles.length - 1];
+          },
+        },
+      );
+      freeLater.push(integers);
+    }
     fixedCases.push(
       {
         // The trades are already in wasm memory (written there by whoever produced them).
@@ -124,6 +170,7 @@ for (const n of sizes) {
     { name: 'js.aggregateTradesJs', run: () => { sink += aggregateTradesJs(records, PRICE_SCALE, QTY_SCALE, '1m', 0).length; } },
   ], n, 3, n <= 1_000_000 ? 21 : 9);
   buffer?.free();
+  for (const other of freeLater) other.free();
   if (sink === 0.5) console.log(sink);
 }
 
@@ -141,9 +188,19 @@ for (const n of sizes) {
         const buffer = new wasm.KlineBuffer(records.length / 3);
         buffer.trades().set(records);
         buffer.aggregate(records.length / 3, PRICE_SCALE, QTY_SCALE, interval, offset);
+        const fromBuffer = buffer.candles().slice();
         assert.deepEqual(aggregateTradesFixedJs(records, PRICE_SCALE, QTY_SCALE, interval, offset),
-          buffer.candles().slice(), `KlineBuffer ${interval} at ${offset}`);
+          fromBuffer, `KlineBuffer ${interval} at ${offset}`);
         buffer.free();
+        if (typeof wasm.KlineBuffer.prototype.aggregateIntegers === 'function') {
+          const integers = new wasm.KlineBuffer(records.length / 3);
+          writeIntegers(integers, records);
+          integers.aggregateIntegers(records.length / 3, PRICE_SCALE, QTY_SCALE, interval, offset);
+          assert.deepEqual(integers.candles().slice(), fromBuffer, `aggregateIntegers ${interval} at ${offset}`);
+          assert.deepEqual(integersJs(integers.tradeIntegers(), records.length / 3, interval, offset), fromBuffer,
+            `aggregateTradesIntegersJs ${interval} at ${offset}`);
+          integers.free();
+        }
       }
     }
   }

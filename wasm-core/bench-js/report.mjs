@@ -52,6 +52,17 @@ for (const n of [200_000, 1_000_000, 5_000_000]) {
   if (buffer && packed) goal(`${m}: KlineBuffer / native (i64 records)`, buffer.medianMs / packed.medianMs, '×', '≤ 1.5×', buffer.medianMs / packed.medianMs <= 1.5, info);
   if (buffer && nativeFixed) goal(`${m}: KlineBuffer / native (same path)`, buffer.medianMs / nativeFixed.medianMs, '×', '≤ 1.5×', buffer.medianMs / nativeFixed.medianMs <= 1.5, info);
   if (buffer) rows.push([`${m}: KlineBuffer / JS numeric ns per trade`, `${((buffer.medianMs * 1e6) / n).toFixed(2)} / ${((jsFixed.medianMs * 1e6) / n).toFixed(2)}`, 'info', '']);
+  // The integer input (aggregateIntegers: int64 trades in wasm memory, no conversion) against
+  // JavaScript reading the same bytes, and against native's same path.
+  const integers = get('wasm.KlineBuffer.aggregateIntegers', n);
+  const jsIntegers = get('js.aggregateTradesIntegersJs', n);
+  const nativeIntegers = get('native.trade_buffer_integers', n);
+  if (integers && jsIntegers) goal(`${m}: JS integers / aggregateIntegers time`, jsIntegers.medianMs / integers.medianMs, '×', '≥ 1.5×', jsIntegers.medianMs / integers.medianMs >= 1.5, info);
+  if (integers && jsFixed) goal(`${m}: JS numeric / aggregateIntegers time`, jsFixed.medianMs / integers.medianMs, '×', '', false, true);
+  if (integers && nativeIntegers) goal(`${m}: aggregateIntegers / native (same path)`, integers.medianMs / nativeIntegers.medianMs, '×', '≤ 1.5×', integers.medianMs / nativeIntegers.medianMs <= 1.5, info);
+  if (integers && packed) goal(`${m}: aggregateIntegers / native (aggregate_packed)`, integers.medianMs / packed.medianMs, '×', '', false, true);
+  if (integers && jsIntegers) rows.push([`${m}: aggregateIntegers / JS integers ns per trade`, `${((integers.medianMs * 1e6) / n).toFixed(2)} / ${((jsIntegers.medianMs * 1e6) / n).toFixed(2)}`, 'info', '']);
+  if (nativeIntegers && floor) goal(`${m}: native integers (TradeBuffer) / memory-scan floor`, nativeIntegers.medianMs / floor.medianMs, '×', '≤ 2×', nativeIntegers.medianMs / floor.medianMs <= 2, info);
   // The object-returning export of before, for comparison.
   if (wasm && js) goal(`${m}: aggregateTradesPacked: JS objects / wasm`, js.medianMs / wasm.medianMs, '×', '', false, true);
   if (wasm && packed) goal(`${m}: aggregateTradesPacked / native (i64 records)`, wasm.medianMs / packed.medianMs, '×', '', false, true);

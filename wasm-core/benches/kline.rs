@@ -1,6 +1,6 @@
 //! Native kline benchmark (`cargo bench -p wasm-core --bench kline`, run by `scripts/bench.sh`):
 //! aggregating 200k, 1M and 5M synthetic trades into 1m candles (Decimal candles, and the numeric
-//! candles of `TradeBuffer`, the wasm class `KlineBuffer`'s path), beside the memory-scan floor (summing the
+//! candles of `TradeBuffer`, the wasm class `KlineBuffer`'s paths for numbers and integers), beside the memory-scan floor (summing the
 //! same 24-byte trade records), all measured side by side in one process: each repetition runs every
 //! case once, so machine noise hits them alike. Prints a table and one `RESULT {json}` line per case
 //! for `scripts/bench.sh`, and a `CHECK {json}` line per size with a digest of the candles that the
@@ -118,6 +118,15 @@ fn main() {
             Ok(reference.len())
         );
 
+        // The same trades as integers: the path of `KlineBuffer.aggregateIntegers`.
+        let mut integers = TradeBuffer::new(n).unwrap();
+        integers.trades_mut().copy_from_slice(&packed);
+        assert_eq!(
+            integers.aggregate_integers(n, SCALES, Interval::OneMinute, 0),
+            Ok(reference.len())
+        );
+        assert_eq!(integers.candles(), buffer.candles());
+
         let mut cases = vec![
             Case {
                 name: "native.scan_floor",
@@ -154,6 +163,15 @@ fn main() {
                 run: Box::new(|| {
                     black_box(&mut buffer)
                         .aggregate(n, SCALES, Interval::OneMinute, 0)
+                        .unwrap()
+                }),
+                times: Vec::new(),
+            },
+            Case {
+                name: "native.trade_buffer_integers",
+                run: Box::new(|| {
+                    black_box(&mut integers)
+                        .aggregate_integers(n, SCALES, Interval::OneMinute, 0)
                         .unwrap()
                 }),
                 times: Vec::new(),

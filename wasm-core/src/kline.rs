@@ -64,7 +64,9 @@ pub use candle::{
     Candle, CandleInput, LiveUpdate, MAX_FILLED_CANDLES, Trade, TradeInput, aggregate_trades,
     apply_trade, fill_gaps, rollup,
 };
-pub use fixed::{FIXED_CANDLE_FIELDS, FixedCandle, TradeBuffer, aggregate_records_fixed};
+pub use fixed::{
+    FIXED_CANDLE_FIELDS, FixedCandle, TradeBuffer, aggregate_packed_fixed, aggregate_records_fixed,
+};
 pub use interval::{Bucket, Interval};
 pub use packed::{PackedTrade, Scales, aggregate_packed, aggregate_records, pack_trades};
 pub use rolling::{Rolling24h, rolling_24h};

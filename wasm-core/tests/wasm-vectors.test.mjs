@@ -66,7 +66,11 @@ for (const file of vectorFiles) {
           try {
             if (!isBuffer) return instance[testCase.method](...args);
             // A buffer class: write into its views in wasm memory, call, read one view back.
-            for (const [view, values] of Object.entries(testCase.write)) instance[view]().set(values);
+            // A BigInt64Array view (int64 trades) takes the vector's numbers as BigInt.
+            for (const [view, values] of Object.entries(testCase.write)) {
+              const target = instance[view]();
+              target.set(target instanceof BigInt64Array ? values.map(BigInt) : values);
+            }
             const returned = instance[testCase.method](...args);
             return { returned, [testCase.read]: Array.from(instance[testCase.read]()) };
           } finally {

@@ -171,6 +171,9 @@ pub fn rolling_24h(
 /// volume `baseHi × 2⁴⁸ + baseLo` in units of 10^−`qtyScale`, the quote volume likewise in units of
 /// 10^−(`priceScale` + `qtyScale`): exact integers (`wasm_core::kline::FixedCandle`).
 ///
+/// A producer holding the trades as 64-bit integers writes them through the `BigInt64Array` view of
+/// `tradeIntegers()` (the same memory) and calls `aggregateIntegers`, which skips the conversion.
+///
 /// A view is valid until the next call that may allocate (`aggregate`, any other export): take it
 /// again after each call, before reading or writing.
 #[wasm_bindgen(js_name = KlineBuffer)]
@@ -198,6 +201,15 @@ impl KlineBuffer {
         unsafe { js_sys::Float64Array::view_mut_raw(records.as_mut_ptr(), records.len()) }
     }
 
+    /// The trades to fill as integers, `[time₀, price₀, qty₀, …]`: a `BigInt64Array` view of the same
+    /// memory as `trades()` (24 bytes a trade, little-endian `i64`), for `aggregateIntegers`.
+    #[wasm_bindgen(js_name = tradeIntegers)]
+    pub fn trade_integers(&mut self) -> js_sys::BigInt64Array {
+        let trades = self.buffer.trades_mut();
+        // SAFETY: as for `trades`: three `i64` per trade of memory the buffer owns.
+        unsafe { js_sys::BigInt64Array::view_mut_raw(trades.as_mut_ptr().cast(), 3 * trades.len()) }
+    }
+
     /// Aggregates the first `count` trades into the candles of `candles()` and returns how many there
     /// are; the rules and errors of `aggregateTradesPacked`, `volume_overflow` for a volume of 2⁹⁶
     /// or more, `integer_out_of_range` naming `count` beyond the capacity.
@@ -210,6 +222,38 @@ impl KlineBuffer {
         interval_text: &str,
         #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
     ) -> Result<f64, JsValue> {
+        let args = (count, price_scale, qty_scale, interval_text, offset_minutes);
+        self.run(false, args)
+    }
+
+    /// `aggregate` for trades written as integers through `tradeIntegers()`: no conversion, the same
+    /// candles and errors for the same values (times within the `Date` range, prices and quantities
+    /// within ±(2⁵³ − 1) and above zero).
+    #[wasm_bindgen(js_name = aggregateIntegers)]
+    pub fn aggregate_integers(
+        &mut self,
+        count: f64,
+        #[wasm_bindgen(js_name = priceScale)] price_scale: f64,
+        #[wasm_bindgen(js_name = qtyScale)] qty_scale: f64,
+        #[wasm_bindgen(js_name = interval, unchecked_param_type = "KlineInterval")]
+        interval_text: &str,
+        #[wasm_bindgen(js_name = offsetMinutes)] offset_minutes: f64,
+    ) -> Result<f64, JsValue> {
+        let args = (count, price_scale, qty_scale, interval_text, offset_minutes);
+        self.run(true, args)
+    }
+
+    /// The candles of the last `aggregate`, ten numbers each: a view of wasm memory.
+    pub fn candles(&self) -> js_sys::Float64Array {
+        // SAFETY: as for `trades`; JavaScript may write into it, which only changes this result.
+        unsafe { js_sys::Float64Array::view(self.buffer.candles()) }
+    }
+}
+
+impl KlineBuffer {
+    /// Both aggregations: the arguments checked once, in the order of the parameters.
+    fn run(&mut self, integers: bool, args: (f64, f64, f64, &str, f64)) -> Result<f64, JsValue> {
+        let (count, price_scale, qty_scale, interval_text, offset_minutes) = args;
         let count = integer_from_number("count", count, 0, self.buffer.capacity() as i64)
             .map_err(throw)? as usize;
         let scales = Scales {
@@ -218,16 +262,12 @@ impl KlineBuffer {
         };
         let interval = interval(interval_text)?;
         let offset = offset(offset_minutes)?;
-        let candles = self
-            .buffer
-            .aggregate(count, scales, interval, offset)
-            .map_err(throw)?;
-        Ok(candles as f64)
-    }
-
-    /// The candles of the last `aggregate`, ten numbers each: a view of wasm memory.
-    pub fn candles(&self) -> js_sys::Float64Array {
-        // SAFETY: as for `trades`; JavaScript may write into it, which only changes this result.
-        unsafe { js_sys::Float64Array::view(self.buffer.candles()) }
+        let buffer = &mut self.buffer;
+        let candles = if integers {
+            buffer.aggregate_integers(count, scales, interval, offset)
+        } else {
+            buffer.aggregate(count, scales, interval, offset)
+        };
+        Ok(candles.map_err(throw)? as f64)
     }
 }

@@ -21,7 +21,7 @@
 //! the [`Decimal`](rust_decimal::Decimal) one rounds to 28 significant digits.
 
 use super::interval::{Interval, offset_ms};
-use super::packed::{Raw, Scales, record_sums};
+use super::packed::{PackedTrade, Raw, Scales, packed_sums, record_sums};
 use crate::error::CoreError;
 
 /// How many numbers one candle takes in a [`TradeBuffer`]'s result (see the module's layout).
@@ -87,6 +87,19 @@ pub fn aggregate_records_fixed(
     fixed_candles(&raws)
 }
 
+/// [`aggregate_records_fixed`] for trades that are integers already: the same loops without the
+/// conversion, the same candles and the same errors for the same values (times within the
+/// JavaScript `Date` range, prices and quantities within ±(2⁵³ − 1) and above zero, any order).
+pub fn aggregate_packed_fixed(
+    trades: &[PackedTrade],
+    scales: Scales,
+    interval: Interval,
+    offset_minutes: i32,
+) -> Result<Vec<FixedCandle>, CoreError> {
+    let offset_ms = offset_ms(offset_minutes)?;
+    fixed_candles(&packed_sums(trades, scales, interval, offset_ms)?)
+}
+
 fn fixed_candles(raws: &[Raw]) -> Result<Vec<FixedCandle>, CoreError> {
     raws.iter()
         .map(|raw| {
@@ -109,10 +122,12 @@ fn fixed_candles(raws: &[Raw]) -> Result<Vec<FixedCandle>, CoreError> {
 
 /// Trades written in place and the candles of the last aggregation, as flat numbers: the memory a
 /// wasm caller fills and reads through typed-array views, so that no trade or candle is copied or
-/// converted at the boundary.
+/// converted at the boundary. The trades are 24 bytes each, written either as three `f64`
+/// ([`Self::records_mut`], aggregated by [`Self::aggregate`]) or as three `i64`
+/// ([`Self::trades_mut`], aggregated by [`Self::aggregate_integers`]), over the same memory.
 #[derive(Debug, Clone, Default)]
 pub struct TradeBuffer {
-    records: Vec<f64>,
+    trades: Vec<PackedTrade>,
     candles: Vec<f64>,
 }
 
@@ -132,24 +147,33 @@ impl TradeBuffer {
             });
         }
         Ok(Self {
-            records: vec![0.0; 3 * capacity],
+            trades: vec![PackedTrade::default(); capacity],
             candles: Vec::new(),
         })
     }
 
     /// How many trades the buffer holds.
     pub fn capacity(&self) -> usize {
-        self.records.len() / 3
+        self.trades.len()
     }
 
-    /// The trades to fill: `[time₀, price₀, qty₀, time₁, …]` as for
-    /// [`aggregate_records`](super::aggregate_records), three numbers per trade of the capacity.
+    /// The trades to fill as numbers: `[time₀, price₀, qty₀, time₁, …]` as for
+    /// [`aggregate_records`](super::aggregate_records), three per trade of the capacity.
     pub fn records_mut(&mut self) -> &mut [f64] {
-        &mut self.records
+        let len = 3 * self.trades.len();
+        // SAFETY: `PackedTrade` is `repr(C)` with three `i64` and no padding, so the trades are
+        // `len` contiguous 8-byte values aligned for `f64` (same size and alignment as `i64`), and
+        // every bit pattern is a valid `f64` and a valid `i64`. The slice borrows `self` mutably.
+        unsafe { std::slice::from_raw_parts_mut(self.trades.as_mut_ptr().cast::<f64>(), len) }
     }
 
-    /// Aggregates the first `count` trades (see [`aggregate_records_fixed`]) and keeps their candles
-    /// for [`Self::candles`]; returns how many there are. Fails with
+    /// The trades to fill as integers (the same memory as [`Self::records_mut`]).
+    pub fn trades_mut(&mut self) -> &mut [PackedTrade] {
+        &mut self.trades
+    }
+
+    /// Aggregates the first `count` trades written as numbers (see [`aggregate_records_fixed`]) and
+    /// keeps their candles for [`Self::candles`]; returns how many there are. Fails with
     /// [`CoreError::IntegerOutOfRange`] (argument `count`) beyond the capacity, then as
     /// [`aggregate_records_fixed`] (the candles are then empty).
     pub fn aggregate(
@@ -160,6 +184,29 @@ impl TradeBuffer {
         offset_minutes: i32,
     ) -> Result<usize, CoreError> {
         self.candles.clear();
+        self.check_count(count)?;
+        let records = &self.records_mut()[..3 * count];
+        let candles = aggregate_records_fixed(records, scales, interval, offset_minutes)?;
+        Ok(self.keep(&candles))
+    }
+
+    /// [`Self::aggregate`] for trades written as integers (see [`aggregate_packed_fixed`]): the
+    /// same loops without the conversion, the same candles and errors for the same values.
+    pub fn aggregate_integers(
+        &mut self,
+        count: usize,
+        scales: Scales,
+        interval: Interval,
+        offset_minutes: i32,
+    ) -> Result<usize, CoreError> {
+        self.candles.clear();
+        self.check_count(count)?;
+        let candles =
+            aggregate_packed_fixed(&self.trades[..count], scales, interval, offset_minutes)?;
+        Ok(self.keep(&candles))
+    }
+
+    fn check_count(&self, count: usize) -> Result<(), CoreError> {
         if count > self.capacity() {
             return Err(CoreError::IntegerOutOfRange {
                 name: "count",
@@ -168,8 +215,11 @@ impl TradeBuffer {
                 max: self.capacity() as i64,
             });
         }
-        let candles =
-            aggregate_records_fixed(&self.records[..3 * count], scales, interval, offset_minutes)?;
+        Ok(())
+    }
+
+    /// Writes `candles` as the result and returns how many there are.
+    fn keep(&mut self, candles: &[FixedCandle]) -> usize {
         self.candles
             .resize(FIXED_CANDLE_FIELDS * candles.len(), 0.0);
         for (candle, out) in candles
@@ -178,11 +228,11 @@ impl TradeBuffer {
         {
             candle.write(out);
         }
-        Ok(candles.len())
+        candles.len()
     }
 
-    /// The candles of the last [`Self::aggregate`], [`FIXED_CANDLE_FIELDS`] numbers each (the
-    /// module's layout).
+    /// The candles of the last [`Self::aggregate`] or [`Self::aggregate_integers`],
+    /// [`FIXED_CANDLE_FIELDS`] numbers each (the module's layout).
     pub fn candles(&self) -> &[f64] {
         &self.candles
     }
@@ -191,7 +241,7 @@ impl TradeBuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kline::{Candle, aggregate_records};
+    use crate::kline::{Candle, PackedTrade, aggregate_records};
     use proptest::prelude::*;
     use rust_decimal::Decimal;
 
@@ -222,6 +272,96 @@ mod tests {
             }
             (fixed, decimal) => assert_eq!(fixed.map(|_| ()), decimal.map(|_| ())),
         }
+    }
+
+    /// The integer path against the number path on the same values (each exact as an `f64`).
+    fn same_as_records_path(
+        trades: &[PackedTrade],
+        scales: Scales,
+        interval: Interval,
+        offset: i32,
+    ) {
+        let records: Vec<f64> = trades
+            .iter()
+            .flat_map(|t| [t.time_ms as f64, t.price as f64, t.qty as f64])
+            .collect();
+        assert_eq!(
+            aggregate_packed_fixed(trades, scales, interval, offset),
+            aggregate_records_fixed(&records, scales, interval, offset)
+        );
+        let mut buffer = TradeBuffer::new(trades.len()).unwrap();
+        buffer.trades_mut().copy_from_slice(trades);
+        let integers = buffer.aggregate_integers(trades.len(), scales, interval, offset);
+        let candles = buffer.candles().to_vec();
+        buffer.records_mut().copy_from_slice(&records);
+        assert_eq!(
+            buffer.aggregate(trades.len(), scales, interval, offset),
+            integers
+        );
+        assert_eq!(buffer.candles(), candles);
+    }
+
+    #[test]
+    fn integers_out_of_range_fail_as_numbers_do() {
+        let good = PackedTrade {
+            time_ms: T0,
+            price: 1,
+            qty: 1,
+        };
+        let scales = Scales { price: 2, qty: 3 };
+        let call =
+            |trades: &[PackedTrade]| aggregate_packed_fixed(trades, scales, Interval::OneMinute, 0);
+        let out_of_range = |name: &'static str, value: i64, limit: i64| {
+            Err(CoreError::IntegerOutOfRange {
+                name,
+                value: value.to_string(),
+                min: -limit,
+                max: limit,
+            })
+        };
+        // Beyond what an f64 holds exactly: only the integer path sees these.
+        let max_safe = (1 << 53) - 1;
+        assert_eq!(
+            call(&[
+                good,
+                PackedTrade {
+                    price: i64::MAX,
+                    ..good
+                }
+            ]),
+            out_of_range("price", i64::MAX, max_safe)
+        );
+        assert_eq!(
+            call(&[
+                PackedTrade {
+                    qty: (1 << 60) + 1,
+                    ..good
+                },
+                PackedTrade {
+                    time_ms: i64::MIN,
+                    ..good
+                }
+            ]),
+            out_of_range("qty", (1 << 60) + 1, max_safe)
+        );
+        assert_eq!(
+            call(&[
+                good,
+                PackedTrade {
+                    time_ms: i64::MIN,
+                    ..good
+                }
+            ]),
+            out_of_range("time", i64::MIN, 8_640_000_000_000_000)
+        );
+        // A product past 2⁶³ of values in range takes the wide loop and stays exact.
+        let big = PackedTrade {
+            time_ms: T0,
+            price: max_safe,
+            qty: 4_000_000_000,
+        };
+        same_as_records_path(&[big, good], scales, Interval::OneHour, 345);
+        same_as_records_path(&[], scales, Interval::OneMinute, 0);
     }
 
     #[test]
@@ -361,6 +501,54 @@ mod tests {
                 .collect();
             same_as_decimal_path(
                 &records,
+                Scales { price: price_scale, qty: qty_scale },
+                interval,
+                offset,
+            );
+        }
+
+        #[test]
+        fn integers_give_the_candles_and_errors_of_numbers(
+            trades in prop::collection::vec(
+                (
+                    prop_oneof![
+                        8 => (0_i64..400_000).prop_map(|dt| T0 + dt * 997),
+                        1 => prop::sample::select(vec![
+                            -8_640_000_000_000_000, -8_640_000_000_000_001, 8_640_000_000_000_001,
+                            -1, 0, 1 << 53, i64::MIN,
+                        ]),
+                    ],
+                    prop_oneof![
+                        8 => 1_i64..10_000_000,
+                        1 => prop::sample::select(vec![
+                            0, -5, (1 << 53) - 1, 1 << 53, -(1 << 53), i64::MIN,
+                        ]),
+                    ],
+                    prop_oneof![
+                        8 => 1_i64..5_000_000_000_000,
+                        1 => prop::sample::select(vec![0, -1, (1 << 53) - 1, 1 << 53]),
+                    ],
+                ),
+                0..100,
+            ),
+            sorted in any::<bool>(),
+            interval in prop::sample::select(vec![
+                Interval::OneMinute, Interval::FifteenMinutes, Interval::OneDay, Interval::OneWeek,
+                Interval::OneMonth,
+            ]),
+            offset in -1080_i32..=1080,
+            price_scale in 0_u32..=12,
+            qty_scale in 0_u32..=12,
+        ) {
+            let mut trades: Vec<PackedTrade> = trades
+                .into_iter()
+                .map(|(time_ms, price, qty)| PackedTrade { time_ms, price, qty })
+                .collect();
+            if sorted {
+                trades.sort_by_key(|t| t.time_ms);
+            }
+            same_as_records_path(
+                &trades,
                 Scales { price: price_scale, qty: qty_scale },
                 interval,
                 offset,

@@ -142,15 +142,28 @@ pub fn call_buffer_method(
         let capacity = integer_from_number("capacity", construct.number(0), 0, max)?;
         let mut buffer = TradeBuffer::new(capacity as usize)?;
         for (view, values) in write {
-            assert_eq!(view, "trades", "KlineBuffer has no view {view:?} to write");
             let values = values
                 .as_array()
                 .expect("the numbers to write are an array");
-            for (slot, value) in buffer.records_mut().iter_mut().zip(values) {
-                *slot = value.as_f64().expect("trades are numbers");
+            match view.as_str() {
+                "trades" => {
+                    for (slot, value) in buffer.records_mut().iter_mut().zip(values) {
+                        *slot = value.as_f64().expect("trades are numbers");
+                    }
+                }
+                // The BigInt64Array view: whole numbers (JSON integers) as i64.
+                "tradeIntegers" => {
+                    let slots = buffer
+                        .trades_mut()
+                        .iter_mut()
+                        .flat_map(|t| [&mut t.time_ms, &mut t.price, &mut t.qty]);
+                    for (slot, value) in slots.zip(values) {
+                        *slot = value.as_i64().expect("integer trades are whole numbers");
+                    }
+                }
+                _ => panic!("KlineBuffer has no view {view:?} to write"),
             }
         }
-        assert_eq!(method, "aggregate", "KlineBuffer has no method {method:?}");
         assert_eq!(read, "candles", "KlineBuffer has no view {read:?} to read");
         args.arity(5);
         let count = integer_from_number("count", args.number(0), 0, buffer.capacity() as i64)?;
@@ -160,7 +173,13 @@ pub fn call_buffer_method(
         };
         let interval = Interval::parse(args.string(3))?;
         let offset = offset_minutes_from_number(args.number(4))?;
-        let returned = buffer.aggregate(count as usize, scales, interval, offset)?;
+        let returned = match method {
+            "aggregate" => buffer.aggregate(count as usize, scales, interval, offset)?,
+            "aggregateIntegers" => {
+                buffer.aggregate_integers(count as usize, scales, interval, offset)?
+            }
+            _ => panic!("KlineBuffer has no method {method:?}"),
+        };
         let mut result = Map::new();
         result.insert("returned".into(), Value::from(returned));
         let candles = buffer.candles().iter().map(|&v| number(v)).collect();
