@@ -214,6 +214,12 @@ impl Book {
         self.run_stops(PriceRange::at(price), events);
     }
 
+    /// Whether [`set_last_price`](Self::set_last_price) with `price` would trigger a waiting stop
+    /// (and so change the book), without changing anything.
+    pub fn would_trigger_stops(&self, price: u64) -> bool {
+        price != 0 && self.stops.any_triggered(PriceRange::at(price))
+    }
+
     /// The last traded (or outside) price, if any.
     pub fn last_price(&self) -> Option<u64> {
         self.last_price

@@ -91,6 +91,18 @@ impl Stops {
         None
     }
 
+    /// Whether `traded` triggers at least one waiting stop (what [`Stops::pop_triggered`] would
+    /// return first, without removing it).
+    pub fn any_triggered(&self, traded: PriceRange) -> bool {
+        self.rising
+            .first()
+            .is_some_and(|&(trigger, _)| trigger <= traded.high)
+            || self
+                .falling
+                .first()
+                .is_some_and(|&(Reverse(trigger), _)| trigger >= traded.low)
+    }
+
     /// Every waiting stop, in trigger order (`AtOrAbove`, then `AtOrBelow`).
     pub fn in_trigger_order(&self) -> impl Iterator<Item = &StopRequest> {
         let rising = self.rising.iter().map(|(_, id)| id);

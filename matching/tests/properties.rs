@@ -480,7 +480,20 @@ fn check_run(ops: &[Op], new_book: fn() -> Book) -> Result<(), TestCaseError> {
     for op in ops {
         let mut events = Vec::new();
         let mut expected = Vec::new();
+        let predicted = match *op {
+            Op::SetLastPrice(price) => Some(book.would_trigger_stops(price)),
+            _ => None,
+        };
         apply(&mut book, op, &mut events);
+        if let Some(predicted) = predicted {
+            // The peek promises exactly whether the price changes the book.
+            prop_assert_eq!(
+                predicted,
+                !events.is_empty(),
+                "would_trigger_stops of {:?}",
+                op
+            );
+        }
         apply_model(&mut model, op, &mut expected);
         prop_assert_eq!(&events, &expected, "events of {:?}", op);
         match op {

@@ -23,7 +23,13 @@
 //! its previous orders are withdrawn and the new ladder placed, as large as its own ledger
 //! balances allow (bids within its quote balance, asks within its base balance). Its orders live only in memory
 //! (re-quoted every tick, never resting long); its fills are real — settled on the house's
-//! market-maker account and published on the market channel like any trade.
+//! market-maker account and published on the market channel like any trade. A batch of quotes
+//! alone (the usual case) first tries to re-quote in memory: the market maker's balances are read
+//! on the pool, outside any transaction and the write turn, and when the last price triggers no
+//! stop and the new ladder crosses no user order (both checked before the book changes) the
+//! house orders only rest, nothing is written and the book goes out at once. A quote that would
+//! fill or trigger something goes through a write transaction as above, which reads the
+//! balances again and settles the fills.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -42,7 +48,7 @@ use super::settle::{self, Fill, Party};
 use super::views::{OrderSide, OrderStatus, SpotFill, SpotOrder, TimeInForce};
 use crate::entity::{spot_order, spot_trade};
 use crate::funds::ledger::batch::{self, EntryIndex, LedgerBatch, NewIds, Writes};
-use crate::funds::ledger::{AccountRef, Bucket, House, Idempotency, LedgerError};
+use crate::funds::ledger::{self, AccountRef, Bucket, House, Idempotency, LedgerError};
 use crate::http::ApiError;
 use crate::i18n::Msg;
 use crate::market::MarketHub;
@@ -453,7 +459,18 @@ impl SpotMarket {
         })
     }
 
-    async fn process(&mut self, batch: Vec<Command>) {
+    async fn process(&mut self, mut batch: Vec<Command>) {
+        // Most batches are the simulator's quotes alone, which usually write nothing: they need
+        // neither the write turn nor a transaction.
+        if batch
+            .iter()
+            .all(|command| matches!(command, Command::Quote { .. }))
+        {
+            batch = self.quote_in_memory(batch).await;
+            if batch.is_empty() {
+                return;
+            }
+        }
         let mut outbox = Outbox::default();
         let result = self.write_batch(batch, &mut outbox).await;
         match result {
@@ -936,21 +953,40 @@ impl SpotMarket {
     ) -> Result<(), Stop> {
         let mut events = std::mem::take(&mut self.events);
         events.clear();
-        // The previous ladder goes; its cancellations need no settlement.
-        for id in self.house_orders.drain(..) {
-            self.book.cancel(id);
-        }
+        self.withdraw_ladder();
         outbox.book_changed = true;
         if let Some(last) = self.rules.ticks_floor(last) {
             self.book.set_last_price(last, &mut events);
         }
-        // The ladder is bounded by what the market maker owns: bids by its quote balance, asks by
-        // its base balance (each level's size is cut to what is left).
         let house = AccountRef::House(House::MarketMaker);
-        let mut quote_left = outbox.ledger.balance(txn, house, &self.rules.quote).await?;
-        let mut base_left = outbox.ledger.balance(txn, house, &self.rules.base).await?;
+        let quote_left = outbox.ledger.balance(txn, house, &self.rules.quote).await?;
+        let base_left = outbox.ledger.balance(txn, house, &self.rules.base).await?;
+        for (side, price, quantity) in self.ladder(simulated, quote_left, base_left) {
+            self.place_house(side, price, quantity, &mut events);
+        }
+        let result = self.apply(txn, &events, outbox).await;
+        self.events = events;
+        result
+    }
+
+    /// The previous ladder goes; its cancellations need no settlement.
+    fn withdraw_ladder(&mut self) {
+        for id in self.house_orders.drain(..) {
+            self.book.cancel(id);
+        }
+    }
+
+    /// The house ladder on `simulated`'s levels (side, ticks, lots), bounded by what the market
+    /// maker owns: bids by its quote balance `quote_left`, asks by its base balance `base_left`
+    /// (each level's size is cut to what is left; a level cut to nothing is left out).
+    fn ladder(
+        &self,
+        simulated: &BookSnapshot,
+        mut quote_left: Decimal,
+        mut base_left: Decimal,
+    ) -> Vec<(matching::Side, u64, u64)> {
         let levels = self.context.house_levels;
-        let ladder = simulated
+        let candidates = simulated
             .bids
             .iter()
             .take(levels)
@@ -962,7 +998,8 @@ impl SpotMarket {
                     .take(levels)
                     .map(|level| (matching::Side::Sell, level)),
             );
-        for (side, level) in ladder {
+        let mut ladder = Vec::with_capacity(2 * levels);
+        for (side, level) in candidates {
             let affordable = match side {
                 matching::Side::Buy => quote_left
                     .checked_div(level.price)
@@ -982,24 +1019,133 @@ impl SpotMarket {
                 }
                 matching::Side::Sell => base_left -= self.rules.quantity(quantity),
             }
-            self.next_house_id += 1;
-            let id = HOUSE_ID_BIT | self.next_house_id;
-            self.book.place(
-                OrderRequest {
-                    id,
-                    owner: HOUSE,
-                    side,
-                    kind: OrderKind::Limit { price, quantity },
-                    time_in_force: matching::TimeInForce::Gtc,
-                    post_only: false,
-                },
-                &mut events,
-            );
-            self.house_orders.push(id);
+            ladder.push((side, price, quantity));
         }
-        let result = self.apply(txn, &events, outbox).await;
+        ladder
+    }
+
+    /// Places one house order of the ladder.
+    fn place_house(
+        &mut self,
+        side: matching::Side,
+        price: u64,
+        quantity: u64,
+        events: &mut Vec<Event>,
+    ) {
+        self.next_house_id += 1;
+        let id = HOUSE_ID_BIT | self.next_house_id;
+        self.book.place(
+            OrderRequest {
+                id,
+                owner: HOUSE,
+                side,
+                kind: OrderKind::Limit { price, quantity },
+                time_in_force: matching::TimeInForce::Gtc,
+                post_only: false,
+            },
+            events,
+        );
+        self.house_orders.push(id);
+    }
+
+    /// Re-quotes without a transaction when nothing is to be written: the last price triggers
+    /// no stop and the new ladder crosses no user order (checked before the book changes), so
+    /// the house orders only rest. `quote_left` and `base_left` are the market maker's balances,
+    /// read outside any transaction. Returns `false`, with at most the old ladder withdrawn, when
+    /// the quote would fill or trigger something: it must then go through [`Self::quote`],
+    /// whose transaction reads the balances again and settles what it fills.
+    fn quote_without_writes(
+        &mut self,
+        simulated: &BookSnapshot,
+        last: Decimal,
+        quote_left: Decimal,
+        base_left: Decimal,
+    ) -> Result<bool, String> {
+        self.withdraw_ladder();
+        let last = self.rules.ticks_floor(last);
+        if last.is_some_and(|last| self.book.would_trigger_stops(last)) {
+            return Ok(false);
+        }
+        // Only users' orders are left in the book.
+        let (best_bid, best_ask) = (self.book.best_bid(), self.book.best_ask());
+        let ladder = self.ladder(simulated, quote_left, base_left);
+        let crosses = ladder.iter().any(|&(side, price, _)| match side {
+            matching::Side::Buy => best_ask.is_some_and(|ask| price >= ask),
+            matching::Side::Sell => best_bid.is_some_and(|bid| price <= bid),
+        });
+        if crosses {
+            return Ok(false);
+        }
+        let mut events = std::mem::take(&mut self.events);
+        events.clear();
+        if let Some(last) = last {
+            self.book.set_last_price(last, &mut events);
+        }
+        for (side, price, quantity) in ladder {
+            self.place_house(side, price, quantity, &mut events);
+        }
+        // Nothing of a user's can have changed; a house order that met the house's own ladder
+        // (a simulated book crossing itself) was cancelled by self-trade prevention.
+        let mut unexpected = None;
+        for event in &events {
+            match *event {
+                Event::Rested { id, .. } if id & HOUSE_ID_BIT != 0 => {}
+                Event::Cancelled { id, .. } | Event::Rejected { id, .. }
+                    if id & HOUSE_ID_BIT != 0 =>
+                {
+                    self.house_orders.retain(|house| *house != id);
+                }
+                _ => unexpected = Some(format!("{event:?}")),
+            }
+        }
         self.events = events;
-        result
+        match unexpected {
+            Some(event) => Err(format!(
+                "a quote without writes changed a user order: {event}"
+            )),
+            None => Ok(true),
+        }
+    }
+
+    /// A batch of quotes alone: each re-quoted in memory while none needs a write (see
+    /// [`Self::quote_without_writes`]), the market maker's balances read once, on the pool, outside
+    /// the markets' write turn. Returns the commands left for a write transaction: none, or
+    /// every command from the first quote that fills or triggers something.
+    async fn quote_in_memory(&mut self, batch: Vec<Command>) -> Vec<Command> {
+        let house = AccountRef::House(House::MarketMaker);
+        let db = &self.context.db;
+        let balances = (
+            ledger::balance(db, house, &self.rules.quote).await,
+            ledger::balance(db, house, &self.rules.base).await,
+        );
+        let (Ok(quote_left), Ok(base_left)) = balances else {
+            // The transaction reads them again and reports what fails.
+            return batch;
+        };
+        let mut commands = batch.into_iter();
+        let mut quoted = false;
+        while let Some(command) = commands.next() {
+            let Command::Quote { book, last } = &command else {
+                return std::iter::once(command).chain(commands).collect();
+            };
+            match self.quote_without_writes(book, *last, quote_left, base_left) {
+                Ok(true) => quoted = true,
+                // The transaction's quote publishes the book once it is written.
+                Ok(false) => return std::iter::once(command).chain(commands).collect(),
+                Err(cause) => {
+                    // Memory no longer equals the database: start again from what is stored.
+                    tracing::error!(%cause, symbol = %self.rules.symbol, "reloading the spot book");
+                    if let Err(error) = self.rebuild().await {
+                        tracing::error!(%error, "reloading the spot book failed");
+                    }
+                    return Vec::new();
+                }
+            }
+        }
+        if quoted {
+            self.publish_depth();
+        }
+        Vec::new()
     }
 
     /// Writes what the engine reported: fills settled, orders updated, held funds released.
@@ -1410,4 +1556,235 @@ fn lots(rules: &PairRules, quantity: Decimal) -> Result<u64, Stop> {
 
 fn refusal(msg: Msg, field: &str) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, msg).with_field(field)
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal_macros::dec;
+
+    use super::*;
+    use crate::entity::journal_entry;
+    use crate::funds::ledger::{NewEntry, Posting};
+    use crate::market::book::Level;
+    use sea_orm::PaginatorTrait;
+
+    async fn database(dir: &tempfile::TempDir) -> DatabaseConnection {
+        let config = crate::config::Config {
+            data_dir: dir.path().to_path_buf(),
+            ..crate::config::Config::default()
+        };
+        crate::db::connect(&config).await.unwrap()
+    }
+
+    fn context(db: &DatabaseConnection) -> MarketContext {
+        MarketContext {
+            db: db.clone(),
+            hub: Arc::new(MarketHub::new()),
+            user_events: broadcast::channel(64).0,
+            security_percent: dec!(10),
+            house_levels: 5,
+            write_turn: Arc::new(Mutex::new(())),
+            open_orders: Arc::default(),
+        }
+    }
+
+    fn rules(base: &str, tick: Decimal, step: Decimal) -> Arc<PairRules> {
+        Arc::new(PairRules {
+            symbol: format!("{base}usdt"),
+            base: base.to_owned(),
+            quote: "usdt".to_owned(),
+            tick,
+            step,
+            min_notional: dec!(1),
+            maker_fee: dec!(0.001),
+            taker_fee: dec!(0.001),
+        })
+    }
+
+    /// Puts `amount` of `asset` into `to` from the outside world.
+    async fn fund(db: &DatabaseConnection, to: AccountRef, asset: &str, amount: Decimal) {
+        let entry = NewEntry {
+            kind: "test_funding".to_owned(),
+            reference: format!("test:{asset}:{amount}"),
+            user_id: None,
+            actor_id: None,
+            memo: String::new(),
+            postings: Posting::transfer(
+                AccountRef::House(House::DepositsInTransit),
+                to,
+                asset,
+                amount,
+            )
+            .to_vec(),
+        };
+        ledger::post(db, &entry).await.unwrap();
+    }
+
+    fn level(price: Decimal, quantity: Decimal) -> Level {
+        Level { price, quantity }
+    }
+
+    fn quote(bids: Vec<Level>, asks: Vec<Level>, last: Decimal) -> Command {
+        Command::Quote {
+            book: BookSnapshot {
+                seq: 1,
+                bids,
+                asks,
+                ts: 0,
+            },
+            last,
+        }
+    }
+
+    fn order(
+        user_id: i64,
+        side: OrderSide,
+        spec: OrderSpec,
+    ) -> (Command, oneshot::Receiver<Result<Answer, ApiError>>) {
+        let (reply, answer) = oneshot::channel();
+        let submit = Submit {
+            user_id,
+            side,
+            spec,
+            time_in_force: TimeInForce::Gtc,
+            post_only: false,
+            idempotency: None,
+            reply,
+        };
+        (Command::Submit(Box::new(submit)), answer)
+    }
+
+    async fn entries(db: &DatabaseConnection) -> u64 {
+        journal_entry::Entity::find().count(db).await.unwrap()
+    }
+
+    const MAKER: AccountRef = AccountRef::House(House::MarketMaker);
+
+    #[tokio::test]
+    async fn a_requote_that_fills_nothing_writes_nothing_and_waits_for_no_write_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = database(&dir).await;
+        fund(&db, MAKER, "usdt", dec!(100000)).await;
+        fund(&db, MAKER, "btc", dec!(1)).await;
+        let context = context(&db);
+        let mut market = SpotMarket::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
+        market.rebuild().await.unwrap();
+        let before = entries(&db).await;
+        // Another market holds the write turn for as long as this test runs.
+        let _turn = context.write_turn.lock().await;
+        for last in [dec!(50000), dec!(50001)] {
+            let batch = vec![quote(
+                vec![
+                    level(last - dec!(1), dec!(0.1)),
+                    level(last - dec!(2), dec!(0.2)),
+                ],
+                vec![level(last + dec!(1), dec!(0.1))],
+                last,
+            )];
+            tokio::time::timeout(std::time::Duration::from_secs(10), market.process(batch))
+                .await
+                .expect("the re-quote waited for the write turn");
+            let book = context
+                .hub
+                .book("btcusdt")
+                .expect("the ladder is published");
+            assert_eq!(
+                book.bids,
+                [
+                    level(last - dec!(1), dec!(0.1)),
+                    level(last - dec!(2), dec!(0.2))
+                ]
+            );
+            assert_eq!(book.asks, [level(last + dec!(1), dec!(0.1))]);
+        }
+        assert_eq!(market.book.len(), 3, "the first ladder was withdrawn");
+        assert_eq!(entries(&db).await, before);
+    }
+
+    #[tokio::test]
+    async fn a_requote_that_crosses_a_resting_order_settles_the_fill_in_a_transaction() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = database(&dir).await;
+        fund(&db, MAKER, "usdt", dec!(10000)).await;
+        fund(&db, MAKER, "btc", dec!(1)).await;
+        fund(&db, AccountRef::funding(7), "usdt", dec!(1000)).await;
+        let context = context(&db);
+        let mut market = SpotMarket::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
+        market.rebuild().await.unwrap();
+        // A bid above where the market will be quoted rests while there is no ladder.
+        let (submit, answer) = order(
+            7,
+            OrderSide::Buy,
+            OrderSpec::Limit {
+                price: dec!(50000),
+                quantity: dec!(0.01),
+            },
+        );
+        market.process(vec![submit]).await;
+        assert!(matches!(answer.await.unwrap(), Ok(Answer::Order(_))));
+        let before = entries(&db).await;
+        market
+            .process(vec![quote(
+                vec![level(dec!(49980), dec!(0.1))],
+                vec![level(dec!(49990), dec!(0.1))],
+                dec!(49985),
+            )])
+            .await;
+        assert!(market.open.is_empty(), "the user's bid was filled");
+        assert!(entries(&db).await > before, "the fill was settled");
+        let usdt = ledger::balance(&db, MAKER, "usdt").await.unwrap();
+        assert_eq!(usdt, dec!(10500), "the house sold 0.01 at the bid's 50,000");
+        let btc = ledger::balance(&db, AccountRef::funding(7), "btc")
+            .await
+            .unwrap();
+        assert_eq!(btc, dec!(0.00999), "0.01 less the 0.1% fee");
+        let book = context.hub.book("btcusdt").unwrap();
+        assert_eq!(book.asks, [level(dec!(49990), dec!(0.09))]);
+        assert!(
+            crate::funds::audit::audit(&db).await.unwrap().is_clean(),
+            "the audit finds the ledger consistent"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_ladder_stays_within_the_balance_left_after_another_markets_fills() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = database(&dir).await;
+        fund(&db, MAKER, "usdt", dec!(1000)).await;
+        fund(&db, MAKER, "btc", dec!(1)).await;
+        fund(&db, MAKER, "eth", dec!(10)).await;
+        fund(&db, AccountRef::funding(9), "eth", dec!(1)).await;
+        let context = context(&db);
+        let mut eth = SpotMarket::new(rules("eth", dec!(0.01), dec!(0.0001)), context.clone());
+        let mut btc = SpotMarket::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
+        eth.rebuild().await.unwrap();
+        btc.rebuild().await.unwrap();
+        // The house bids 800 USDT for ETH; a user sells into it.
+        eth.process(vec![quote(
+            vec![level(dec!(2000), dec!(0.4))],
+            vec![level(dec!(2001), dec!(1))],
+            dec!(2000),
+        )])
+        .await;
+        let (sell, answer) = order(
+            9,
+            OrderSide::Sell,
+            OrderSpec::Market {
+                quantity: dec!(0.4),
+            },
+        );
+        eth.process(vec![sell]).await;
+        assert!(matches!(answer.await.unwrap(), Ok(Answer::Order(_))));
+        let usdt = ledger::balance(&db, MAKER, "usdt").await.unwrap();
+        assert_eq!(usdt, dec!(200));
+        // The BTC market's next ladder bids only the 200 USDT the maker has left.
+        btc.process(vec![quote(
+            vec![level(dec!(50000), dec!(1))],
+            vec![level(dec!(50001), dec!(1))],
+            dec!(50000),
+        )])
+        .await;
+        let book = context.hub.book("btcusdt").unwrap();
+        assert_eq!(book.bids, [level(dec!(50000), dec!(0.004))]);
+    }
 }
