@@ -69,4 +69,4 @@ pub use fixed::{
 };
 pub use interval::{Bucket, Interval};
 pub use packed::{PackedTrade, Scales, aggregate_packed, aggregate_records, pack_trades};
-pub use rolling::{Rolling24h, rolling_24h};
+pub use rolling::{Rolling24h, RollingDay, rolling_24h};

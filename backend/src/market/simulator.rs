@@ -25,7 +25,7 @@ use tokio::sync::watch;
 
 use wasm_core::{
     CoreError,
-    kline::{self, Candle},
+    kline::{Candle, RollingDay},
 };
 
 use crate::entity::{coin, market_tick};
@@ -117,6 +117,8 @@ pub struct PairProcess {
     seq: i64,
     /// The 1m candles of the last 24 hours (and the live minute), oldest first.
     bars: VecDeque<Candle>,
+    /// The 24-hour statistics of `bars`, summed once a minute and then only the live minute.
+    day: RollingDay,
     /// The simulated order book around the price.
     book: SimBook,
     /// The book's own random stream, so the price path does not depend on the book.
@@ -150,6 +152,7 @@ impl PairProcess {
             last_shock: 0.0,
             tick_days,
             bars,
+            day: RollingDay::new(),
             spec,
         }
     }
@@ -180,6 +183,7 @@ impl PairProcess {
         let end = *log_prices.last().unwrap_or(&0.0);
         let first_minute = now_ms - now_ms.rem_euclid(MINUTE_MS) - DAY_MINUTES as i64 * MINUTE_MS;
         self.bars.clear();
+        self.day = RollingDay::new();
         for minute in 0..DAY_MINUTES {
             let open = self.price_at(log_prices[minute] - end);
             let close = self.price_at(log_prices[minute + 1] - end);
@@ -305,10 +309,11 @@ impl PairProcess {
         trades
     }
 
-    /// The 24-hour ticker as of the last step, computed by wasm-core's `rolling_24h` from the
-    /// 1m candles (the same function the webapp uses).
+    /// The 24-hour ticker as of the last step, computed from the 1m candles by wasm-core's
+    /// `RollingDay` (the same result as its `rolling_24h`, which the webapp uses; the closed
+    /// minutes are summed once a minute instead of every tick).
     pub fn ticker(&mut self, now_ms: i64) -> Result<Ticker, CoreError> {
-        let day = kline::rolling_24h(self.bars.make_contiguous(), now_ms)?;
+        let day = self.day.update(self.bars.make_contiguous(), now_ms)?;
         Ok(match day {
             Some(day) => Ticker {
                 close: self.price,
@@ -759,6 +764,7 @@ pub fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use rust_decimal_macros::dec;
+    use wasm_core::kline;
 
     use super::*;
 
@@ -827,6 +833,32 @@ mod tests {
         assert!(process.bars.len() <= DAY_MINUTES + 1);
         let oldest = process.bars.front().unwrap().open_time;
         assert!(oldest >= T0 + 120 * MINUTE_MS - (DAY_MINUTES as i64 + 1) * MINUTE_MS);
+    }
+
+    #[test]
+    fn the_ticker_summed_once_a_minute_equals_the_whole_window_summed() {
+        let mut process = PairProcess::new(spec(), 7, 250);
+        process.backfill(T0);
+        // Ticks within minutes and across them, with the oldest minutes leaving the window.
+        for i in 1..=600 {
+            let now = T0 + i * 250;
+            process.step(now);
+            let ticker = process.ticker(now).unwrap();
+            let whole = kline::rolling_24h(process.bars.make_contiguous(), now)
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                (ticker.open, ticker.high, ticker.low, ticker.volume),
+                (
+                    whole.open_price,
+                    whole.high_price,
+                    whole.low_price,
+                    whole.base_asset_volume
+                )
+            );
+            assert_eq!(ticker.quote_volume, whole.quote_asset_volume.round_dp(2));
+            assert_eq!(ticker.trade_count, whole.total_number_of_trades);
+        }
     }
 
     #[test]
