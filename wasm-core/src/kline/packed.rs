@@ -455,7 +455,7 @@ fn qty_bits(qty: i64) -> u64 {
 const QTY_RANGE_IN_SCAN: bool = cfg!(target_family = "wasm");
 
 /// How many trades a [`Source`] prepares at a time: 48 KB of packed trades, which stay in the fastest
-/// cache between the preparing loop (conversion, the quantities' minimum and maximum) and the scan.
+/// cache between the preparing loop (conversion, the quantities' bound) and the scan.
 /// Two small loops keep fewer values live than one large one, which matters most to wasm engines.
 const BLOCK: usize = 2048;
 
