@@ -183,6 +183,13 @@ impl LedgerBatch {
         entry: &NewEntry,
     ) -> Result<EntryIndex, LedgerError> {
         let net = check(entry)?;
+        // The accounts not held yet in one statement (a fill's counterparty that sent nothing in
+        // this batch has two), then those that do not exist yet created one by one.
+        let wanted: Vec<(AccountRef, &str)> = net
+            .keys()
+            .map(|(account, asset)| (*account, asset.as_str()))
+            .collect();
+        self.load(txn, &wanted).await?;
         for (account, asset) in net.keys() {
             self.ensure(txn, *account, asset).await?;
         }
