@@ -154,7 +154,7 @@ pub struct UserEvent {
 /// What the task shares with the rest of the server.
 #[derive(Clone)]
 pub struct MarketContext {
-    /// The database.
+    /// The database, as the markets write it ([`crate::db::connect_writer`]).
     pub db: DatabaseConnection,
     /// The market channel.
     pub hub: Arc<MarketHub>,
