@@ -179,7 +179,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     let security_percent =
         wasm_core::money::parse_decimal(&config.platform.security_fund_percent).unwrap_or_default();
     let spot = crate::spot::SpotExchange::start(
-        db.clone(),
+        crate::db::connect_writer(&config, &db).await?,
         hub.clone(),
         config.trading.clone(),
         security_percent,

@@ -44,7 +44,8 @@ pub struct SpotExchange {
 }
 
 impl SpotExchange {
-    /// Starts a market for every pair listed for spot trading.
+    /// Starts a market for every pair listed for spot trading; they write through `db`
+    /// ([`crate::db::connect_writer`]).
     pub async fn start(
         db: DatabaseConnection,
         hub: Arc<MarketHub>,

@@ -39,7 +39,8 @@ use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection, DatabaseTransaction, DbErr,
-    EntityTrait, QueryFilter, QueryOrder, TransactionTrait, sea_query::OnConflict,
+    EntityTrait, QueryFilter, QueryOrder, SqliteTransactionMode, TransactionOptions,
+    TransactionTrait, sea_query::OnConflict,
 };
 use tokio::sync::{Mutex, broadcast, mpsc, oneshot, watch};
 
@@ -159,7 +160,7 @@ pub struct UserEvent {
 /// What the task shares with the rest of the server.
 #[derive(Clone)]
 pub struct MarketContext {
-    /// The database.
+    /// The database, as the markets write it ([`crate::db::connect_writer`]).
     pub db: DatabaseConnection,
     /// The market channel.
     pub hub: Arc<MarketHub>,
@@ -499,20 +500,31 @@ impl SpotMarket {
         self.finished.clear();
         let write_turn = self.context.write_turn.clone();
         let _turn = write_turn.lock().await;
-        let txn = self.context.db.begin().await.map_err(|e| e.to_string())?;
         // One market's batch at a time, taken at the start. A batch posts many entries and locks
         // their accounts in arrival order, so two markets' batches sharing accounts (the house's
-        // fee accounts, a user trading both pairs) could otherwise deadlock on PostgreSQL. On
-        // SQLite a write that matches no row takes the database's write lock now, waiting its
-        // turn (a transaction that reads first cannot take it once another connection has written
-        // meanwhile: it fails at once).
-        let take_turn = match txn.get_database_backend() {
-            DatabaseBackend::Postgres => "SELECT pg_advisory_xact_lock(7411)",
-            _ => "UPDATE spot_order SET id = id WHERE id = -1",
+        // fee accounts, a user trading both pairs) could otherwise deadlock on PostgreSQL: there
+        // the batch takes an advisory lock first. On SQLite `BEGIN IMMEDIATE` takes the
+        // database's write lock with the transaction itself, waiting its turn (a transaction that
+        // reads first cannot take it once another connection has written meanwhile: it fails at
+        // once), without a statement of its own.
+        let txn = match self.context.db.get_database_backend() {
+            DatabaseBackend::Postgres => {
+                let txn = self.context.db.begin().await.map_err(|e| e.to_string())?;
+                txn.execute_unprepared("SELECT pg_advisory_xact_lock(7411)")
+                    .await
+                    .map_err(|e| e.to_string())?;
+                txn
+            }
+            _ => self
+                .context
+                .db
+                .begin_with_options(TransactionOptions {
+                    sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+                    ..TransactionOptions::default()
+                })
+                .await
+                .map_err(|e| e.to_string())?,
         };
-        txn.execute_unprepared(take_turn)
-            .await
-            .map_err(|e| e.to_string())?;
         self.prepare(&txn, &batch, outbox)
             .await
             .map_err(|e| e.to_string())?;

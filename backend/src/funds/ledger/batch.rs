@@ -2,10 +2,10 @@
 //! group commit — with a handful of statements instead of several per entry.
 //!
 //! - Each account is read once per batch ([`LedgerBatch::load`] reads many in one statement;
-//!   others are read, or created at zero, the first time an entry touches them) and then changed
-//!   in memory, entry by entry, under the same rules as [`super::post_within`]: the entry's shape is
-//!   checked by [`super::check`], and an entry that would take a balance below zero is refused
-//!   whole, changing nothing.
+//!   others are read the first time an entry touches them, that entry's together, or created at
+//!   zero) and then changed in memory, entry by entry, under the same rules as
+//!   [`super::post_within`]: the entry's shape is checked by [`super::check`], and an entry that
+//!   would take a balance below zero is refused whole, changing nothing.
 //! - [`LedgerBatch::flush`] writes everything at the end: the entries and their postings with
 //!   multi-row inserts, then every changed account once (its final balance, its version moved on by
 //!   one). Each posting records its account's balance after its own entry, as a single post does.
@@ -183,6 +183,13 @@ impl LedgerBatch {
         entry: &NewEntry,
     ) -> Result<EntryIndex, LedgerError> {
         let net = check(entry)?;
+        // The accounts not held yet in one statement (a fill's counterparty that sent nothing in
+        // this batch has two), then those that do not exist yet created one by one.
+        let wanted: Vec<(AccountRef, &str)> = net
+            .keys()
+            .map(|(account, asset)| (*account, asset.as_str()))
+            .collect();
+        self.load(txn, &wanted).await?;
         for (account, asset) in net.keys() {
             self.ensure(txn, *account, asset).await?;
         }
