@@ -180,6 +180,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         wasm_core::money::parse_decimal(&config.platform.security_fund_percent).unwrap_or_default();
     let spot = crate::spot::SpotExchange::start(
         crate::db::connect_writer(&config, &db).await?,
+        db.clone(),
         hub.clone(),
         config.trading.clone(),
         security_percent,

@@ -45,9 +45,11 @@ pub struct SpotExchange {
 
 impl SpotExchange {
     /// Starts a market for every pair listed for spot trading; they write through `db`
-    /// ([`crate::db::connect_writer`]).
+    /// ([`crate::db::connect_writer`]) and read outside their transactions on `pool` (the shared
+    /// pool).
     pub async fn start(
         db: DatabaseConnection,
+        pool: DatabaseConnection,
         hub: Arc<MarketHub>,
         trading: TradingConfig,
         security_percent: Decimal,
@@ -59,6 +61,7 @@ impl SpotExchange {
             pending: Mutex::new(HashSet::new()),
             context: MarketContext {
                 db: db.clone(),
+                pool,
                 hub,
                 user_events,
                 security_percent,

@@ -162,6 +162,9 @@ pub struct UserEvent {
 pub struct MarketContext {
     /// The database, as the markets write it ([`crate::db::connect_writer`]).
     pub db: DatabaseConnection,
+    /// The shared pool, for reads outside a transaction: they need not wait while another
+    /// market holds the writer's one connection.
+    pub pool: DatabaseConnection,
     /// The market channel.
     pub hub: Arc<MarketHub>,
     /// The users' channels.
@@ -1125,7 +1128,8 @@ impl SpotMarket {
     /// every command from the first quote that fills or triggers something.
     async fn quote_in_memory(&mut self, batch: Vec<Command>) -> Vec<Command> {
         let house = AccountRef::House(House::MarketMaker);
-        let db = &self.context.db;
+        // Not the writer's connection: another market's transaction may hold it.
+        let db = &self.context.pool;
         let balances = (
             ledger::balance(db, house, &self.rules.quote).await,
             ledger::balance(db, house, &self.rules.base).await,
@@ -1591,6 +1595,7 @@ mod tests {
     fn context(db: &DatabaseConnection) -> MarketContext {
         MarketContext {
             db: db.clone(),
+            pool: db.clone(),
             hub: Arc::new(MarketHub::new()),
             user_events: broadcast::channel(64).0,
             security_percent: dec!(10),
