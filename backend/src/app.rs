@@ -178,6 +178,9 @@ pub async fn start(config: Config) -> Result<App, StartError> {
 
     let security_percent =
         wasm_core::money::parse_decimal(&config.platform.security_fund_percent).unwrap_or_default();
+    if crate::db::is_sqlite_file(&config.effective_database_url()) {
+        tokio::spawn(crate::db::run_checkpoints(db.clone(), shutdown_rx.clone()));
+    }
     let spot = crate::spot::SpotExchange::start(
         crate::db::connect_writer(&config, &db).await?,
         db.clone(),
