@@ -178,9 +178,6 @@ pub async fn start(config: Config) -> Result<App, StartError> {
 
     let security_percent =
         wasm_core::money::parse_decimal(&config.platform.security_fund_percent).unwrap_or_default();
-    if crate::db::is_sqlite_file(&config.effective_database_url()) {
-        tokio::spawn(crate::db::run_checkpoints(db.clone(), shutdown_rx.clone()));
-    }
     let spot = crate::spot::SpotExchange::start(
         crate::db::connect_writer(&config, &db).await?,
         db.clone(),
@@ -190,6 +187,17 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         shutdown_rx.clone(),
     )
     .await?;
+    if crate::db::is_sqlite_file(&config.effective_database_url()) {
+        let spot = spot.clone();
+        tokio::spawn(crate::db::run_checkpoints(
+            db.clone(),
+            move || {
+                let spot = spot.clone();
+                async move { spot.finish_checkpoint().await }
+            },
+            shutdown_rx.clone(),
+        ));
+    }
     let seconds = crate::seconds::SecondsEngine::start(db.clone(), shutdown_rx.clone()).await?;
     let futures = crate::futures::FuturesExchange::start(
         db.clone(),

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use migration::{Migrator, MigratorTrait};
 use sea_orm::{
-    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbErr,
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbErr, Statement,
     sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous},
 };
 
@@ -134,21 +134,51 @@ pub fn is_sqlite_file(url: &str) -> bool {
     url.starts_with("sqlite:") && !url.contains(":memory:") && !url.contains("mode=memory")
 }
 
-/// Copies an SQLite file's WAL back into the database every [`SQLITE_CHECKPOINT_INTERVAL`] on a
-/// connection of `db` (the shared pool), until `shutdown`. A passive checkpoint waits for no
-/// writer and blocks none: the spot markets' commits no longer do it themselves (see
-/// [`SQLITE_WRITER_AUTOCHECKPOINT_PAGES`]), and once a checkpoint has copied every frame the next
-/// writer starts the WAL from its beginning again, so it stays small.
-pub async fn run_checkpoints(
+/// One passive checkpoint of an SQLite file's WAL on `db`: it copies the frames every reader is
+/// done with into the database, waiting for no writer and blocking none. Returns the frames in the
+/// WAL.
+pub async fn checkpoint_passive(db: &DatabaseConnection) -> Result<i64, DbErr> {
+    let row = db
+        .query_one_raw(Statement::from_string(
+            db.get_database_backend(),
+            "PRAGMA wal_checkpoint(PASSIVE)",
+        ))
+        .await?;
+    Ok(match row {
+        Some(row) => row.try_get_by_index::<i64>(1)?,
+        None => 0,
+    })
+}
+
+/// WAL frames from which [`run_checkpoints`] has the writer finish a checkpoint.
+pub const SQLITE_WAL_FINISH_FRAMES: i64 = 10_000;
+
+/// Keeps an SQLite file's WAL copied back into the database off the writers' path, until
+/// `shutdown`: every [`SQLITE_CHECKPOINT_INTERVAL`] a passive checkpoint on `db` (the shared pool)
+/// copies what the spot markets' writer has committed, and once the WAL holds
+/// [`SQLITE_WAL_FINISH_FRAMES`] frames, `finish` has the writer itself checkpoint between two of its
+/// batches — only the few frames not copied yet — so that its next batch starts the WAL from its
+/// beginning again (a WAL is restarted only by a writer that finds it wholly copied, which under
+/// continuous writes the background checkpoints alone never achieve).
+pub async fn run_checkpoints<F, Finish>(
     db: DatabaseConnection,
+    finish: F,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
-) {
+) where
+    F: Fn() -> Finish,
+    Finish: Future<Output = Result<(), DbErr>>,
+{
     let mut interval = tokio::time::interval(SQLITE_CHECKPOINT_INTERVAL);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             _ = interval.tick() => {
-                if let Err(error) = db.execute_unprepared("PRAGMA wal_checkpoint(PASSIVE)").await {
+                let result = match checkpoint_passive(&db).await {
+                    Ok(frames) if frames >= SQLITE_WAL_FINISH_FRAMES => finish().await,
+                    Ok(_) => Ok(()),
+                    Err(error) => Err(error),
+                };
+                if let Err(error) = result {
                     tracing::warn!(%error, "WAL checkpoint failed");
                 }
             }
@@ -199,7 +229,15 @@ mod tests {
 
         let pool = Database::connect(url).await.unwrap();
         let (stop, stopped) = tokio::sync::watch::channel(false);
-        let task = tokio::spawn(run_checkpoints(pool, stopped));
+        let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let finish = {
+            let finished = finished.clone();
+            move || {
+                finished.store(true, std::sync::atomic::Ordering::SeqCst);
+                async { Ok(()) }
+            }
+        };
+        let task = tokio::spawn(run_checkpoints(pool, finish, stopped));
         let copied = async {
             while std::fs::metadata(&file).unwrap().len() < before + 50 * 4000 {
                 tokio::time::sleep(SQLITE_CHECKPOINT_INTERVAL / 5).await;
@@ -208,6 +246,8 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(10), copied)
             .await
             .expect("the WAL was copied into the database file");
+        // 50 small rows are far from the frames that call for the writer.
+        assert!(!finished.load(std::sync::atomic::Ordering::SeqCst));
         stop.send(true).unwrap();
         task.await.unwrap();
     }

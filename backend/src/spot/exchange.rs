@@ -44,6 +44,15 @@ pub struct SpotExchange {
 }
 
 impl SpotExchange {
+    /// Checkpoints the WAL on the markets' writer connection between two batches (holding their
+    /// write turn), so that the next batch restarts the WAL ([`crate::db::run_checkpoints`]).
+    pub async fn finish_checkpoint(&self) -> Result<(), DbErr> {
+        let _turn = self.context.write_turn.lock().await;
+        crate::db::checkpoint_passive(&self.context.db)
+            .await
+            .map(|_| ())
+    }
+
     /// Starts a market for every pair listed for spot trading; they write through `db`
     /// ([`crate::db::connect_writer`]) and read outside their transactions on `pool` (the shared
     /// pool).
