@@ -6,7 +6,7 @@ use std::time::Duration;
 use migration::{Migrator, MigratorTrait};
 use sea_orm::{
     ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbErr, Statement,
-    sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous},
+    sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous},
 };
 
 use crate::config::Config;
@@ -63,16 +63,7 @@ pub async fn connect(config: &Config) -> Result<DatabaseConnection, DbOpenError>
     options
         .sqlx_logging(false)
         .connect_timeout(Duration::from_secs(10))
-        .map_sqlx_sqlite_opts(|opts| {
-            opts.journal_mode(SqliteJournalMode::Wal)
-                .synchronous(SqliteSynchronous::Normal)
-                .busy_timeout(SQLITE_BUSY_TIMEOUT)
-                .foreign_keys(true)
-                .pragma(
-                    "wal_autocheckpoint",
-                    SQLITE_WAL_AUTOCHECKPOINT_PAGES.to_string(),
-                )
-        });
+        .map_sqlx_sqlite_opts(|opts| sqlite_settings(opts, SQLITE_WAL_AUTOCHECKPOINT_PAGES));
     if url.starts_with("sqlite:") {
         // A local file cannot hang up, so no ping on every checkout from the pool: on SQLite
         // each ping is a round trip to the connection's sqlx thread (two context switches).
@@ -116,17 +107,20 @@ pub async fn connect_writer(
         .idle_timeout(None::<Duration>)
         .max_lifetime(None::<Duration>)
         .map_sqlx_sqlite_opts(|opts| {
-            opts.journal_mode(SqliteJournalMode::Wal)
-                .synchronous(SqliteSynchronous::Normal)
-                .busy_timeout(SQLITE_BUSY_TIMEOUT)
-                .foreign_keys(true)
-                .pragma(
-                    "wal_autocheckpoint",
-                    SQLITE_WRITER_AUTOCHECKPOINT_PAGES.to_string(),
-                )
+            sqlite_settings(opts, SQLITE_WRITER_AUTOCHECKPOINT_PAGES)
                 .pragma("cache_size", (-SQLITE_WRITER_CACHE_KIB).to_string())
         });
     Ok(Database::connect(options).await?)
+}
+
+/// The settings every SQLite connection of the server has: the WAL journal, `synchronous=NORMAL`,
+/// the busy timeout, foreign keys, and a commit that checkpoints from `autocheckpoint_pages`.
+fn sqlite_settings(opts: SqliteConnectOptions, autocheckpoint_pages: u32) -> SqliteConnectOptions {
+    opts.journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .busy_timeout(SQLITE_BUSY_TIMEOUT)
+        .foreign_keys(true)
+        .pragma("wal_autocheckpoint", autocheckpoint_pages.to_string())
 }
 
 /// Whether `url` names an SQLite database in a file (not in memory).
