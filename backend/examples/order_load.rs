@@ -494,6 +494,18 @@ impl Server {
         for message in distinct {
             println!("    {message}");
         }
+        // Every slow batch and request with its time stamp, to set beside the slowest answers'
+        // seconds.
+        let slow: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("slow spot batch") || l.contains("slow request"))
+            .collect();
+        if !slow.is_empty() {
+            println!("  slow spot batches and requests ({}):", slow.len());
+            for line in slow.iter().take(40) {
+                println!("    {}", line.chars().take(300).collect::<String>());
+            }
+        }
     }
 
     /// Stops the server: SIGTERM, SIGKILL after 10 s.
@@ -1420,6 +1432,10 @@ async fn load(
 
     let start = Instant::now();
     let measure_from = start + Duration::from_secs(args.warmup);
+    println!(
+        "  the window starts at {} UTC",
+        (chrono::Utc::now() + Duration::from_secs(args.warmup)).format("%H:%M:%S%.3f")
+    );
     let end = measure_from + Duration::from_secs(args.secs);
     let shared = Arc::new(Shared {
         base: base.to_owned(),

@@ -35,6 +35,9 @@ pub fn error_response(error: &ApiError) -> Response {
         .into_response()
 }
 
+/// A request answered later than this is logged as a warning (operators look for stalls there).
+pub const SLOW_REQUEST: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Gives the request its language and turns every failure under `/api` into an envelope.
 pub async fn api_middleware<E: Endpoint>(next: E, req: Request) -> Result<Response> {
     let lang = request_lang(&req);
@@ -50,8 +53,14 @@ pub async fn api_middleware<E: Endpoint>(next: E, req: Request) -> Result<Respon
             Err(error) => Err(error),
         };
         if let Ok(response) = &response {
-            tracing::debug!(%method, %path, status = response.status().as_u16(),
-                elapsed_ms = started.elapsed().as_millis() as u64, "request");
+            let elapsed = started.elapsed();
+            let status = response.status().as_u16();
+            let elapsed_ms = elapsed.as_millis() as u64;
+            if elapsed >= SLOW_REQUEST {
+                tracing::warn!(%method, %path, status, elapsed_ms, "slow request");
+            } else {
+                tracing::debug!(%method, %path, status, elapsed_ms, "request");
+            }
         }
         response
     })

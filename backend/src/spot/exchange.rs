@@ -47,10 +47,20 @@ impl SpotExchange {
     /// Checkpoints the WAL on the markets' writer connection between two batches (holding their
     /// write turn), so that the next batch restarts the WAL ([`crate::db::run_checkpoints`]).
     pub async fn finish_checkpoint(&self) -> Result<(), DbErr> {
+        let started = std::time::Instant::now();
         let _turn = self.context.write_turn.lock().await;
-        crate::db::checkpoint_passive(&self.context.db)
-            .await
-            .map(|_| ())
+        let turn_ms = started.elapsed().as_secs_f64() * 1e3;
+        let frames = crate::db::checkpoint_passive(&self.context.db).await?;
+        let total = started.elapsed();
+        if total >= super::market::SLOW_BATCH {
+            tracing::warn!(
+                frames,
+                turn_ms,
+                total_ms = total.as_millis() as u64,
+                "slow spot batch: the writer's checkpoint held the write turn"
+            );
+        }
+        Ok(())
     }
 
     /// Starts a market for every pair listed for spot trading; they write through `db`

@@ -33,6 +33,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use matching::{Book, CancelReason, Event, OrderKind, OrderRequest, RejectReason, StopCondition};
 use poem::http::StatusCode;
@@ -56,6 +57,55 @@ use crate::market::MarketHub;
 use crate::market::book::{BookSnapshot, Level};
 use crate::market::hub::{Side as TapeSide, Trade};
 use crate::market::simulator::now_ms;
+
+/// A batch slower than this is logged with how long each of its phases took.
+pub const SLOW_BATCH: Duration = Duration::from_millis(100);
+
+/// When each phase of one batch's write ended, to log a batch slower than [`SLOW_BATCH`].
+struct BatchPhases {
+    started: Instant,
+    commands: usize,
+    ends: Vec<(&'static str, Instant)>,
+}
+
+impl BatchPhases {
+    fn start(commands: usize) -> Self {
+        Self {
+            started: Instant::now(),
+            commands,
+            ends: Vec::with_capacity(6),
+        }
+    }
+
+    fn mark(&mut self, phase: &'static str) {
+        self.ends.push((phase, Instant::now()));
+    }
+
+    /// Logs the phases, in milliseconds, when the whole batch took longer than [`SLOW_BATCH`].
+    fn report(&self, symbol: &str) {
+        let total = self.started.elapsed();
+        if total < SLOW_BATCH {
+            return;
+        }
+        let mut from = self.started;
+        let phases: Vec<String> = self
+            .ends
+            .iter()
+            .map(|(phase, end)| {
+                let ms = end.duration_since(from).as_secs_f64() * 1e3;
+                from = *end;
+                format!("{phase} {ms:.1}")
+            })
+            .collect();
+        tracing::warn!(
+            symbol,
+            commands = self.commands,
+            total_ms = total.as_millis() as u64,
+            phases = %phases.join(", "),
+            "slow spot batch"
+        );
+    }
+}
 
 /// Most commands written in one transaction.
 pub const MAX_BATCH: usize = 256;
@@ -464,6 +514,7 @@ impl SpotMarket {
     }
 
     async fn process(&mut self, mut batch: Vec<Command>) {
+        let mut phases = BatchPhases::start(batch.len());
         // Most batches are the simulator's quotes alone, which usually write nothing: they need
         // neither the write turn nor a transaction.
         if batch
@@ -471,14 +522,20 @@ impl SpotMarket {
             .all(|command| matches!(command, Command::Quote { .. }))
         {
             batch = self.quote_in_memory(batch).await;
+            phases.mark("in-memory quote");
             if batch.is_empty() {
+                phases.report(&self.rules.symbol);
                 return;
             }
         }
         let mut outbox = Outbox::default();
-        let result = self.write_batch(batch, &mut outbox).await;
+        let result = self.write_batch(batch, &mut outbox, &mut phases).await;
         match result {
-            Ok(()) => self.deliver(outbox),
+            Ok(()) => {
+                self.deliver(outbox);
+                phases.mark("deliver");
+                phases.report(&self.rules.symbol);
+            }
             Err(cause) => {
                 tracing::error!(%cause, symbol = %self.rules.symbol, "a spot batch failed; nothing of it was kept");
                 let busy = || ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::TradingBusy);
@@ -499,10 +556,12 @@ impl SpotMarket {
         &mut self,
         batch: Vec<Command>,
         outbox: &mut Outbox,
+        phases: &mut BatchPhases,
     ) -> Result<(), String> {
         self.finished.clear();
         let write_turn = self.context.write_turn.clone();
         let _turn = write_turn.lock().await;
+        phases.mark("turn");
         // One market's batch at a time, taken at the start. A batch posts many entries and locks
         // their accounts in arrival order, so two markets' batches sharing accounts (the house's
         // fee accounts, a user trading both pairs) could otherwise deadlock on PostgreSQL: there
@@ -528,9 +587,11 @@ impl SpotMarket {
                 .await
                 .map_err(|e| e.to_string())?,
         };
+        phases.mark("begin");
         self.prepare(&txn, &batch, outbox)
             .await
             .map_err(|e| e.to_string())?;
+        phases.mark("prepare");
         for command in batch {
             match command {
                 Command::Submit(submit) => self.submit(&txn, *submit, outbox).await?,
@@ -555,6 +616,7 @@ impl SpotMarket {
                 }
             }
         }
+        phases.mark("match");
         // Every order a step changed is written once per batch.
         let now = now_ms();
         let mut rows: Vec<spot_order::Model> = self.finished.values().cloned().collect();
@@ -570,7 +632,10 @@ impl SpotMarket {
         self.write(&txn, rows, outbox)
             .await
             .map_err(|e| e.to_string())?;
-        txn.commit().await.map_err(|e| e.to_string())
+        phases.mark("write");
+        let committed = txn.commit().await.map_err(|e| e.to_string());
+        phases.mark("commit");
+        committed
     }
 
     /// Reads what the batch will need in a few statements: ids for its new orders, its

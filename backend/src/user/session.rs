@@ -2,9 +2,12 @@
 //! is stored. A session ends when it expires (604800 s by default), is logged out, or is revoked
 //! from the device list; after that its token answers 401.
 
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
+
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter,
-    QueryOrder, sea_query::Expr,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    EntityTrait, QueryFilter, QueryOrder, sea_query::Expr,
 };
 
 use super::session_cache::{self, SessionIdentity};
@@ -17,6 +20,10 @@ use crate::http::ApiError;
 
 /// How often `last_seen_at` is refreshed at most (it is a write per request otherwise).
 const TOUCH_INTERVAL_MS: i64 = 60_000;
+
+/// Sessions whose `last_seen_at` is being written, so that a session's concurrent requests start
+/// one write, not one each.
+static TOUCHING: LazyLock<Mutex<HashSet<i64>>> = LazyLock::new(Mutex::default);
 
 /// Where a login comes from.
 #[derive(Debug, Clone, Default)]
@@ -76,7 +83,7 @@ pub async fn create(
 /// The live session of `token` and its user, refreshing `last_seen_at` now and then; `None` when
 /// the token is unknown, expired or revoked. Always read from the database.
 pub async fn authenticate(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     token: &str,
 ) -> Result<Option<(user_session::Model, user::Model)>, ApiError> {
     let token = token.trim();
@@ -96,7 +103,7 @@ pub async fn authenticate(
 /// its TTL ago, else as [`authenticate`] reads it; `None` when the token is unknown, expired or
 /// revoked. Only for calls that need nothing but the identity.
 pub async fn authenticate_cached(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     token: &str,
 ) -> Result<Option<SessionIdentity>, ApiError> {
     let token = token.trim();
@@ -124,9 +131,10 @@ fn identity_of(session: &user_session::Model) -> SessionIdentity {
     }
 }
 
-/// The live session of `hash` and its user at `now`, touching `last_seen_at` when it is stale.
+/// The live session of `hash` and its user at `now`, touching `last_seen_at` when it is stale
+/// ([`touch_soon`]).
 async fn read_live(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     hash: &str,
     now: i64,
 ) -> Result<Option<(user_session::Model, user::Model)>, ApiError> {
@@ -142,13 +150,38 @@ async fn read_live(
         return Ok(None);
     };
     if now - session.last_seen_at > TOUCH_INTERVAL_MS {
-        Session::update_many()
-            .col_expr(Column::LastSeenAt, Expr::value(now))
-            .filter(Column::Id.eq(session.id))
-            .exec(db)
-            .await?;
+        touch_soon(db, session.id, now);
     }
     Ok(Some((session, user)))
+}
+
+/// Writes `now` as session `session_id`'s `last_seen_at` in a task of its own: the request does
+/// not wait for it. On SQLite a write outside the spot markets' writer waits in SQLite's busy
+/// handler while the markets write back to back, which under a heavy order flow took seconds;
+/// a request authenticated at that moment would have waited with it. What is shown from it ("last
+/// active" in the device list) is a minute coarse anyway.
+fn touch_soon(
+    db: &DatabaseConnection,
+    session_id: i64,
+    now: i64,
+) -> Option<tokio::task::JoinHandle<()>> {
+    let touching = || TOUCHING.lock().unwrap_or_else(|e| e.into_inner());
+    if !touching().insert(session_id) {
+        return None;
+    }
+    let db = db.clone();
+    Some(tokio::spawn(async move {
+        let written = Session::update_many()
+            .col_expr(Column::LastSeenAt, Expr::value(now))
+            .filter(Column::Id.eq(session_id))
+            .filter(Column::LastSeenAt.lt(now))
+            .exec(&db)
+            .await;
+        touching().remove(&session_id);
+        if let Err(error) = written {
+            tracing::warn!(%error, session_id, "a session's last activity was not written");
+        }
+    }))
 }
 
 /// The live sessions of `user_id`, newest first.
@@ -259,6 +292,58 @@ fn truncate(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_stale_last_activity_is_written_beside_the_request_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::config::Config {
+            data_dir: dir.path().to_path_buf(),
+            ..crate::config::Config::default()
+        };
+        let db = crate::db::connect(&config).await.unwrap();
+        let account = crate::user::service::Account::Email("touch@example.test".to_owned());
+        let crate::user::service::NewAccount::Created(user) =
+            crate::user::service::insert_account(&db, &account, "hash", None, "user")
+                .await
+                .unwrap()
+        else {
+            panic!("the account exists");
+        };
+        let new = create(&db, user.id, &Device::default(), 3600)
+            .await
+            .unwrap();
+        let stale = now_ms() - TOUCH_INTERVAL_MS - 1;
+        Session::update_many()
+            .col_expr(Column::LastSeenAt, Expr::value(stale))
+            .filter(Column::Id.eq(new.session.id))
+            .exec(&db)
+            .await
+            .unwrap();
+        let last_seen = || async {
+            Session::find_by_id(new.session.id)
+                .one(&db)
+                .await
+                .unwrap()
+                .unwrap()
+                .last_seen_at
+        };
+
+        // The request is answered with the session as it was read ...
+        let (session, _) = authenticate(&db, &new.token).await.unwrap().unwrap();
+        assert_eq!(session.last_seen_at, stale);
+        // ... and the write started beside it is the only one for the session until it lands.
+        let now = now_ms();
+        assert!(touch_soon(&db, new.session.id, now).is_none());
+        TOUCHING.lock().unwrap().remove(&new.session.id);
+        touch_soon(&db, new.session.id, now).unwrap().await.unwrap();
+        assert!(last_seen().await >= now);
+        // An older time never overwrites a newer one.
+        touch_soon(&db, new.session.id, stale)
+            .unwrap()
+            .await
+            .unwrap();
+        assert!(last_seen().await >= now);
+    }
 
     #[test]
     fn device_names_read_browser_and_system() {
