@@ -209,7 +209,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     .await?;
     let simulator = if config.simulator.enabled {
         let pairs = simulator::load_pairs(&db).await?;
-        let simulator = simulator::Simulator::start(
+        let mut simulator = simulator::Simulator::start(
             pairs,
             config.simulator.seed,
             config.simulator.tick_ms,
@@ -220,6 +220,9 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         .with_quote_sink(Arc::new(crate::spot::exchange::ExchangeQuotes(
             spot.clone(),
         )));
+        if crate::db::is_sqlite_file(&config.effective_database_url()) {
+            simulator = simulator.with_write_turn(spot.write_turn());
+        }
         tokio::spawn(crate::market::retention::run(
             db.clone(),
             config.simulator.tick_retention_days,

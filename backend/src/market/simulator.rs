@@ -565,6 +565,9 @@ pub struct Simulator {
     last_coin_id: i32,
     /// Where the simulated books go when a real book replaces them.
     quote_sink: Option<Arc<dyn QuoteSink>>,
+    /// The turn the spot markets take to write, taken for the ticks' writes too (on an SQLite
+    /// file, see [`Simulator::with_write_turn`]).
+    write_turn: Option<Arc<tokio::sync::Mutex<()>>>,
 }
 
 impl Simulator {
@@ -584,6 +587,7 @@ impl Simulator {
             tick_ms,
             last_coin_id: 0,
             quote_sink: None,
+            write_turn: None,
         };
         for spec in pairs {
             simulator.add(spec, hub, db).await?;
@@ -594,6 +598,17 @@ impl Simulator {
     /// Hands every tick's simulated book to `sink` (the spot exchange).
     pub fn with_quote_sink(mut self, sink: Arc<dyn QuoteSink>) -> Self {
         self.quote_sink = Some(sink);
+        self
+    }
+
+    /// Stores every tick while holding `turn`, the spot markets' write turn. On an SQLite file
+    /// the markets write back to back under heavy trading, and a write of another connection
+    /// waits in SQLite's busy handler, which retries after sleeps of up to 100 ms and only wins
+    /// when it happens to try between two of their transactions: the ticks, stored before they
+    /// are published, went out up to 2.5 s late. The turn is first come, first served, so a
+    /// tick waits one market batch at most.
+    pub fn with_write_turn(mut self, turn: Arc<tokio::sync::Mutex<()>>) -> Self {
+        self.write_turn = Some(turn);
         self
     }
 
@@ -707,6 +722,12 @@ impl Simulator {
         if ticks.is_empty() {
             return;
         }
+        // Stored before they are published: a seconds contract opens at the newest stored tick,
+        // which must never be older than the price its user has seen.
+        let turn = match &self.write_turn {
+            Some(turn) => Some(turn.lock().await),
+            None => None,
+        };
         let rows = ticks.iter().map(|(symbol, tick)| market_tick::ActiveModel {
             id: NotSet,
             symbol: Set(symbol.clone()),
@@ -726,6 +747,7 @@ impl Simulator {
                 tracing::error!(%error, %symbol, "storing a closed candle failed");
             }
         }
+        drop(turn);
         // The whole tick goes out as one batch (and one of candles): every client takes it with
         // one receive and writes it with one write. It waits for the spot markets' books of this
         // tick (quoted below), so that they join it instead of waking every client again, pair by
@@ -783,6 +805,48 @@ mod tests {
     }
 
     const T0: i64 = 1_763_700_000_000;
+
+    #[tokio::test]
+    async fn a_tick_is_stored_and_published_only_with_the_write_turn() {
+        use sea_orm::PaginatorTrait;
+
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::config::Config {
+            data_dir: dir.path().to_path_buf(),
+            ..crate::config::Config::default()
+        };
+        let db = crate::db::connect(&config).await.unwrap();
+        let hub = MarketHub::new();
+        let turn = Arc::new(tokio::sync::Mutex::new(()));
+        let mut simulator = Simulator::start(vec![spec()], 7, 1000, &hub, &db)
+            .await
+            .unwrap()
+            .with_write_turn(turn.clone());
+        let mut published = hub.subscribe();
+        let stored = || market_tick::Entity::find().count(&db);
+        let before = stored().await.unwrap();
+
+        let held = turn.lock().await;
+        let tick = simulator.tick(&db, &hub);
+        tokio::pin!(tick);
+        // A market holds the turn: the tick neither writes nor goes out (given time it would
+        // have done both, a few milliseconds).
+        assert!(
+            tokio::time::timeout(Duration::from_millis(300), tick.as_mut())
+                .await
+                .is_err()
+        );
+        assert_eq!(stored().await.unwrap(), before);
+        assert!(published.try_recv().is_err());
+
+        drop(held);
+        tick.await;
+        assert_eq!(stored().await.unwrap(), before + 1);
+        let batch = published.try_recv().unwrap();
+        assert!(batch.iter().any(|event| event.channel == "ticker"));
+        // The turn is given back.
+        assert!(turn.try_lock().is_ok());
+    }
 
     #[test]
     fn the_same_seed_gives_the_same_series() {

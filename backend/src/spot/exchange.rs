@@ -44,6 +44,12 @@ pub struct SpotExchange {
 }
 
 impl SpotExchange {
+    /// The turn the markets take to write (first come, first served); another writer that takes
+    /// it too never competes with them for SQLite's write lock.
+    pub fn write_turn(&self) -> Arc<tokio::sync::Mutex<()>> {
+        self.context.write_turn.clone()
+    }
+
     /// Checkpoints the WAL on the markets' writer connection between two batches (holding their
     /// write turn), so that the next batch restarts the WAL ([`crate::db::run_checkpoints`]).
     pub async fn finish_checkpoint(&self) -> Result<(), DbErr> {
