@@ -63,7 +63,8 @@ pub async fn connect(config: &Config) -> Result<DatabaseConnection, DbOpenError>
     options
         .sqlx_logging(false)
         .connect_timeout(Duration::from_secs(10))
-        .map_sqlx_sqlite_opts(|opts| sqlite_settings(opts, SQLITE_WAL_AUTOCHECKPOINT_PAGES));
+        .map_sqlx_sqlite_opts(|opts| sqlite_settings(opts, SQLITE_WAL_AUTOCHECKPOINT_PAGES))
+        .map_sqlx_sqlite_pool_opts(with_prompt_busy_retries);
     if url.starts_with("sqlite:") {
         // A local file cannot hang up, so no ping on every checkout from the pool: on SQLite
         // each ping is a round trip to the connection's sqlx thread (two context switches).
@@ -109,7 +110,8 @@ pub async fn connect_writer(
         .map_sqlx_sqlite_opts(|opts| {
             sqlite_settings(opts, SQLITE_WRITER_AUTOCHECKPOINT_PAGES)
                 .pragma("cache_size", (-SQLITE_WRITER_CACHE_KIB).to_string())
-        });
+        })
+        .map_sqlx_sqlite_pool_opts(with_prompt_busy_retries);
     Ok(Database::connect(options).await?)
 }
 
@@ -121,6 +123,59 @@ fn sqlite_settings(opts: SqliteConnectOptions, autocheckpoint_pages: u32) -> Sql
         .busy_timeout(SQLITE_BUSY_TIMEOUT)
         .foreign_keys(true)
         .pragma("wal_autocheckpoint", autocheckpoint_pages.to_string())
+}
+
+/// How long a connection that finds SQLite's write lock taken sleeps before it tries again.
+const SQLITE_BUSY_RETRY: Duration = Duration::from_micros(100);
+
+/// Replaces SQLite's busy handler on every connection the pool opens with [`retry_soon`].
+fn with_prompt_busy_retries(
+    pool: sea_orm::sqlx::pool::PoolOptions<sea_orm::sqlx::Sqlite>,
+) -> sea_orm::sqlx::pool::PoolOptions<sea_orm::sqlx::Sqlite> {
+    pool.after_connect(|connection, _| {
+        Box::pin(async move {
+            let mut handle = connection.lock_handle().await?;
+            // SAFETY: the handle is the connection's open `sqlite3`, locked for this call;
+            // `retry_soon` keeps no pointer and uses no argument but the count.
+            unsafe {
+                libsqlite3_sys::sqlite3_busy_handler(
+                    handle.as_raw_handle().as_ptr(),
+                    Some(retry_soon),
+                    std::ptr::null_mut(),
+                );
+            }
+            Ok(())
+        })
+    })
+}
+
+thread_local! {
+    /// When the current wait of [`retry_soon`] began: the handler runs on the connection's
+    /// thread, inside the statement that waits, so one wait at a time per thread.
+    static WAITING_SINCE: std::cell::Cell<Option<std::time::Instant>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// SQLite's busy handler for the server's connections: sleep [`SQLITE_BUSY_RETRY`] and try again,
+/// for up to [`SQLITE_BUSY_TIMEOUT`]. SQLite's own (`busy_timeout`) sleeps 1, 2, 5, … up to
+/// 100 ms between tries, and the lock is only won by trying in the gap between two transactions
+/// of whoever holds it: behind the spot markets, which write back to back under heavy trading
+/// with gaps of a fraction of a millisecond, a write of another connection waited seconds.
+/// Trying every 100 µs finds the first gap.
+extern "C" fn retry_soon(_: *mut std::ffi::c_void, tries: std::ffi::c_int) -> std::ffi::c_int {
+    let now = std::time::Instant::now();
+    let since = WAITING_SINCE.with(|since| match since.get() {
+        Some(start) if tries > 0 => start,
+        _ => {
+            since.set(Some(now));
+            now
+        }
+    });
+    if now.duration_since(since) >= SQLITE_BUSY_TIMEOUT {
+        return 0;
+    }
+    std::thread::sleep(SQLITE_BUSY_RETRY);
+    1
 }
 
 /// Whether `url` names an SQLite database in a file (not in memory).
@@ -183,9 +238,67 @@ pub async fn run_checkpoints<F, Finish>(
 
 #[cfg(test)]
 mod tests {
-    use sea_orm::{ConnectOptions, ConnectionTrait, Database};
+    use sea_orm::{ConnectOptions, ConnectionTrait, Database, TransactionTrait};
 
     use super::*;
+
+    #[test]
+    fn the_busy_handler_retries_until_the_busy_timeout_from_the_first_try() {
+        let started = std::time::Instant::now();
+        assert_eq!(retry_soon(std::ptr::null_mut(), 0), 1);
+        assert!(started.elapsed() >= SQLITE_BUSY_RETRY);
+        assert_eq!(retry_soon(std::ptr::null_mut(), 1), 1);
+        // The same wait, once its start is the busy timeout ago: SQLite gets "busy".
+        let long_ago = std::time::Instant::now() - SQLITE_BUSY_TIMEOUT;
+        WAITING_SINCE.with(|since| since.set(Some(long_ago)));
+        assert_eq!(retry_soon(std::ptr::null_mut(), 2), 0);
+        // A new wait (SQLite counts from 0 again) starts a new time.
+        assert_eq!(retry_soon(std::ptr::null_mut(), 0), 1);
+    }
+
+    #[tokio::test]
+    async fn a_write_behind_another_connections_transaction_waits_for_it_then_lands() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::config::Config {
+            data_dir: dir.path().to_path_buf(),
+            ..crate::config::Config::default()
+        };
+        let pool = connect(&config).await.unwrap();
+        let writer = connect_writer(&config, &pool).await.unwrap();
+        pool.execute_unprepared("CREATE TABLE waits (id INTEGER PRIMARY KEY)")
+            .await
+            .unwrap();
+        let holding = writer
+            .begin_with_options(sea_orm::TransactionOptions {
+                sqlite_transaction_mode: Some(sea_orm::SqliteTransactionMode::Immediate),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        holding
+            .execute_unprepared("INSERT INTO waits (id) VALUES (1)")
+            .await
+            .unwrap();
+        let waiting = tokio::spawn({
+            let pool = pool.clone();
+            async move {
+                pool.execute_unprepared("INSERT INTO waits (id) VALUES (2)")
+                    .await
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(!waiting.is_finished(), "the lock is held");
+        holding.commit().await.unwrap();
+        waiting.await.unwrap().unwrap();
+        let rows = pool
+            .query_all_raw(sea_orm::Statement::from_string(
+                pool.get_database_backend(),
+                "SELECT id FROM waits",
+            ))
+            .await
+            .unwrap();
+        assert_eq!(rows.len(), 2);
+    }
 
     #[tokio::test]
     async fn the_background_task_copies_the_wal_into_the_database_file() {
