@@ -3,7 +3,9 @@
 //! Every client has its own task. It reads the shared broadcast, which never waits for it; when the
 //! client falls behind, the missed tickers and books are replaced by the latest ones (conflation). A
 //! write that cannot complete within [`SEND_TIMEOUT`] means the client cannot keep up: it is closed
-//! with a reason, and nobody else is slowed. The server sends `HEARTBEAT` every [`HEARTBEAT_EVERY`];
+//! with a reason, and nobody else is slowed. The server sends `HEARTBEAT` every [`HEARTBEAT_EVERY`]
+//! (in the write of a tick when one comes within the last quarter of the period, so while ticks
+//! flow a heartbeat costs no wake-up or write of its own);
 //! a client silent for [`CLIENT_IDLE_LIMIT`] is considered dead and closed.
 //!
 //! The WebSocket itself is spoken here, on the upgraded connection, below poem's WebSocket type
@@ -225,6 +227,8 @@ where
     let mut reader = FrameReader::new(MAX_CLIENT_MESSAGE);
     let every = limits.heartbeat_every;
     let mut heartbeat = tokio::time::interval_at(Instant::now() + every, every);
+    // When `heartbeat` ticks next (an `Interval` does not say).
+    let mut next_heartbeat = Instant::now() + every;
     let mut last_heard = Instant::now();
 
     let (end, unwritten) = loop {
@@ -264,9 +268,24 @@ where
                 if last_heard.elapsed() > limits.idle_limit {
                     break (End::Idle, Vec::new());
                 }
-                let text = json!({"type": "HEARTBEAT", "ts": crate::market::simulator::now_ms()}).to_string();
-                frame::put_frame(&mut out, frame::OP_TEXT, text.as_bytes());
+                put_heartbeat(&mut out);
+                next_heartbeat = Instant::now() + every;
             }
+        }
+        // A heartbeat that is due rides on this write rather than waking the client's task
+        // and the socket again on its own: while ticks flow the timer never fires.
+        // Due: less than a quarter of the period from the timer's next tick (a simulator tick
+        // comes every second, a heartbeat every 10 s: the timer does not fire while ticks flow).
+        if (shared.is_some() || !out.is_empty()) && Instant::now() + every / 4 >= next_heartbeat {
+            if last_heard.elapsed() > limits.idle_limit {
+                break (End::Idle, Vec::new());
+            }
+            if let Some(bytes) = shared.take() {
+                out.extend_from_slice(&bytes);
+            }
+            put_heartbeat(&mut out);
+            heartbeat.reset();
+            next_heartbeat = Instant::now() + every;
         }
         let bytes = shared.as_deref().unwrap_or(&out);
         if !bytes.is_empty() {
@@ -298,6 +317,12 @@ where
     }
     let _ = write_within(&mut io, &last, limits.send_timeout).await;
     let _ = tokio::time::timeout(limits.send_timeout, io.shutdown()).await;
+}
+
+/// Adds a `HEARTBEAT` frame to `out`.
+fn put_heartbeat(out: &mut Vec<u8>) {
+    let text = json!({"type": "HEARTBEAT", "ts": crate::market::simulator::now_ms()}).to_string();
+    frame::put_frame(out, frame::OP_TEXT, text.as_bytes());
 }
 
 /// Handles everything whole that the client has sent, adding the answers to `out`; what ends
@@ -995,6 +1020,53 @@ mod tests {
         send_timeout: Duration::from_millis(300),
     };
 
+    /// The bytes of each write the server made.
+    type Writes = Arc<std::sync::Mutex<Vec<Vec<u8>>>>;
+
+    /// The server's end of a test connection, recording each write.
+    struct RecordingIo {
+        inner: tokio::io::DuplexStream,
+        writes: Writes,
+    }
+
+    impl AsyncRead for RecordingIo {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.inner).poll_read(cx, buf)
+        }
+    }
+
+    impl AsyncWrite for RecordingIo {
+        fn poll_write(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> std::task::Poll<std::io::Result<usize>> {
+            let written = std::pin::Pin::new(&mut self.inner).poll_write(cx, buf);
+            if let std::task::Poll::Ready(Ok(n)) = &written {
+                self.writes.lock().unwrap().push(buf[..*n].to_vec());
+            }
+            written
+        }
+
+        fn poll_flush(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.inner).poll_flush(cx)
+        }
+
+        fn poll_shutdown(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
+        }
+    }
+
     /// A client on the other end of an in-memory connection served by [`serve`].
     struct TestClient {
         io: tokio::io::DuplexStream,
@@ -1005,14 +1077,28 @@ mod tests {
     impl TestClient {
         /// Serves a new client; `capacity` is what the connection holds unread.
         fn start(hub: &Arc<MarketHub>, capacity: usize) -> (Self, tokio::task::JoinHandle<()>) {
+            let (client, task, _) = Self::start_recording(hub, capacity);
+            (client, task)
+        }
+
+        /// As [`TestClient::start`], with every write of the server recorded.
+        fn start_recording(
+            hub: &Arc<MarketHub>,
+            capacity: usize,
+        ) -> (Self, tokio::task::JoinHandle<()>, Writes) {
             let (client, server) = tokio::io::duplex(capacity);
+            let writes = Writes::default();
+            let server = RecordingIo {
+                inner: server,
+                writes: writes.clone(),
+            };
             let task = tokio::spawn(serve(server, hub.clone(), Lang::En, TEST_LIMITS));
             let client = Self {
                 io: client,
                 buf: Vec::new(),
                 frames: Default::default(),
             };
-            (client, task)
+            (client, task, writes)
         }
 
         async fn send_frame(&mut self, first: u8, payload: &[u8]) {
@@ -1184,6 +1270,61 @@ mod tests {
         assert!((4..=6).contains(&beats), "{beats}");
         assert_eq!(closed, Some((frame::CLOSE_POLICY, "idle".to_owned())));
         assert!(started.elapsed() > TEST_LIMITS.idle_limit);
+        task.await.unwrap();
+    }
+
+    // Paused time: the timers fire in their order however busy the machine is.
+    #[tokio::test(start_paused = true)]
+    async fn while_messages_flow_heartbeats_ride_on_them_and_a_silent_client_is_still_reaped() {
+        let hub = Arc::new(hub());
+        let (mut client, task, writes) = TestClient::start_recording(&hub, 64 * 1024);
+        client
+            .send(json!({"op": "subscribe", "channel": "ticker", "symbol": "btcusdt"}))
+            .await;
+        // A ticker every eighth of the heartbeat period, until the connection ends.
+        let publisher = tokio::spawn({
+            let hub = hub.clone();
+            async move {
+                let mut every = tokio::time::interval(TEST_LIMITS.heartbeat_every / 8);
+                for close in 10.. {
+                    every.tick().await;
+                    hub.publish_ticker("btcusdt", ticker_at(close));
+                }
+            }
+        });
+        let (texts, closed) = client.until_closed().await;
+        publisher.abort();
+        let kinds: Vec<String> = texts
+            .iter()
+            .map(|text| parse(text)["type"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        let beats: Vec<usize> = (0..kinds.len())
+            .filter(|at| kinds[*at] == "HEARTBEAT")
+            .collect();
+        // One every three quarters of a period or more while the idle limit had not passed ...
+        assert!((4..=9).contains(&beats.len()), "{kinds:?}");
+        // ... each written with a ticker, not on a wake-up and a write of its own.
+        let contains = |write: &[u8], text: &str| {
+            write
+                .windows(text.len())
+                .any(|window| window == text.as_bytes())
+        };
+        let with_beat: Vec<Vec<u8>> = writes
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|write| contains(write, "HEARTBEAT"))
+            .cloned()
+            .collect();
+        assert_eq!(with_beat.len(), beats.len());
+        assert!(
+            with_beat
+                .iter()
+                .all(|write| contains(write, r#""type":"ticker""#)),
+            "a heartbeat written alone"
+        );
+        // The client said nothing after subscribing: closed as idle all the same.
+        assert_eq!(closed, Some((frame::CLOSE_POLICY, "idle".to_owned())));
         task.await.unwrap();
     }
 
