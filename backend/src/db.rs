@@ -236,6 +236,19 @@ pub async fn run_checkpoints<F, Finish>(
     }
 }
 
+/// A database of the server's own settings in a temporary folder, for unit tests: the folder
+/// (removed when dropped), the configuration pointing at it and the migrated pool.
+#[cfg(test)]
+pub(crate) async fn temp_database() -> (tempfile::TempDir, Config, DatabaseConnection) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let config = Config {
+        data_dir: dir.path().to_path_buf(),
+        ..Config::default()
+    };
+    let db = connect(&config).await.expect("the test database");
+    (dir, config, db)
+}
+
 #[cfg(test)]
 mod tests {
     use sea_orm::{ConnectOptions, ConnectionTrait, Database, TransactionTrait};
@@ -258,12 +271,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_write_behind_another_connections_transaction_waits_for_it_then_lands() {
-        let dir = tempfile::tempdir().unwrap();
-        let config = crate::config::Config {
-            data_dir: dir.path().to_path_buf(),
-            ..crate::config::Config::default()
-        };
-        let pool = connect(&config).await.unwrap();
+        let (_dir, config, pool) = temp_database().await;
         let writer = connect_writer(&config, &pool).await.unwrap();
         pool.execute_unprepared("CREATE TABLE waits (id INTEGER PRIMARY KEY)")
             .await

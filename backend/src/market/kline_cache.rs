@@ -715,12 +715,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_small_cache_stays_within_its_bounds_and_answers_like_the_rollup() {
-        let dir = tempfile::tempdir().unwrap();
-        let config = crate::config::Config {
-            data_dir: dir.path().to_path_buf(),
-            ..crate::config::Config::default()
-        };
-        let db = crate::db::connect(&config).await.unwrap();
+        let (_dir, _, db) = crate::db::temp_database().await;
         let stored = minutes(6 * 1440);
         for symbol in ["aaausdt", "bbbusdt"] {
             candles::save(&db, symbol, &stored).await.unwrap();

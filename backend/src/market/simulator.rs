@@ -810,12 +810,7 @@ mod tests {
     async fn a_tick_is_stored_and_published_only_with_the_write_turn() {
         use sea_orm::PaginatorTrait;
 
-        let dir = tempfile::tempdir().unwrap();
-        let config = crate::config::Config {
-            data_dir: dir.path().to_path_buf(),
-            ..crate::config::Config::default()
-        };
-        let db = crate::db::connect(&config).await.unwrap();
+        let (_dir, _, db) = crate::db::temp_database().await;
         let hub = MarketHub::new();
         let turn = Arc::new(tokio::sync::Mutex::new(()));
         let mut simulator = Simulator::start(vec![spec()], 7, 1000, &hub, &db)

@@ -295,12 +295,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_stale_last_activity_is_written_beside_the_request_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let config = crate::config::Config {
-            data_dir: dir.path().to_path_buf(),
-            ..crate::config::Config::default()
-        };
-        let db = crate::db::connect(&config).await.unwrap();
+        let (_dir, _, db) = crate::db::temp_database().await;
         let account = crate::user::service::Account::Email("touch@example.test".to_owned());
         let crate::user::service::NewAccount::Created(user) =
             crate::user::service::insert_account(&db, &account, "hash", None, "user")
