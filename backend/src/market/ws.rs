@@ -226,9 +226,8 @@ where
     let mut client = Client::default();
     let mut reader = FrameReader::new(MAX_CLIENT_MESSAGE);
     let every = limits.heartbeat_every;
-    let mut heartbeat = tokio::time::interval_at(Instant::now() + every, every);
-    // When `heartbeat` ticks next (an `Interval` does not say).
-    let mut next_heartbeat = Instant::now() + every;
+    let heartbeat = tokio::time::sleep(every);
+    tokio::pin!(heartbeat);
     let mut last_heard = Instant::now();
 
     let (end, unwritten) = loop {
@@ -237,6 +236,7 @@ where
         let mut out: Vec<u8> = Vec::new();
         let mut shared: Option<Arc<[u8]>> = None;
         let mut ended = None;
+        let mut beat = false;
         // Reading and writing never overlap (the write comes after the select), so the socket
         // is not split.
         tokio::select! {
@@ -264,19 +264,14 @@ where
                     break (End::ClientLeft, Vec::new());
                 }
             }
-            _ = heartbeat.tick() => {
-                if last_heard.elapsed() > limits.idle_limit {
-                    break (End::Idle, Vec::new());
-                }
-                put_heartbeat(&mut out);
-                next_heartbeat = Instant::now() + every;
-            }
+            _ = &mut heartbeat => beat = true,
         }
         // A heartbeat that is due rides on this write rather than waking the client's task
-        // and the socket again on its own: while ticks flow the timer never fires.
-        // Due: less than a quarter of the period from the timer's next tick (a simulator tick
-        // comes every second, a heartbeat every 10 s: the timer does not fire while ticks flow).
-        if (shared.is_some() || !out.is_empty()) && Instant::now() + every / 4 >= next_heartbeat {
+        // and the socket again on its own. Due: less than a quarter of the period from the
+        // timer (a simulator tick comes every second, a heartbeat every 10 s: while ticks flow
+        // the timer never fires).
+        let writing = shared.is_some() || !out.is_empty();
+        if beat || (writing && Instant::now() + every / 4 >= heartbeat.deadline()) {
             if last_heard.elapsed() > limits.idle_limit {
                 break (End::Idle, Vec::new());
             }
@@ -284,8 +279,7 @@ where
                 out.extend_from_slice(&bytes);
             }
             put_heartbeat(&mut out);
-            heartbeat.reset();
-            next_heartbeat = Instant::now() + every;
+            heartbeat.as_mut().reset(Instant::now() + every);
         }
         let bytes = shared.as_deref().unwrap_or(&out);
         if !bytes.is_empty() {
