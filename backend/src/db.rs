@@ -11,6 +11,11 @@ use sea_orm::{
 
 use crate::config::Config;
 
+pub mod direct;
+mod writer;
+
+pub use writer::{Writer, WriterTransaction, connect_writer};
+
 /// How long an SQLite writer waits for the lock before giving up.
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -83,38 +88,6 @@ pub async fn connect(config: &Config) -> Result<DatabaseConnection, DbOpenError>
     Ok(db)
 }
 
-/// The connection the spot markets write with (their batches take turns anyway). On an SQLite
-/// file it is one connection of its own, with a larger page cache: SQLite drops a connection's
-/// whole page cache whenever another connection has written since its last transaction, and the
-/// pool hands its idle connections out in turn, so batches on the shared pool started from an empty
-/// cache and read every page they touched again. Elsewhere (PostgreSQL, an in-memory SQLite
-/// database, which a second pool would not see) it is `db` itself.
-pub async fn connect_writer(
-    config: &Config,
-    db: &DatabaseConnection,
-) -> Result<DatabaseConnection, DbOpenError> {
-    let url = config.effective_database_url();
-    if !is_sqlite_file(&url) {
-        return Ok(db.clone());
-    }
-    let mut options = ConnectOptions::new(url);
-    options
-        .sqlx_logging(false)
-        .connect_timeout(Duration::from_secs(10))
-        .max_connections(1)
-        .min_connections(1)
-        .test_before_acquire(false)
-        // The one connection is kept: its page cache is the point.
-        .idle_timeout(None::<Duration>)
-        .max_lifetime(None::<Duration>)
-        .map_sqlx_sqlite_opts(|opts| {
-            sqlite_settings(opts, SQLITE_WRITER_AUTOCHECKPOINT_PAGES)
-                .pragma("cache_size", (-SQLITE_WRITER_CACHE_KIB).to_string())
-        })
-        .map_sqlx_sqlite_pool_opts(with_prompt_busy_retries);
-    Ok(Database::connect(options).await?)
-}
-
 /// The settings every SQLite connection of the server has: the WAL journal, `synchronous=NORMAL`,
 /// the busy timeout, foreign keys, and a commit that checkpoints from `autocheckpoint_pages`.
 fn sqlite_settings(opts: SqliteConnectOptions, autocheckpoint_pages: u32) -> SqliteConnectOptions {
@@ -183,10 +156,17 @@ pub fn is_sqlite_file(url: &str) -> bool {
     url.starts_with("sqlite:") && !url.contains(":memory:") && !url.contains("mode=memory")
 }
 
+/// The file an SQLite `url` names, as sqlx reads it.
+pub fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    use std::str::FromStr;
+    let options = SqliteConnectOptions::from_str(url).ok()?;
+    Some(options.get_filename().to_path_buf())
+}
+
 /// One passive checkpoint of an SQLite file's WAL on `db`: it copies the frames every reader is
 /// done with into the database, waiting for no writer and blocking none. Returns the frames in the
 /// WAL.
-pub async fn checkpoint_passive(db: &DatabaseConnection) -> Result<i64, DbErr> {
+pub async fn checkpoint_passive(db: &impl ConnectionTrait) -> Result<i64, DbErr> {
     let row = db
         .query_one_raw(Statement::from_string(
             db.get_database_backend(),
@@ -194,7 +174,7 @@ pub async fn checkpoint_passive(db: &DatabaseConnection) -> Result<i64, DbErr> {
         ))
         .await?;
     Ok(match row {
-        Some(row) => row.try_get_by_index::<i64>(1)?,
+        Some(row) => row.try_get::<i64>("", "log")?,
         None => 0,
     })
 }
@@ -251,7 +231,7 @@ pub(crate) async fn temp_database() -> (tempfile::TempDir, Config, DatabaseConne
 
 #[cfg(test)]
 mod tests {
-    use sea_orm::{ConnectOptions, ConnectionTrait, Database, TransactionTrait};
+    use sea_orm::{ConnectOptions, ConnectionTrait, Database};
 
     use super::*;
 
@@ -276,13 +256,11 @@ mod tests {
         pool.execute_unprepared("CREATE TABLE waits (id INTEGER PRIMARY KEY)")
             .await
             .unwrap();
-        let holding = writer
-            .begin_with_options(sea_orm::TransactionOptions {
-                sqlite_transaction_mode: Some(sea_orm::SqliteTransactionMode::Immediate),
-                ..Default::default()
-            })
-            .await
-            .unwrap();
+        assert!(
+            matches!(writer, Writer::Own(_)),
+            "a file has a connection of its own"
+        );
+        let holding = writer.begin_immediate().await.unwrap();
         holding
             .execute_unprepared("INSERT INTO waits (id) VALUES (1)")
             .await

@@ -813,20 +813,37 @@ async fn account_row(
     asset: &str,
     now: i64,
 ) -> Result<ledger_account::Model, DbErr> {
-    // `FOR UPDATE` on PostgreSQL (SQLite has no row locks and takes the database's write lock
-    // instead): the row stays locked until the transaction ends, so the compare-and-swap below
-    // does not lose to a concurrent writer of a hot account (the house fee account every market
-    // credits) — the second writer waits, then reads the new balance.
-    let find = || {
-        ledger_account::Entity::find()
-            .filter(ledger_account::Column::Owner.eq(account.owner()))
-            .filter(ledger_account::Column::Asset.eq(asset))
-            .filter(ledger_account::Column::Bucket.eq(account.bucket_name()))
-            .lock_exclusive()
-    };
-    if let Some(found) = find().one(db).await? {
+    if let Some(found) = account_query(account, asset).one(db).await? {
         return Ok(found);
     }
+    new_account(account, asset, now)
+        .exec_without_returning(db)
+        .await?;
+    account_query(account, asset)
+        .one(db)
+        .await?
+        .ok_or_else(|| DbErr::RecordNotFound("ledger account just created".into()))
+}
+
+/// The query of `account` in `asset`. `FOR UPDATE` on PostgreSQL (SQLite has no row locks and
+/// takes the database's write lock instead): the row stays locked until the transaction ends, so
+/// a compare-and-swap of its balance does not lose to a concurrent writer of a hot account (the
+/// house fee account every market credits) — the second writer waits, then reads the new balance.
+fn account_query(account: AccountRef, asset: &str) -> sea_orm::Select<ledger_account::Entity> {
+    ledger_account::Entity::find()
+        .filter(ledger_account::Column::Owner.eq(account.owner()))
+        .filter(ledger_account::Column::Asset.eq(asset))
+        .filter(ledger_account::Column::Bucket.eq(account.bucket_name()))
+        .lock_exclusive()
+}
+
+/// The insert of `account` in `asset` at zero, which does nothing where it exists already (a
+/// concurrent writer created it first).
+fn new_account(
+    account: AccountRef,
+    asset: &str,
+    now: i64,
+) -> sea_orm::Insert<ledger_account::ActiveModel> {
     ledger_account::Entity::insert(ledger_account::ActiveModel {
         owner: Set(account.owner()),
         user_id: Set(account.user_id()),
@@ -847,12 +864,6 @@ async fn account_row(
         .do_nothing()
         .to_owned(),
     )
-    .exec_without_returning(db)
-    .await?;
-    find()
-        .one(db)
-        .await?
-        .ok_or_else(|| DbErr::RecordNotFound("ledger account just created".into()))
 }
 
 fn parse(text: &str) -> Decimal {

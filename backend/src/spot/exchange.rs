@@ -16,6 +16,7 @@ use super::market::{Answer, Command, MarketContext, SpotMarket, Submit, UserEven
 use super::rules::PairRules;
 use super::views::SpotOrder;
 use crate::config::TradingConfig;
+use crate::db::Writer;
 use crate::entity::{coin, journal_entry};
 use crate::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
 use crate::http::ApiError;
@@ -56,7 +57,7 @@ impl SpotExchange {
         let started = std::time::Instant::now();
         let _turn = self.context.write_turn.lock().await;
         let turn_ms = started.elapsed().as_secs_f64() * 1e3;
-        let frames = crate::db::checkpoint_passive(&self.context.db).await?;
+        let frames = self.context.writer.checkpoint_passive().await?;
         let total = started.elapsed();
         if total >= super::market::SLOW_BATCH {
             tracing::warn!(
@@ -73,7 +74,7 @@ impl SpotExchange {
     /// ([`crate::db::connect_writer`]) and read outside their transactions on `pool` (the shared
     /// pool).
     pub async fn start(
-        db: DatabaseConnection,
+        writer: Writer,
         pool: DatabaseConnection,
         hub: Arc<MarketHub>,
         trading: TradingConfig,
@@ -85,8 +86,8 @@ impl SpotExchange {
             markets: RwLock::new(HashMap::new()),
             pending: Mutex::new(HashSet::new()),
             context: MarketContext {
-                db: db.clone(),
-                pool,
+                writer,
+                pool: pool.clone(),
                 hub,
                 user_events,
                 security_percent,
@@ -99,10 +100,10 @@ impl SpotExchange {
         });
         let coins = coin::Entity::find()
             .filter(coin::Column::SpotEnabled.eq(true))
-            .all(&db)
+            .all(&pool)
             .await?;
         for coin in coins {
-            fund_market_maker(&db, &coin, exchange.trading.market_maker_inventory).await?;
+            fund_market_maker(&pool, &coin, exchange.trading.market_maker_inventory).await?;
             exchange.open(&coin);
         }
         Ok(exchange)
@@ -204,12 +205,12 @@ impl SpotExchange {
             match coin::Entity::find()
                 .filter(coin::Column::Symbol.eq(&symbol))
                 .filter(coin::Column::SpotEnabled.eq(true))
-                .one(&exchange.context.db)
+                .one(&exchange.context.pool)
                 .await
             {
                 Ok(Some(coin)) => {
                     let inventory = exchange.trading.market_maker_inventory;
-                    match fund_market_maker(&exchange.context.db, &coin, inventory).await {
+                    match fund_market_maker(&exchange.context.pool, &coin, inventory).await {
                         Ok(()) => exchange.open(&coin),
                         Err(error) => {
                             tracing::error!(%error, %symbol, "funding the market maker failed")

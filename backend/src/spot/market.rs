@@ -39,15 +39,15 @@ use matching::{Book, CancelReason, Event, OrderKind, OrderRequest, RejectReason,
 use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection, DatabaseTransaction, DbErr,
-    EntityTrait, QueryFilter, QueryOrder, SqliteTransactionMode, TransactionOptions,
-    TransactionTrait, sea_query::OnConflict,
+    ColumnTrait, DatabaseBackend, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    sea_query::OnConflict,
 };
 use tokio::sync::{Mutex, broadcast, mpsc, oneshot, watch};
 
 use super::rules::PairRules;
 use super::settle::{self, Fill, Party};
 use super::views::{OrderSide, OrderStatus, SpotFill, SpotOrder, TimeInForce};
+use crate::db::{Writer, WriterTransaction};
 use crate::entity::{spot_order, spot_trade};
 use crate::funds::ledger::batch::{self, EntryIndex, LedgerBatch, NewIds, Writes};
 use crate::funds::ledger::{self, AccountRef, Bucket, House, Idempotency, LedgerError};
@@ -211,7 +211,7 @@ pub struct UserEvent {
 #[derive(Clone)]
 pub struct MarketContext {
     /// The database, as the markets write it ([`crate::db::connect_writer`]).
-    pub db: DatabaseConnection,
+    pub writer: Writer,
     /// The shared pool, for reads outside a transaction: they need not wait while another
     /// market holds the writer's one connection.
     pub pool: DatabaseConnection,
@@ -431,11 +431,15 @@ impl SpotMarket {
         self.book = Book::new();
         self.open.clear();
         self.house_orders.clear();
-        let rows = spot_order::Entity::find()
-            .filter(spot_order::Column::Symbol.eq(&self.rules.symbol))
-            .filter(spot_order::Column::Status.is_in(OrderStatus::OPEN))
-            .order_by_asc(spot_order::Column::Id)
-            .all(&self.context.db)
+        let rows = self
+            .context
+            .writer
+            .find(
+                spot_order::Entity::find()
+                    .filter(spot_order::Column::Symbol.eq(&self.rules.symbol))
+                    .filter(spot_order::Column::Status.is_in(OrderStatus::OPEN))
+                    .order_by_asc(spot_order::Column::Id),
+            )
             .await?;
         for row in rows {
             let order = OpenOrder::of(row);
@@ -566,27 +570,14 @@ impl SpotMarket {
         // their accounts in arrival order, so two markets' batches sharing accounts (the house's
         // fee accounts, a user trading both pairs) could otherwise deadlock on PostgreSQL: there
         // the batch takes an advisory lock first. On SQLite `BEGIN IMMEDIATE` takes the
-        // database's write lock with the transaction itself, waiting its turn (a transaction that
-        // reads first cannot take it once another connection has written meanwhile: it fails at
-        // once), without a statement of its own.
-        let txn = match self.context.db.get_database_backend() {
-            DatabaseBackend::Postgres => {
-                let txn = self.context.db.begin().await.map_err(|e| e.to_string())?;
-                txn.execute_unprepared("SELECT pg_advisory_xact_lock(7411)")
-                    .await
-                    .map_err(|e| e.to_string())?;
-                txn
-            }
-            _ => self
-                .context
-                .db
-                .begin_with_options(TransactionOptions {
-                    sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-                    ..TransactionOptions::default()
-                })
+        // database's write lock with the transaction itself, without a statement of its own.
+        let writer = self.context.writer.clone();
+        let txn = writer.begin_immediate().await.map_err(|e| e.to_string())?;
+        if txn.backend() == DatabaseBackend::Postgres {
+            txn.execute_unprepared("SELECT pg_advisory_xact_lock(7411)")
                 .await
-                .map_err(|e| e.to_string())?,
-        };
+                .map_err(|e| e.to_string())?;
+        }
         phases.mark("begin");
         self.prepare(&txn, &batch, outbox)
             .await
@@ -642,7 +633,7 @@ impl SpotMarket {
     /// idempotency keys' records, and the accounts of its users and of the house in both assets.
     async fn prepare(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         batch: &[Command],
         outbox: &mut Outbox,
     ) -> Result<(), DbErr> {
@@ -702,7 +693,7 @@ impl SpotMarket {
     /// idempotency keys it claimed.
     async fn write(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         rows: Vec<spot_order::Model>,
         outbox: &mut Outbox,
     ) -> Result<(), DbErr> {
@@ -723,7 +714,7 @@ impl SpotMarket {
             ids.next().unwrap_or_default(),
             ids.next().unwrap_or_default(),
         );
-        let mut writes = Writes::new(txn.get_database_backend());
+        let mut writes = Writes::new(txn.backend());
         std::mem::take(&mut outbox.ledger).write(&entry_ids, &mut writes);
         for ((trade, entry), id) in outbox.trades.iter_mut().zip(trade_ids) {
             trade.id = id;
@@ -759,7 +750,7 @@ impl SpotMarket {
 
     async fn submit(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         submit: Submit,
         outbox: &mut Outbox,
     ) -> Result<(), String> {
@@ -781,7 +772,7 @@ impl SpotMarket {
 
     async fn try_submit(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         submit: &Submit,
         outbox: &mut Outbox,
     ) -> Result<Answer, Stop> {
@@ -994,7 +985,7 @@ impl SpotMarket {
 
     async fn cancel(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         user_id: i64,
         order_id: i64,
         outbox: &mut Outbox,
@@ -1002,11 +993,13 @@ impl SpotMarket {
         match self.open.get(&order_id) {
             Some(order) if order.row.user_id == user_id => {}
             _ => {
-                let finished = spot_order::Entity::find_by_id(order_id)
-                    .filter(spot_order::Column::UserId.eq(user_id))
-                    .one(txn)
+                let finished = txn
+                    .find(
+                        spot_order::Entity::find_by_id(order_id)
+                            .filter(spot_order::Column::UserId.eq(user_id)),
+                    )
                     .await?;
-                let msg = if finished.is_some() {
+                let msg = if !finished.is_empty() {
                     Msg::OrderNotOpen
                 } else {
                     Msg::OrderNotFound
@@ -1026,7 +1019,7 @@ impl SpotMarket {
 
     async fn quote(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         simulated: &BookSnapshot,
         last: Decimal,
         outbox: &mut Outbox,
@@ -1232,7 +1225,7 @@ impl SpotMarket {
     /// Writes what the engine reported: fills settled, orders updated, held funds released.
     async fn apply(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         events: &[Event],
         outbox: &mut Outbox,
     ) -> Result<(), Stop> {
@@ -1342,7 +1335,7 @@ impl SpotMarket {
     /// Settles one fill: the journal entry, the fill's row, both orders' figures, the tape.
     async fn settle_fill(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         fill: FillEvent,
         now: i64,
         outbox: &mut Outbox,
@@ -1458,7 +1451,7 @@ impl SpotMarket {
     /// Ends an order: releases what it still holds and writes its final row.
     async fn finish(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         id: u64,
         status: OrderStatus,
         reason: Option<&str>,
@@ -1659,7 +1652,7 @@ mod tests {
 
     fn context(db: &DatabaseConnection) -> MarketContext {
         MarketContext {
-            db: db.clone(),
+            writer: Writer::Shared(db.clone()),
             pool: db.clone(),
             hub: Arc::new(MarketHub::new()),
             user_events: broadcast::channel(64).0,

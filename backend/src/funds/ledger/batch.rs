@@ -22,15 +22,16 @@ use rust_decimal::Decimal;
 use sea_orm::{
     ActiveModelTrait,
     ActiveValue::Set,
-    ColumnTrait, Condition, ConnectionTrait, DatabaseBackend, DatabaseTransaction, DbErr,
-    EntityTrait, QueryFilter, QueryOrder, QuerySelect, QueryTrait, Statement,
+    ColumnTrait, Condition, DatabaseBackend, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, QueryTrait, Statement,
     sea_query::{
         MysqlQueryBuilder, OnConflict, PostgresQueryBuilder, QueryStatementWriter,
         SqliteQueryBuilder,
     },
 };
 
-use super::{AccountRef, Idempotency, LedgerError, NewEntry, account_row, check, parse};
+use super::{AccountRef, Idempotency, LedgerError, NewEntry, check, parse};
+use crate::db::WriterTransaction;
 use crate::entity::{idempotency_record, journal_entry, journal_posting, ledger_account};
 
 /// An entry of a batch by its position; its id exists once the batch is flushed.
@@ -91,7 +92,7 @@ impl LedgerBatch {
     /// first touches them.
     pub async fn load(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         wanted: &[(AccountRef, &str)],
     ) -> Result<(), DbErr> {
         let missing: Vec<(AccountRef, &str)> = wanted
@@ -107,13 +108,15 @@ impl LedgerBatch {
         let owners: BTreeSet<String> = missing.iter().map(|(a, _)| a.owner()).collect();
         let assets: BTreeSet<&str> = missing.iter().map(|(_, asset)| *asset).collect();
         let buckets: BTreeSet<&str> = missing.iter().map(|(a, _)| a.bucket_name()).collect();
-        let rows = ledger_account::Entity::find()
-            .filter(ledger_account::Column::Owner.is_in(owners))
-            .filter(ledger_account::Column::Asset.is_in(assets))
-            .filter(ledger_account::Column::Bucket.is_in(buckets))
-            .order_by_asc(ledger_account::Column::Id)
-            .lock_exclusive()
-            .all(txn)
+        let rows = txn
+            .find(
+                ledger_account::Entity::find()
+                    .filter(ledger_account::Column::Owner.is_in(owners))
+                    .filter(ledger_account::Column::Asset.is_in(assets))
+                    .filter(ledger_account::Column::Bucket.is_in(buckets))
+                    .order_by_asc(ledger_account::Column::Id)
+                    .lock_exclusive(),
+            )
             .await?;
         let mut by_name: HashMap<(String, String, String), ledger_account::Model> = rows
             .into_iter()
@@ -152,22 +155,33 @@ impl LedgerBatch {
     /// Makes sure `account` in `asset` is held: read (or created at zero) the first time.
     async fn ensure(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         account: AccountRef,
         asset: &str,
     ) -> Result<(), DbErr> {
-        if !self.accounts.contains_key(&(account, asset.to_owned())) {
-            let now = chrono::Utc::now().timestamp_millis();
-            let row = account_row(txn, account, asset, now).await?;
-            self.hold(account, asset, row);
+        if self.accounts.contains_key(&(account, asset.to_owned())) {
+            return Ok(());
         }
+        let find = || txn.find(super::account_query(account, asset));
+        let row = match find().await?.pop() {
+            Some(row) => row,
+            None => {
+                let now = chrono::Utc::now().timestamp_millis();
+                let insert = super::new_account(account, asset, now);
+                txn.execute(insert.build(txn.backend())).await?;
+                find().await?.pop().ok_or_else(|| {
+                    DbErr::RecordNotFound(format!("the {asset} account just created"))
+                })?
+            }
+        };
+        self.hold(account, asset, row);
         Ok(())
     }
 
     /// The balance of `account` in `asset` with the batch's entries so far.
     pub async fn balance(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         account: AccountRef,
         asset: &str,
     ) -> Result<Decimal, DbErr> {
@@ -179,7 +193,7 @@ impl LedgerBatch {
     /// [`LedgerError::InsufficientBalance`] when an account would go below zero.
     pub async fn post(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         entry: &NewEntry,
     ) -> Result<EntryIndex, LedgerError> {
         let net = check(entry)?;
@@ -412,7 +426,7 @@ impl Writes {
 
     /// Runs every statement, in order, inside `txn`: in one round trip on SQLite, in one per
     /// [`MAX_MESSAGE`] of text on a database server.
-    pub async fn run(self, txn: &DatabaseTransaction) -> Result<(), DbErr> {
+    pub async fn run(self, txn: &WriterTransaction<'_>) -> Result<(), DbErr> {
         for message in &self.messages {
             txn.execute_unprepared(message).await?;
         }
@@ -433,8 +447,11 @@ pub enum NewIds {
 
 impl NewIds {
     /// Ready to give ids of `tables` inside `txn` (on SQLite: one statement reads their largest ids).
-    pub async fn start(txn: &DatabaseTransaction, tables: &[&'static str]) -> Result<Self, DbErr> {
-        let backend = txn.get_database_backend();
+    pub async fn start(
+        txn: &WriterTransaction<'_>,
+        tables: &[&'static str],
+    ) -> Result<Self, DbErr> {
+        let backend = txn.backend();
         if backend == DatabaseBackend::Postgres {
             return Ok(NewIds::Sequences);
         }
@@ -449,20 +466,18 @@ impl NewIds {
             .collect();
         let sql = format!("SELECT {}", columns.join(", "));
         let row = txn
-            .query_one_raw(Statement::from_string(backend, sql))
+            .integers(Statement::from_string(backend, sql))
             .await?
+            .pop()
+            .filter(|row| row.len() == tables.len())
             .ok_or_else(|| DbErr::RecordNotFound("the largest ids".into()))?;
-        let mut last = HashMap::new();
-        for table in tables {
-            last.insert(*table, row.try_get::<i64>("", table)?);
-        }
-        Ok(NewIds::After(last))
+        Ok(NewIds::After(tables.iter().copied().zip(row).collect()))
     }
 
     /// `count` new ids of `table`.
     pub async fn take(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         table: &'static str,
         count: usize,
     ) -> Result<Vec<i64>, DbErr> {
@@ -473,7 +488,7 @@ impl NewIds {
     /// New ids for several tables at once (`(table, count)`), in one statement at most.
     pub async fn take_each(
         &mut self,
-        txn: &DatabaseTransaction,
+        txn: &WriterTransaction<'_>,
         wanted: &[(&'static str, usize)],
     ) -> Result<Vec<Vec<i64>>, DbErr> {
         match self {
@@ -494,7 +509,7 @@ impl NewIds {
                     .filter(|(_, (_, count))| *count > 0)
                     .map(|(n, (table, count))| {
                         format!(
-                            "SELECT {n}::int AS part, nextval(pg_get_serial_sequence('{table}', 'id')) AS id \
+                            "SELECT {n}::bigint AS part, nextval(pg_get_serial_sequence('{table}', 'id')) AS id \
                              FROM generate_series(1, {count})"
                         )
                     })
@@ -503,13 +518,16 @@ impl NewIds {
                 if parts.is_empty() {
                     return Ok(taken);
                 }
-                let backend = txn.get_database_backend();
                 let rows = txn
-                    .query_all_raw(Statement::from_string(backend, parts.join(" UNION ALL ")))
+                    .integers(Statement::from_string(
+                        txn.backend(),
+                        parts.join(" UNION ALL "),
+                    ))
                     .await?;
                 for row in rows {
-                    let part: i32 = row.try_get("", "part")?;
-                    taken[part as usize].push(row.try_get::<i64>("", "id")?);
+                    if let [part, id] = row[..] {
+                        taken[part as usize].push(id);
+                    }
                 }
                 Ok(taken)
             }
@@ -519,7 +537,7 @@ impl NewIds {
 
 /// The stored records of the idempotency keys `keys` (a batch's keys, read in one statement).
 pub async fn find_keys(
-    txn: &DatabaseTransaction,
+    txn: &WriterTransaction<'_>,
     keys: &[&Idempotency],
 ) -> Result<Vec<idempotency_record::Model>, DbErr> {
     if keys.is_empty() {
@@ -533,9 +551,7 @@ pub async fn find_keys(
                 .add(idempotency_record::Column::Key.eq(key.key.as_str())),
         );
     }
-    idempotency_record::Entity::find()
-        .filter(any)
-        .all(txn)
+    txn.find(idempotency_record::Entity::find().filter(any))
         .await
 }
 
