@@ -89,13 +89,17 @@ pub async fn connect(config: &Config) -> Result<DatabaseConnection, DbOpenError>
 }
 
 /// The settings every SQLite connection of the server has: the WAL journal, `synchronous=NORMAL`,
-/// the busy timeout, foreign keys, and a commit that checkpoints from `autocheckpoint_pages`.
+/// the busy timeout, foreign keys, a commit that checkpoints from `autocheckpoint_pages`, and
+/// statement journals in memory.
 fn sqlite_settings(opts: SqliteConnectOptions, autocheckpoint_pages: u32) -> SqliteConnectOptions {
     opts.journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
         .busy_timeout(SQLITE_BUSY_TIMEOUT)
         .foreign_keys(true)
         .pragma("wal_autocheckpoint", autocheckpoint_pages.to_string())
+        // Statement journals in memory, not in a temporary file past 64 KiB (see
+        // `writer::writer_settings`).
+        .pragma("temp_store", "MEMORY")
 }
 
 /// How long a connection that finds SQLite's write lock taken sleeps before it tries again.

@@ -57,9 +57,15 @@ pub async fn connect_writer(
 
 /// The settings of the markets' own SQLite connection: those of every connection of the server
 /// (WAL, `synchronous=NORMAL`, foreign keys; the busy handler is installed when it opens), a commit
-/// that checkpoints only as a backstop, and a larger page cache.
+/// that checkpoints only as a backstop, a larger page cache, and statement journals in memory.
+///
+/// A statement that may fail partway inside a transaction (a batch's multi-row inserts and
+/// upserts) keeps the pages it changes in a statement journal, to undo just itself. SQLite keeps
+/// that journal in memory up to 64 KiB and then writes it to a temporary file: a market batch's
+/// statements passed that, and the journal's file writes were a fifth of the batch's SQLite time.
 pub(super) fn writer_settings() -> Vec<String> {
     vec![
+        "PRAGMA temp_store = MEMORY".to_owned(),
         "PRAGMA journal_mode = WAL".to_owned(),
         "PRAGMA synchronous = NORMAL".to_owned(),
         "PRAGMA foreign_keys = ON".to_owned(),
