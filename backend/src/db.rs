@@ -235,7 +235,7 @@ pub(crate) async fn temp_database() -> (tempfile::TempDir, Config, DatabaseConne
 
 #[cfg(test)]
 mod tests {
-    use sea_orm::{ConnectOptions, ConnectionTrait, Database};
+    use sea_orm::{ConnectOptions, ConnectionTrait, Database, TransactionTrait};
 
     use super::*;
 
@@ -251,6 +251,53 @@ mod tests {
         assert_eq!(retry_soon(std::ptr::null_mut(), 2), 0);
         // A new wait (SQLite counts from 0 again) starts a new time.
         assert_eq!(retry_soon(std::ptr::null_mut(), 0), 1);
+    }
+
+    #[tokio::test]
+    async fn the_markets_writer_waits_for_another_connections_lock_without_blocking_the_runtime() {
+        // One runtime thread: were the writer to wait on it, the pool's transaction could not
+        // commit until the busy timeout.
+        let (_dir, config, pool) = temp_database().await;
+        let writer = connect_writer(&config, &pool).await.unwrap();
+        let Writer::Own(direct) = &writer else {
+            panic!("a file has a connection of its own");
+        };
+        pool.execute_unprepared("CREATE TABLE waits (id INTEGER PRIMARY KEY)")
+            .await
+            .unwrap();
+        let holding = pool
+            .begin_with_options(sea_orm::TransactionOptions {
+                sqlite_transaction_mode: Some(sea_orm::SqliteTransactionMode::Immediate),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert!(
+            direct.try_begin_immediate().unwrap().is_none(),
+            "the lock is taken"
+        );
+        let started = std::time::Instant::now();
+        let (txn, ()) = tokio::join!(writer.begin_immediate(), async {
+            holding
+                .execute_unprepared("INSERT INTO waits (id) VALUES (1)")
+                .await
+                .unwrap();
+            holding.commit().await.unwrap();
+        });
+        let txn = txn.unwrap();
+        assert!(started.elapsed() < SQLITE_BUSY_TIMEOUT);
+        txn.execute_unprepared("INSERT INTO waits (id) VALUES (2)")
+            .await
+            .unwrap();
+        txn.commit().await.unwrap();
+        let rows = pool
+            .query_all_raw(sea_orm::Statement::from_string(
+                pool.get_database_backend(),
+                "SELECT id FROM waits",
+            ))
+            .await
+            .unwrap();
+        assert_eq!(rows.len(), 2);
     }
 
     #[tokio::test]

@@ -145,16 +145,39 @@ impl DirectSqlite {
     }
 
     /// Starts a transaction that holds the database's write lock from its first statement
-    /// (`BEGIN IMMEDIATE`), rolled back unless [`DirectTransaction::commit`] is called.
-    pub fn begin_immediate(&self) -> Result<DirectTransaction<'_>, DbErr> {
+    /// (`BEGIN IMMEDIATE`) when no other connection holds it; `None` when one does (nothing
+    /// waited). The transaction is rolled back unless [`DirectTransaction::commit`] is called.
+    pub fn try_begin_immediate(&self) -> Result<Option<DirectTransaction<'_>>, DbErr> {
         let handle = self.lock();
-        // A transaction left open (a caller that panicked midway) is not continued.
-        // SAFETY: the handle is open.
-        if unsafe { ffi::sqlite3_get_autocommit(handle.0.as_ptr()) } == 0 {
-            handle.execute_all("ROLLBACK")?;
+        // SAFETY: the handle is open; the handler is put back before the lock is released.
+        unsafe { ffi::sqlite3_busy_handler(handle.0.as_ptr(), None, ptr::null_mut()) };
+        let begun = handle.begin();
+        unsafe {
+            ffi::sqlite3_busy_handler(handle.0.as_ptr(), Some(super::retry_soon), ptr::null_mut());
         }
-        handle.execute_all("BEGIN IMMEDIATE")?;
         drop(handle);
+        match begun {
+            Ok(()) => Ok(Some(self.adopt()?)),
+            Err(code) if code & 0xff == ffi::SQLITE_BUSY => Ok(None),
+            Err(code) => Err(self.lock().error(Kind::Exec, code)),
+        }
+    }
+
+    /// Starts a `BEGIN IMMEDIATE` transaction, waiting in the busy handler while another
+    /// connection holds the write lock (on a thread that may block); [`Self::adopt`] takes it on.
+    pub fn begin_immediate_waiting(&self) -> Result<(), DbErr> {
+        let handle = self.lock();
+        handle
+            .begin()
+            .map_err(|code| handle.error(Kind::Exec, code))
+    }
+
+    /// The transaction [`Self::begin_immediate_waiting`] started, to run and end.
+    pub fn adopt(&self) -> Result<DirectTransaction<'_>, DbErr> {
+        // SAFETY: the handle is open.
+        if unsafe { ffi::sqlite3_get_autocommit(self.lock().0.as_ptr()) } != 0 {
+            return Err(DbErr::Custom("no transaction is open".into()));
+        }
         Ok(DirectTransaction {
             connection: self,
             open: true,
@@ -244,6 +267,38 @@ impl Handle {
             unsafe { tail.offset_from(sql.as_ptr().cast()) as usize }
         };
         Ok((NonNull::new(statement).map(Prepared), used))
+    }
+
+    /// `BEGIN IMMEDIATE`, after rolling back a transaction left open (by a caller that panicked
+    /// or was cancelled midway: it is not continued); SQLite's result code on failure.
+    fn begin(&self) -> Result<(), c_int> {
+        // SAFETY: the handle is open and the SQL texts are NUL-terminated.
+        unsafe {
+            if ffi::sqlite3_get_autocommit(self.0.as_ptr()) == 0 {
+                let code = ffi::sqlite3_exec(
+                    self.0.as_ptr(),
+                    c"ROLLBACK".as_ptr(),
+                    None,
+                    ptr::null_mut(),
+                    ptr::null_mut(),
+                );
+                if code != ffi::SQLITE_OK {
+                    return Err(code);
+                }
+            }
+            let code = ffi::sqlite3_exec(
+                self.0.as_ptr(),
+                c"BEGIN IMMEDIATE".as_ptr(),
+                None,
+                ptr::null_mut(),
+                ptr::null_mut(),
+            );
+            if code == ffi::SQLITE_OK {
+                Ok(())
+            } else {
+                Err(code)
+            }
+        }
     }
 
     /// Runs every statement of `sql` (no parameters) to its end; returns the rows they changed.
@@ -554,12 +609,12 @@ mod tests {
     async fn a_transaction_dropped_uncommitted_leaves_nothing_and_a_commit_is_seen_by_others() {
         let (_dir, pool, direct) = open().await;
         {
-            let txn = direct.begin_immediate().unwrap();
+            let txn = direct.try_begin_immediate().unwrap().unwrap();
             txn.connection()
                 .execute(&insert("dropped", None, false))
                 .unwrap();
         }
-        let txn = direct.begin_immediate().unwrap();
+        let txn = direct.try_begin_immediate().unwrap().unwrap();
         let changed = txn
             .connection()
             .execute_unprepared(
@@ -596,7 +651,7 @@ mod tests {
     #[tokio::test]
     async fn a_failing_statement_is_an_error_with_sqlites_message_and_the_batch_is_undone() {
         let (_dir, _pool, direct) = open().await;
-        let txn = direct.begin_immediate().unwrap();
+        let txn = direct.try_begin_immediate().unwrap().unwrap();
         txn.connection()
             .execute(&insert("house", None, true))
             .unwrap();

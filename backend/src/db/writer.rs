@@ -93,7 +93,18 @@ impl Writer {
                 };
                 Ok(WriterTransaction::Shared(txn))
             }
-            Writer::Own(direct) => Ok(WriterTransaction::Own(direct.begin_immediate()?)),
+            Writer::Own(direct) => {
+                if let Some(txn) = direct.try_begin_immediate()? {
+                    return Ok(WriterTransaction::Own(txn));
+                }
+                // Another connection holds the write lock: wait for it on a thread that may
+                // block, not on one of the runtime's.
+                let waiting = direct.clone();
+                tokio::task::spawn_blocking(move || waiting.begin_immediate_waiting())
+                    .await
+                    .map_err(|e| DbErr::Custom(e.to_string()))??;
+                Ok(WriterTransaction::Own(direct.adopt()?))
+            }
         }
     }
 
