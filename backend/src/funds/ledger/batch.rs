@@ -16,7 +16,7 @@
 //! takes the database's write lock, and on PostgreSQL every account is read `FOR UPDATE`, so the
 //! balances read here stay the balances in the database until the commit.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rust_decimal::Decimal;
 use sea_orm::{
@@ -105,15 +105,28 @@ impl LedgerBatch {
         if missing.is_empty() {
             return Ok(());
         }
-        let owners: BTreeSet<String> = missing.iter().map(|(a, _)| a.owner()).collect();
-        let assets: BTreeSet<&str> = missing.iter().map(|(_, asset)| *asset).collect();
-        let buckets: BTreeSet<&str> = missing.iter().map(|(a, _)| a.bucket_name()).collect();
+        // Per bucket, its owners and assets: the index on (owner, asset, bucket) is probed for
+        // each combination, and users' and the house's buckets differ, so one set of owners
+        // times one of buckets would probe house buckets for every user.
+        let mut by_bucket: BTreeMap<&str, (BTreeSet<String>, BTreeSet<&str>)> = BTreeMap::new();
+        for (account, asset) in &missing {
+            let (owners, assets) = by_bucket.entry(account.bucket_name()).or_default();
+            owners.insert(account.owner());
+            assets.insert(asset);
+        }
+        let mut any = Condition::any();
+        for (bucket, (owners, assets)) in by_bucket {
+            any = any.add(
+                Condition::all()
+                    .add(ledger_account::Column::Bucket.eq(bucket))
+                    .add(ledger_account::Column::Owner.is_in(owners))
+                    .add(ledger_account::Column::Asset.is_in(assets)),
+            );
+        }
         let rows = txn
             .find(
                 ledger_account::Entity::find()
-                    .filter(ledger_account::Column::Owner.is_in(owners))
-                    .filter(ledger_account::Column::Asset.is_in(assets))
-                    .filter(ledger_account::Column::Bucket.is_in(buckets))
+                    .filter(any)
                     .order_by_asc(ledger_account::Column::Id)
                     .lock_exclusive(),
             )
