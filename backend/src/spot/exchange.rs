@@ -42,6 +42,34 @@ pub struct SpotExchange {
     context: MarketContext,
     trading: TradingConfig,
     shutdown: watch::Receiver<bool>,
+    /// Where the markets run: a thread of their own on an SQLite file, else the server's runtime.
+    runtime: Option<tokio::runtime::Handle>,
+}
+
+/// A thread with a runtime of its own for the markets of an SQLite file, running until `shutdown`
+/// changes or its sender is gone. Their batches run SQLite on their task (`db::direct`) for about
+/// a millisecond each, and their write turn is the serial path of every order: on the server's
+/// runtime a market woken for its turn waited in the queue behind HTTP tasks while holding it, and
+/// a batch kept a runtime thread from the HTTP tasks. (On PostgreSQL the batches mostly wait for
+/// the network, and sqlx's sockets belong to the runtime that opened them, so the markets stay
+/// on the server's runtime.)
+fn markets_thread(mut shutdown: watch::Receiver<bool>) -> std::io::Result<tokio::runtime::Handle> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let handle = runtime.handle().clone();
+    std::thread::Builder::new()
+        .name("spot-markets".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                while !*shutdown.borrow() {
+                    if shutdown.changed().await.is_err() {
+                        break;
+                    }
+                }
+            });
+        })?;
+    Ok(handle)
 }
 
 impl SpotExchange {
@@ -82,6 +110,12 @@ impl SpotExchange {
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Self>, DbErr> {
         let (user_events, _) = broadcast::channel(USER_EVENTS);
+        let runtime = match writer {
+            Writer::Own(_) => {
+                Some(markets_thread(shutdown.clone()).map_err(|e| DbErr::Custom(e.to_string()))?)
+            }
+            Writer::Shared(_) => None,
+        };
         let exchange = Arc::new(Self {
             markets: RwLock::new(HashMap::new()),
             pending: Mutex::new(HashSet::new()),
@@ -96,6 +130,7 @@ impl SpotExchange {
                 open_orders: Arc::default(),
             },
             trading,
+            runtime,
             shutdown,
         });
         let coins = coin::Entity::find()
@@ -126,7 +161,11 @@ impl SpotExchange {
         let rules = Arc::new(rules);
         let (commands, queue) = mpsc::channel(QUEUE);
         let market = SpotMarket::new(rules.clone(), self.context.clone());
-        tokio::spawn(market.run(queue, self.shutdown.clone()));
+        let running = market.run(queue, self.shutdown.clone());
+        match &self.runtime {
+            Some(runtime) => drop(runtime.spawn(running)),
+            None => drop(tokio::spawn(running)),
+        }
         markets.insert(coin.symbol.clone(), Handle { rules, commands });
     }
 
