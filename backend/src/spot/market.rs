@@ -228,6 +228,8 @@ pub struct MarketContext {
     pub write_turn: Arc<Mutex<()>>,
     /// The pair of every open order, for cancellations.
     pub open_orders: Arc<OpenOrderIndex>,
+    /// The server's runtime, for work on the shared pool (see [`SpotMarket::quote_in_memory`]).
+    pub server: tokio::runtime::Handle,
 }
 
 /// The pair of every open user order, kept by the markets (after each commit, and when a book is
@@ -1186,13 +1188,19 @@ impl SpotMarket {
     /// every command from the first quote that fills or triggers something.
     async fn quote_in_memory(&mut self, batch: Vec<Command>) -> Vec<Command> {
         let house = AccountRef::House(House::MarketMaker);
-        // Not the writer's connection: another market's transaction may hold it.
-        let db = &self.context.pool;
-        let balances = (
-            ledger::balance(db, house, &self.rules.quote).await,
-            ledger::balance(db, house, &self.rules.base).await,
-        );
-        let (Ok(quote_left), Ok(base_left)) = balances else {
+        // Not the writer's connection: another market's transaction may hold it. Read on the
+        // server's runtime: sqlx gives a pool connection back in a task spawned where it is
+        // dropped, and on the markets' own thread that task would wait behind their batches
+        // while requests wait for the connection.
+        let pool = self.context.pool.clone();
+        let assets = (self.rules.quote.clone(), self.rules.base.clone());
+        let read = self.context.server.spawn(async move {
+            (
+                ledger::balance(&pool, house, &assets.0).await,
+                ledger::balance(&pool, house, &assets.1).await,
+            )
+        });
+        let Ok((Ok(quote_left), Ok(base_left))) = read.await else {
             // The transaction reads them again and reports what fails.
             return batch;
         };
@@ -1654,6 +1662,7 @@ mod tests {
         MarketContext {
             writer: Writer::Shared(db.clone()),
             pool: db.clone(),
+            server: tokio::runtime::Handle::current(),
             hub: Arc::new(MarketHub::new()),
             user_events: broadcast::channel(64).0,
             security_percent: dec!(10),
