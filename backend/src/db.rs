@@ -253,6 +253,17 @@ mod tests {
         assert_eq!(retry_soon(std::ptr::null_mut(), 0), 1);
     }
 
+    /// The rows the tests' `waits` table holds.
+    async fn rows_of_waits(pool: &DatabaseConnection) -> usize {
+        pool.query_all_raw(sea_orm::Statement::from_string(
+            pool.get_database_backend(),
+            "SELECT id FROM waits",
+        ))
+        .await
+        .unwrap()
+        .len()
+    }
+
     #[tokio::test]
     async fn the_markets_writer_waits_for_another_connections_lock_without_blocking_the_runtime() {
         // One runtime thread: were the writer to wait on it, the pool's transaction could not
@@ -290,14 +301,7 @@ mod tests {
             .await
             .unwrap();
         txn.commit().await.unwrap();
-        let rows = pool
-            .query_all_raw(sea_orm::Statement::from_string(
-                pool.get_database_backend(),
-                "SELECT id FROM waits",
-            ))
-            .await
-            .unwrap();
-        assert_eq!(rows.len(), 2);
+        assert_eq!(rows_of_waits(&pool).await, 2);
     }
 
     #[tokio::test]
@@ -327,14 +331,7 @@ mod tests {
         assert!(!waiting.is_finished(), "the lock is held");
         holding.commit().await.unwrap();
         waiting.await.unwrap().unwrap();
-        let rows = pool
-            .query_all_raw(sea_orm::Statement::from_string(
-                pool.get_database_backend(),
-                "SELECT id FROM waits",
-            ))
-            .await
-            .unwrap();
-        assert_eq!(rows.len(), 2);
+        assert_eq!(rows_of_waits(&pool).await, 2);
     }
 
     #[tokio::test]
