@@ -272,32 +272,29 @@ impl Handle {
     /// `BEGIN IMMEDIATE`, after rolling back a transaction left open (by a caller that panicked
     /// or was cancelled midway: it is not continued); SQLite's result code on failure.
     fn begin(&self) -> Result<(), c_int> {
-        // SAFETY: the handle is open and the SQL texts are NUL-terminated.
-        unsafe {
-            if ffi::sqlite3_get_autocommit(self.0.as_ptr()) == 0 {
-                let code = ffi::sqlite3_exec(
-                    self.0.as_ptr(),
-                    c"ROLLBACK".as_ptr(),
-                    None,
-                    ptr::null_mut(),
-                    ptr::null_mut(),
-                );
-                if code != ffi::SQLITE_OK {
-                    return Err(code);
-                }
-            }
-            let code = ffi::sqlite3_exec(
+        // SAFETY: the handle is open.
+        if unsafe { ffi::sqlite3_get_autocommit(self.0.as_ptr()) } == 0 {
+            self.exec(c"ROLLBACK")?;
+        }
+        self.exec(c"BEGIN IMMEDIATE")
+    }
+
+    /// Runs `sql` (no parameters, no rows wanted); SQLite's result code on failure.
+    fn exec(&self, sql: &CStr) -> Result<(), c_int> {
+        // SAFETY: the handle is open and `sql` is NUL-terminated.
+        let code = unsafe {
+            ffi::sqlite3_exec(
                 self.0.as_ptr(),
-                c"BEGIN IMMEDIATE".as_ptr(),
+                sql.as_ptr(),
                 None,
                 ptr::null_mut(),
                 ptr::null_mut(),
-            );
-            if code == ffi::SQLITE_OK {
-                Ok(())
-            } else {
-                Err(code)
-            }
+            )
+        };
+        if code == ffi::SQLITE_OK {
+            Ok(())
+        } else {
+            Err(code)
         }
     }
 
@@ -425,12 +422,14 @@ impl Handle {
         kind: Kind,
         mut rows: Option<&mut Vec<DirectRow>>,
     ) -> Result<(), DbErr> {
+        let mut columns = None;
         loop {
             // SAFETY: a live prepared statement of this connection.
             match unsafe { ffi::sqlite3_step(statement.0.as_ptr()) } {
                 ffi::SQLITE_ROW => {
                     if let Some(rows) = rows.as_deref_mut() {
-                        rows.push(row(statement));
+                        let columns = columns.get_or_insert_with(|| columns_of(statement));
+                        rows.push(row(statement, columns));
                     }
                 }
                 ffi::SQLITE_DONE => return Ok(()),
@@ -445,25 +444,37 @@ impl Handle {
     }
 }
 
-/// The current row of `statement`.
-fn row(statement: &Prepared) -> DirectRow {
+/// Each column of `statement`'s rows: its name and its declared type, in lower case (empty for an
+/// expression).
+fn columns_of(statement: &Prepared) -> Vec<(String, String)> {
+    let s = statement.0.as_ptr();
+    // SAFETY (this function): `s` is a live prepared statement; the names are copied at once.
+    let count = unsafe { ffi::sqlite3_column_count(s) };
+    (0..count)
+        .map(|at| {
+            let name = unsafe { CStr::from_ptr(ffi::sqlite3_column_name(s, at)) }
+                .to_string_lossy()
+                .into_owned();
+            let declared = unsafe { ffi::sqlite3_column_decltype(s, at) };
+            let declared = if declared.is_null() {
+                String::new()
+            } else {
+                unsafe { CStr::from_ptr(declared) }
+                    .to_string_lossy()
+                    .to_ascii_lowercase()
+            };
+            (name, declared)
+        })
+        .collect()
+}
+
+/// The current row of `statement`, whose columns are `columns` ([`columns_of`]).
+fn row(statement: &Prepared, columns: &[(String, String)]) -> DirectRow {
     let s = statement.0.as_ptr();
     // SAFETY (this function): `s` has a current row; SQLite's column pointers stay valid until the
     // next step, and everything is copied before then.
-    let columns = unsafe { ffi::sqlite3_column_count(s) };
-    let mut values = Vec::with_capacity(columns.max(0) as usize);
-    for at in 0..columns {
-        let name = unsafe { CStr::from_ptr(ffi::sqlite3_column_name(s, at)) }
-            .to_string_lossy()
-            .into_owned();
-        let declared = unsafe { ffi::sqlite3_column_decltype(s, at) };
-        let declared = if declared.is_null() {
-            String::new()
-        } else {
-            unsafe { CStr::from_ptr(declared) }
-                .to_string_lossy()
-                .to_ascii_lowercase()
-        };
+    let mut values = Vec::with_capacity(columns.len());
+    for (at, (name, declared)) in (0..).zip(columns) {
         let value = match unsafe { ffi::sqlite3_column_type(s, at) } {
             ffi::SQLITE_INTEGER => {
                 let n = unsafe { ffi::sqlite3_column_int64(s, at) };
@@ -495,9 +506,9 @@ fn row(statement: &Prepared) -> DirectRow {
                 };
                 Value::Bytes(Some(bytes))
             }
-            _ => null_of(&declared),
+            _ => null_of(declared),
         };
-        values.push((name, value));
+        values.push((name.clone(), value));
     }
     values
 }
@@ -535,6 +546,21 @@ impl DirectSqlite {
         let mut rows = Vec::new();
         self.lock().run(statement, Kind::Query, Some(&mut rows))?;
         Ok(rows)
+    }
+
+    /// Every row of `statement`, whose columns are all integers, in the statement's order.
+    pub fn integers(&self, statement: &Statement) -> Result<Vec<Vec<i64>>, DbErr> {
+        self.query(statement)?
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|(name, value)| match value {
+                        Value::BigInt(Some(n)) => Ok(n),
+                        other => Err(DbErr::Type(format!("{name} is {other:?}, not an integer"))),
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// The models of `E` that `select` finds.

@@ -126,17 +126,15 @@ impl Writer {
         match self {
             Writer::Shared(db) => super::checkpoint_passive(db).await,
             Writer::Own(direct) => {
+                // Its columns: busy, log (the frames in the WAL), checkpointed.
                 let statement =
                     Statement::from_string(DbBackend::Sqlite, "PRAGMA wal_checkpoint(PASSIVE)");
-                let rows = direct.query(&statement)?;
-                let log = rows
-                    .into_iter()
-                    .next()
-                    .and_then(|row| row.into_iter().find(|(name, _)| name == "log"));
-                match log {
-                    Some((_, sea_orm::Value::BigInt(Some(frames)))) => Ok(frames),
-                    _ => Ok(0),
-                }
+                let rows = direct.integers(&statement)?;
+                Ok(rows
+                    .first()
+                    .and_then(|row| row.get(1))
+                    .copied()
+                    .unwrap_or(0))
             }
         }
     }
@@ -200,21 +198,7 @@ impl WriterTransaction<'_> {
                         .collect::<Result<Vec<i64>, DbErr>>()
                 })
                 .collect(),
-            WriterTransaction::Own(txn) => txn
-                .connection()
-                .query(&statement)?
-                .into_iter()
-                .map(|row| {
-                    row.into_iter()
-                        .map(|(name, value)| match value {
-                            sea_orm::Value::BigInt(Some(n)) => Ok(n),
-                            other => {
-                                Err(DbErr::Type(format!("{name} is {other:?}, not an integer")))
-                            }
-                        })
-                        .collect()
-                })
-                .collect(),
+            WriterTransaction::Own(txn) => txn.connection().integers(&statement),
         }
     }
 }

@@ -43,7 +43,7 @@ pub struct SpotExchange {
     trading: TradingConfig,
     shutdown: watch::Receiver<bool>,
     /// Where the markets run: a thread of their own on an SQLite file, else the server's runtime.
-    runtime: Option<tokio::runtime::Handle>,
+    runtime: tokio::runtime::Handle,
 }
 
 /// A thread with a runtime of its own for the markets of an SQLite file, running until `shutdown`
@@ -117,9 +117,9 @@ impl SpotExchange {
         let (user_events, _) = broadcast::channel(USER_EVENTS);
         let runtime = match writer {
             Writer::Own(_) => {
-                Some(markets_thread(shutdown.clone()).map_err(|e| DbErr::Custom(e.to_string()))?)
+                markets_thread(shutdown.clone()).map_err(|e| DbErr::Custom(e.to_string()))?
             }
-            Writer::Shared(_) => None,
+            Writer::Shared(_) => tokio::runtime::Handle::current(),
         };
         let exchange = Arc::new(Self {
             markets: RwLock::new(HashMap::new()),
@@ -167,11 +167,7 @@ impl SpotExchange {
         let rules = Arc::new(rules);
         let (commands, queue) = mpsc::channel(QUEUE);
         let market = SpotMarket::new(rules.clone(), self.context.clone());
-        let running = market.run(queue, self.shutdown.clone());
-        match &self.runtime {
-            Some(runtime) => drop(runtime.spawn(running)),
-            None => drop(tokio::spawn(running)),
-        }
+        self.runtime.spawn(market.run(queue, self.shutdown.clone()));
         markets.insert(coin.symbol.clone(), Handle { rules, commands });
     }
 
