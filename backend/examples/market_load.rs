@@ -17,26 +17,30 @@
 //! cargo run --release -p backend --example market_load -- --clients 10000 --secs 60
 //! ```
 //!
-//! The clients are light: a two-worker runtime, and the WebSocket spoken by hand on a plain
-//! `TcpStream` (the opening handshake with its accept key checked, masked frames out, server frames
-//! read in place from one receive buffer of up to 16 KiB: no message objects, no copies); every
-//! message of one read is stamped with that read's time. A server frame that is masked, fragmented
-//! or not UTF-8 text ends the client with an error (the server never sends one). Of every message
-//! only `type`, `ts`, and for depth `kind`, `seq` and `prevSeq` are read (string search, no JSON
-//! parse). The counts every message adds to (latency histograms, each tick's first and last
-//! latency) are kept per thread and summed at the end, so the two workers do not contend for the
-//! same cache lines. The tool competes with the server for the same cores: on a 2-core machine its
-//! own CPU is reported beside the server's and the latency includes its scheduling.
+//! The clients are light. Each connects and subscribes in a task of a two-worker tokio runtime,
+//! then is handed to one of two reader threads, which wait on an epoll set of their own and read
+//! every client whose data arrived, in a plain loop (no task, wake-up or timer per message). The
+//! WebSocket is spoken by hand on a plain `TcpStream` (the opening handshake with its accept key
+//! checked, masked frames out, server frames read in place from one receive buffer of up to 16 KiB:
+//! no message objects, no copies); every message of one read is stamped with that read's time. A
+//! server frame that is masked, fragmented or not UTF-8 text ends the client with an error (the
+//! server never sends one). Of every message only `type`, `ts`, and for depth `symbol`, `kind`,
+//! `seq` and `prevSeq` are read, walking its keys back from its end once (no JSON parse). The
+//! counts every message adds to (latency histograms, each tick's first and last latency) are kept
+//! per thread and summed at the end, so the two readers do not contend for the same cache lines.
+//! The tool competes with the server for the same cores: on a 2-core machine its own CPU is
+//! reported beside the server's and the latency includes its scheduling.
 
 mod support;
 
 use std::{
     collections::HashMap,
+    os::fd::AsRawFd,
     path::PathBuf,
     process::ExitCode,
     sync::{
         Arc, Mutex, OnceLock,
-        atomic::{AtomicI64, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed},
+        atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed},
     },
     time::{Duration, Instant},
 };
@@ -45,7 +49,7 @@ use clap::Parser;
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
-    sync::{Semaphore, watch},
+    sync::Semaphore,
 };
 
 use support::{CpuMark, ServerProcess};
@@ -102,7 +106,7 @@ struct Args {
 }
 
 /// Shards of what every client updates (histograms, the per-tick extremes): each thread updates
-/// its own, so the tool's two workers do not contend for the same cache lines on every message.
+/// its own, so the tool's two reader threads do not contend for the same cache lines on every message.
 const SHARDS: usize = 4;
 
 /// The shard of the calling thread.
@@ -271,50 +275,95 @@ struct ClientReport {
     max_gap: Duration,
 }
 
-/// Where `needle` (two bytes or more) first starts in `hay`, looking from the front, or from the
-/// back when `from_end`. The keys read sit near one end of a message: `serde_json::json!` sorts
-/// the keys (`data` … `type` last), a ticker starts with `type`, and a depth message's `kind`,
-/// `prevSeq`, `seq` and `ts` close its `data` (after `asks` and `bids`).
-fn locate(hay: &[u8], needle: &[u8], from_end: bool) -> Option<usize> {
-    let last_start = hay.len().checked_sub(needle.len())?;
-    let (a, b) = (needle[0], needle[1]);
-    let at = |i: &usize| hay[*i] == a && hay[*i + 1] == b && &hay[*i..*i + needle.len()] == needle;
-    if from_end {
-        (0..=last_start).rev().find(at)
-    } else {
-        (0..=last_start).find(at)
+/// The fields the tool reads of a message, found in one pass over its end (see [`Fields::read`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Fields<'a> {
+    /// `type`.
+    kind: &'a str,
+    /// `symbol`.
+    symbol: Option<&'a str>,
+    /// The last `ts` of the message: `data.ts` of ticker and depth, the newest trade's of `TRADE`.
+    ts: Option<i64>,
+    /// A depth message's `kind` (`snapshot` or `diff`), `seq` and `prevSeq`.
+    depth_kind: Option<&'a str>,
+    seq: Option<i64>,
+    prev_seq: Option<i64>,
+    /// A `TRADE` message's `snapshot`.
+    snapshot: Option<bool>,
+}
+
+impl<'a> Fields<'a> {
+    /// Reads the fields of `text` walking its keys backwards from its end, each byte at most
+    /// once. The keys read sit near the end: `serde_json::json!` sorts the keys (`data` … `symbol`,
+    /// `type` last), a depth message's `kind`, `prevSeq`, `seq` and `ts` close its `data` (after
+    /// `asks` and `bids`), a `TRADE`'s newest trade (with its `ts`) is the last of `data`, and a
+    /// ticker starts with `type` and closes its `data` with `ts`, `change`, `priceChangePercent`.
+    /// The walk stops at the `ts` (and for depth at `kind`), or at `data`.
+    fn read(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let mut fields = Fields::default();
+        if let Some(rest) = text.strip_prefix("{\"type\":\"") {
+            fields.kind = rest.split('"').next().unwrap_or("");
+        }
+        // `end`: where the part not yet walked ends; a key ends with `":`.
+        let mut end = bytes.len();
+        while let Some(colon) = memchr::memrchr(b':', &bytes[..end]) {
+            end = colon;
+            if colon == 0 || bytes[colon - 1] != b'"' {
+                continue;
+            }
+            let Some(open) = memchr::memrchr(b'"', &bytes[..colon - 1]) else {
+                break;
+            };
+            end = open;
+            let key = &bytes[open + 1..colon - 1];
+            let value = &text[colon + 1..];
+            match key {
+                b"type" if fields.kind.is_empty() => fields.kind = quoted(value).unwrap_or(""),
+                b"symbol" if fields.symbol.is_none() => fields.symbol = quoted(value),
+                b"ts" if fields.ts.is_none() => fields.ts = integer(value),
+                b"seq" if fields.seq.is_none() => fields.seq = integer(value),
+                b"prevSeq" if fields.prev_seq.is_none() => fields.prev_seq = integer(value),
+                b"kind" if fields.depth_kind.is_none() => fields.depth_kind = quoted(value),
+                b"snapshot" if fields.snapshot.is_none() => {
+                    fields.snapshot = Some(value.starts_with("true"))
+                }
+                b"data" => break,
+                _ => {}
+            }
+            if fields.ts.is_some() && (fields.kind != "depth" || fields.depth_kind.is_some()) {
+                break;
+            }
+        }
+        fields
     }
 }
 
-/// The string value after `key` (which ends with the opening quote).
-fn str_after<'a>(text: &'a str, key: &str, from_end: bool) -> Option<&'a str> {
-    let start = locate(text.as_bytes(), key.as_bytes(), from_end)? + key.len();
-    let end = text.as_bytes()[start..].iter().position(|b| *b == b'"')?;
-    text.get(start..start + end)
+/// The string at the start of `value` (which starts with its opening quote).
+fn quoted(value: &str) -> Option<&str> {
+    let rest = value.strip_prefix('"')?;
+    rest.get(..memchr::memchr(b'"', rest.as_bytes())?)
 }
 
-/// The integer after `key` (which ends with the colon).
-fn int_after(text: &str, key: &str, from_end: bool) -> Option<i64> {
-    let at = locate(text.as_bytes(), key.as_bytes(), from_end)? + key.len();
-    let digits = &text.as_bytes()[at..];
-    let end = digits
-        .iter()
-        .position(|b| !b.is_ascii_digit() && *b != b'-')
-        .unwrap_or(digits.len());
-    std::str::from_utf8(&digits[..end]).ok()?.parse().ok()
-}
-
-/// The message's `type`.
-fn message_type(text: &str) -> &str {
-    match text.strip_prefix("{\"type\":\"") {
-        Some(rest) => rest.split('"').next().unwrap_or(""),
-        None => str_after(text, "\"type\":\"", true).unwrap_or(""),
+/// The integer at the start of `value`.
+fn integer(value: &str) -> Option<i64> {
+    let (negative, digits) = match value.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        rest => (false, rest),
+    };
+    let mut number: i64 = 0;
+    let mut any = false;
+    for digit in digits.iter().take_while(|b| b.is_ascii_digit()) {
+        number = number
+            .checked_mul(10)?
+            .checked_add(i64::from(digit - b'0'))?;
+        any = true;
     }
+    any.then_some(if negative { -number } else { number })
 }
 
-fn symbol_index(text: &str) -> Option<usize> {
-    let symbol = str_after(text, "\"symbol\":\"", true)?;
-    SYMBOLS.iter().position(|s| *s == symbol)
+fn symbol_index(symbol: Option<&str>) -> Option<usize> {
+    SYMBOLS.iter().position(|s| Some(*s) == symbol)
 }
 
 /// Per-client reading state.
@@ -332,39 +381,33 @@ impl Reader {
     /// Reads one message, received at `now` (`now_ms` on the clock the server stamps with).
     fn on_text(&mut self, text: &str, shared: &Shared, now: Instant, now_ms: i64) {
         let measuring = shared.phase.load(Relaxed) == MEASURING;
-        let kind = message_type(text);
-        // Latest `ts` in the message: data.ts of ticker and depth, the newest trade's of TRADE.
-        let stamp = || int_after(text, "\"ts\":", true);
+        let fields = Fields::read(text);
         let mut histogram = None;
-        match kind {
+        match fields.kind {
             "ticker" => histogram = Some(&shared.ticker),
             "depth" => {
-                let index = symbol_index(text);
-                let seq = int_after(text, "\"seq\":", true);
-                if str_after(text, "\"kind\":\"", true) == Some("snapshot") {
+                let index = symbol_index(fields.symbol);
+                if fields.depth_kind == Some("snapshot") {
                     if measuring {
                         self.report.depth_snapshots += 1;
                     }
                 } else if let Some(i) = index
                     && self.depth_seq[i].is_some()
-                    && int_after(text, "\"prevSeq\":", true) != self.depth_seq[i]
+                    && fields.prev_seq != self.depth_seq[i]
                     && measuring
                 {
                     self.report.depth_gaps += 1;
                 }
                 if let Some(i) = index {
-                    self.depth_seq[i] = seq;
+                    self.depth_seq[i] = fields.seq;
                 }
                 histogram = Some(&shared.depth);
             }
-            // `"snapshot":` closes the message, just before `symbol` and `type`.
-            "TRADE" if locate(text.as_bytes(), b"\"snapshot\":f", true).is_some() => {
-                histogram = Some(&shared.trade)
-            }
+            "TRADE" if fields.snapshot == Some(false) => histogram = Some(&shared.trade),
             "HEARTBEAT" => {
                 if measuring {
                     self.report.heartbeats += 1;
-                    if let Some(ts) = stamp() {
+                    if let Some(ts) = fields.ts {
                         shared.heartbeat.record(now_ms - ts);
                     }
                 }
@@ -379,7 +422,7 @@ impl Reader {
         if measuring {
             if let Some(histogram) = histogram {
                 self.report.data_messages += 1;
-                if let Some(ts) = stamp() {
+                if let Some(ts) = fields.ts {
                     let ms = now_ms - ts;
                     histogram.record(ms);
                     match &mut self.tick {
@@ -416,8 +459,42 @@ struct Connection {
     stream: TcpStream,
     /// Received bytes not parsed yet.
     buf: Vec<u8>,
-    /// The state of the masking keys' generator (xorshift).
-    mask: u32,
+    /// The masking keys' generator.
+    mask: Mask,
+}
+
+/// The masking keys of a client's frames (xorshift).
+struct Mask(u32);
+
+impl Mask {
+    /// Four bytes of masking key.
+    fn next(&mut self) -> [u8; 4] {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        x.to_le_bytes()
+    }
+
+    /// Appends a masked, final frame of `opcode` with `payload` to `out` (clients must mask).
+    fn put_frame(&mut self, out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
+        out.push(0x80 | opcode);
+        match payload.len() {
+            len @ 0..=125 => out.push(0x80 | len as u8),
+            len @ 126..=0xFFFF => {
+                out.push(0x80 | 126);
+                out.extend_from_slice(&(len as u16).to_be_bytes());
+            }
+            len => {
+                out.push(0x80 | 127);
+                out.extend_from_slice(&(len as u64).to_be_bytes());
+            }
+        }
+        let mask = self.next();
+        out.extend_from_slice(&mask);
+        out.extend(payload.iter().zip(mask.iter().cycle()).map(|(b, k)| b ^ k));
+    }
 }
 
 /// A server frame found in [`Connection::buf`]: its opcode, and where its payload lies.
@@ -443,9 +520,9 @@ impl Connection {
         let mut connection = Self {
             stream,
             buf: Vec::with_capacity(1024),
-            mask: seed | 1,
+            mask: Mask(seed | 1),
         };
-        let nonce: Vec<u8> = (0..4).flat_map(|_| connection.next_mask()).collect();
+        let nonce: Vec<u8> = (0..4).flat_map(|_| connection.mask.next()).collect();
         let key = data_encoding::BASE64.encode(&nonce);
         let request = format!(
             "GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -482,36 +559,7 @@ impl Connection {
         Ok(connection)
     }
 
-    /// Four bytes of masking key.
-    fn next_mask(&mut self) -> [u8; 4] {
-        let mut x = self.mask;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.mask = x;
-        x.to_le_bytes()
-    }
-
-    /// Appends a masked, final frame of `opcode` with `payload` to `out` (clients must mask).
-    fn put_frame(&mut self, out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
-        out.push(0x80 | opcode);
-        match payload.len() {
-            len @ 0..=125 => out.push(0x80 | len as u8),
-            len @ 126..=0xFFFF => {
-                out.push(0x80 | 126);
-                out.extend_from_slice(&(len as u16).to_be_bytes());
-            }
-            len => {
-                out.push(0x80 | 127);
-                out.extend_from_slice(&(len as u64).to_be_bytes());
-            }
-        }
-        let mask = self.next_mask();
-        out.extend_from_slice(&mask);
-        out.extend(payload.iter().zip(mask.iter().cycle()).map(|(b, k)| b ^ k));
-    }
-
-    /// Sends `frames` (built with [`Connection::put_frame`]) with one write.
+    /// Sends `frames` (built with [`Mask::put_frame`]) with one write.
     async fn send(&mut self, frames: &[u8]) -> std::io::Result<()> {
         self.stream.write_all(frames).await
     }
@@ -520,14 +568,6 @@ impl Connection {
     async fn read(&mut self) -> std::io::Result<usize> {
         self.buf.reserve(READ_CHUNK);
         self.stream.read_buf(&mut self.buf).await
-    }
-
-    /// Drops the first `n` parsed bytes, and the buffer's room when it was grown by a large frame.
-    fn consume(&mut self, n: usize) {
-        self.buf.drain(..n);
-        if self.buf.is_empty() && self.buf.capacity() > 4 * READ_CHUNK {
-            self.buf = Vec::new();
-        }
     }
 }
 
@@ -585,47 +625,61 @@ enum Read {
     Failed(String),
 }
 
-/// Handles every whole frame received: text messages to `reader` (all stamped with the time of
-/// this read), pings answered, a close frame's reason returned.
-async fn read_frames(connection: &mut Connection, reader: &mut Reader, shared: &Shared) -> Read {
+/// Handles every whole frame at the start of `buf`: text messages to `reader` (all stamped with
+/// the time of this read), the payloads of pings to `pongs`. Returns how many bytes it handled
+/// and how reading ended (a close frame's reason).
+fn take_frames(
+    buf: &[u8],
+    reader: &mut Reader,
+    shared: &Shared,
+    pongs: &mut Vec<Vec<u8>>,
+) -> (usize, Read) {
     let received = Instant::now();
     let received_ms = support::now_ms();
     let mut at = 0;
-    let mut pongs = Vec::new();
-    let mut outcome = Read::More;
     loop {
-        let frame = match frame_at(&connection.buf, at) {
+        let frame = match frame_at(buf, at) {
             Ok(Some(frame)) => frame,
-            Ok(None) => break,
-            Err(error) => {
-                outcome = Read::Failed(error);
-                break;
-            }
+            Ok(None) => return (at, Read::More),
+            Err(error) => return (at, Read::Failed(error)),
         };
-        let payload = &connection.buf[frame.payload.clone()];
+        let payload = &buf[frame.payload.clone()];
         at = frame.payload.end;
         match frame.opcode {
             OP_TEXT => match std::str::from_utf8(payload) {
                 Ok(text) => reader.on_text(text, shared, received, received_ms),
-                Err(_) => {
-                    outcome = Read::Failed("a text frame that is not UTF-8".into());
-                    break;
-                }
+                Err(_) => return (at, Read::Failed("a text frame that is not UTF-8".into())),
             },
             OP_CLOSE => {
                 let reason = payload.get(2..).unwrap_or_default();
-                outcome = Read::Closed(String::from_utf8_lossy(reason).into_owned());
-                break;
+                return (
+                    at,
+                    Read::Closed(String::from_utf8_lossy(reason).into_owned()),
+                );
             }
             OP_PING => pongs.push(payload.to_vec()),
             _ => {}
         }
     }
-    connection.consume(at);
+}
+
+/// Drops the first `n` handled bytes of `buf`, and its room when a large frame grew it.
+fn consume(buf: &mut Vec<u8>, n: usize) {
+    buf.drain(..n);
+    if buf.is_empty() && buf.capacity() > 4 * READ_CHUNK {
+        *buf = Vec::new();
+    }
+}
+
+/// [`take_frames`] on what `connection` has received, the pings answered.
+async fn read_frames(connection: &mut Connection, reader: &mut Reader, shared: &Shared) -> Read {
+    let mut pongs = Vec::new();
+    let (at, outcome) = take_frames(&connection.buf, reader, shared, &mut pongs);
+    consume(&mut connection.buf, at);
     if !pongs.is_empty() {
         let mut out = Vec::new();
         for payload in pongs {
-            connection.put_frame(&mut out, OP_PONG, &payload);
+            connection.mask.put_frame(&mut out, OP_PONG, &payload);
         }
         if let Err(error) = connection.send(&out).await {
             return Read::Failed(format!("pong: {error}"));
@@ -634,13 +688,213 @@ async fn read_frames(connection: &mut Connection, reader: &mut Reader, shared: &
     outcome
 }
 
+/// Threads that read the subscribed clients while measuring.
+const READER_THREADS: usize = 2;
+/// The most readiness events one wait of a reader thread takes.
+const EVENTS_PER_WAIT: usize = 1024;
+
+/// A subscribed client, read by a reader thread: its socket (non-blocking), what was received
+/// and not handled yet, its masking keys, its reading state and when it pings next.
+struct Measured {
+    stream: std::net::TcpStream,
+    buf: Vec<u8>,
+    mask: Mask,
+    reader: Reader,
+    next_ping: Instant,
+}
+
+impl Measured {
+    /// Reads what has arrived and handles it; why the client ended, if it did.
+    fn receive(&mut self, shared: &Shared) -> Option<Ended> {
+        self.buf.reserve(READ_CHUNK);
+        let spare = self.buf.spare_capacity_mut();
+        // SAFETY: `recv` writes at most `spare.len()` bytes into the vector's spare capacity;
+        // only the bytes it reports written are then counted as initialised.
+        let received = unsafe {
+            libc::recv(
+                self.stream.as_raw_fd(),
+                spare.as_mut_ptr().cast(),
+                spare.len(),
+                libc::MSG_DONTWAIT,
+            )
+        };
+        if received < 0 {
+            let error = std::io::Error::last_os_error();
+            return match error.kind() {
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted => None,
+                _ => Some(Ended::Failed(format!("read: {error}"))),
+            };
+        }
+        if received == 0 {
+            return Some(Ended::Failed("read: connection ended".into()));
+        }
+        // SAFETY: see above; `received` bytes were written.
+        unsafe { self.buf.set_len(self.buf.len() + received as usize) };
+        let mut pongs = Vec::new();
+        let (at, outcome) = take_frames(&self.buf, &mut self.reader, shared, &mut pongs);
+        consume(&mut self.buf, at);
+        let mut out = Vec::new();
+        for payload in pongs {
+            self.mask.put_frame(&mut out, OP_PONG, &payload);
+        }
+        if let Err(error) = self.send(&out) {
+            return Some(Ended::Failed(format!("pong: {error}")));
+        }
+        match outcome {
+            Read::More => self.ping_if_due(Instant::now()),
+            Read::Closed(reason) => Some(Ended::Closed(reason)),
+            Read::Failed(error) => Some(Ended::Failed(format!("read: {error}"))),
+        }
+    }
+
+    /// Sends a ping when one is due at `now`.
+    fn ping_if_due(&mut self, now: Instant) -> Option<Ended> {
+        if now < self.next_ping {
+            return None;
+        }
+        self.next_ping += PING_EVERY;
+        let text = format!(r#"{{"op":"ping","ts":{}}}"#, support::now_ms());
+        let mut out = Vec::new();
+        self.mask.put_frame(&mut out, OP_TEXT, text.as_bytes());
+        self.send(&out)
+            .err()
+            .map(|error| Ended::Failed(format!("ping: {error}")))
+    }
+
+    /// Writes `frames` at once (a few bytes into an idle socket's buffer: a socket without that
+    /// much room is an error).
+    fn send(&self, frames: &[u8]) -> std::io::Result<()> {
+        if frames.is_empty() {
+            return Ok(());
+        }
+        std::io::Write::write_all(&mut &self.stream, frames)
+    }
+
+    /// The client's report at the end: its last tick merged, and the silence from its last message
+    /// to the end of the window counted.
+    fn finish(mut self, shared: &Shared, ended: Option<Ended>) -> ClientReport {
+        let in_window = shared.phase.load(Relaxed) == MEASURING;
+        match ended {
+            Some(Ended::Closed(reason)) => {
+                self.reader.report.closed_by_server = Some(if reason.is_empty() {
+                    "(no reason)".to_owned()
+                } else {
+                    reason
+                });
+                self.reader.report.ended_in_window = in_window;
+            }
+            Some(Ended::Failed(error)) => {
+                self.reader.report.error = Some(error);
+                self.reader.report.ended_in_window = in_window;
+            }
+            None => {}
+        }
+        self.reader.flush_tick(shared);
+        if let (Some(start), Some(end)) = (shared.window_start.get(), shared.window_end.get()) {
+            let last = self.reader.last_message.max(*start);
+            let gap = end.saturating_duration_since(last);
+            self.reader.report.max_gap = self.reader.report.max_gap.max(gap);
+        }
+        self.reader.report
+    }
+}
+
+/// Why a reader thread stopped reading a client.
+enum Ended {
+    /// The server sent a close frame (with its reason).
+    Closed(String),
+    /// The connection ended or failed, or the server broke the protocol.
+    Failed(String),
+}
+
+/// A reader thread: waits on its own epoll set for the clients `arriving` from their tasks (the
+/// WebSocket handshake and the subscriptions run on the tokio runtime), reads each when data
+/// arrives, and pings each when due, until `stop`; returns every client's report. A plain loop
+/// instead of a task per client: the tool shares the machine's cores with the server, and the
+/// scheduler's wake-ups, polls and timers per message were most of what it did besides reading.
+fn read_clients(
+    arriving: std::sync::mpsc::Receiver<Measured>,
+    shared: Arc<Shared>,
+    stop: Arc<AtomicBool>,
+) -> Vec<ClientReport> {
+    // SAFETY: plain system calls on a descriptor this function owns and closes.
+    let epoll = unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) };
+    assert!(
+        epoll >= 0,
+        "epoll_create1: {}",
+        std::io::Error::last_os_error()
+    );
+    let mut clients: Vec<Option<Measured>> = Vec::new();
+    let mut reports = Vec::new();
+    let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; EVENTS_PER_WAIT];
+    let mut pinged = Instant::now();
+    while !stop.load(Relaxed) {
+        while let Ok(client) = arriving.try_recv() {
+            let mut event = libc::epoll_event {
+                events: libc::EPOLLIN as u32,
+                u64: clients.len() as u64,
+            };
+            // Level-triggered: what arrived before the client was added is reported at once.
+            // SAFETY: the client's socket is open; `event` lives through the call.
+            let added = unsafe {
+                libc::epoll_ctl(
+                    epoll,
+                    libc::EPOLL_CTL_ADD,
+                    client.stream.as_raw_fd(),
+                    &mut event,
+                )
+            };
+            if added < 0 {
+                let error = std::io::Error::last_os_error();
+                reports
+                    .push(client.finish(&shared, Some(Ended::Failed(format!("epoll: {error}")))));
+            } else {
+                clients.push(Some(client));
+            }
+        }
+        // SAFETY: `events` has room for `EVENTS_PER_WAIT` entries.
+        let ready =
+            unsafe { libc::epoll_wait(epoll, events.as_mut_ptr(), EVENTS_PER_WAIT as i32, 10) };
+        for event in &events[..ready.max(0) as usize] {
+            let slot = &mut clients[event.u64 as usize];
+            if let Some(ended) = slot.as_mut().and_then(|client| client.receive(&shared)) {
+                // Closing the socket (dropping it) takes it out of the epoll set.
+                if let Some(client) = slot.take() {
+                    reports.push(client.finish(&shared, Some(ended)));
+                }
+            }
+        }
+        // Clients that hear nothing still ping (the server closes a client silent for 60 s).
+        if pinged.elapsed() >= Duration::from_secs(1) {
+            let now = Instant::now();
+            pinged = now;
+            for slot in clients.iter_mut() {
+                if let Some(ended) = slot.as_mut().and_then(|client| client.ping_if_due(now))
+                    && let Some(client) = slot.take()
+                {
+                    reports.push(client.finish(&shared, Some(ended)));
+                }
+            }
+        }
+    }
+    reports.extend(
+        clients
+            .into_iter()
+            .flatten()
+            .map(|client| client.finish(&shared, None)),
+    );
+    // SAFETY: `epoll` is this function's and is not used after.
+    unsafe { libc::close(epoll) };
+    reports
+}
+
 async fn run_client(
     id: usize,
     url: String,
     shared: Arc<Shared>,
     permits: Arc<Semaphore>,
-    mut stop: watch::Receiver<bool>,
-) -> ClientReport {
+    readers: std::sync::mpsc::Sender<Measured>,
+) -> Option<ClientReport> {
     let mut reader = Reader {
         depth_seq: [None; SYMBOLS.len()],
         tick: None,
@@ -659,12 +913,12 @@ async fn run_client(
         Ok(Err(error)) => {
             shared.failed.fetch_add(1, Relaxed);
             reader.report.error = Some(format!("connect: {error}"));
-            return reader.report;
+            return Some(reader.report);
         }
         Err(_) => {
             shared.failed.fetch_add(1, Relaxed);
             reader.report.error = Some("connect: timed out".into());
-            return reader.report;
+            return Some(reader.report);
         }
     };
     reader.report.connect = Some(started.elapsed());
@@ -678,7 +932,7 @@ async fn run_client(
             for channel in CHANNELS {
                 let text =
                     format!(r#"{{"op":"subscribe","channel":"{channel}","symbol":"{symbol}"}}"#);
-                ws.put_frame(&mut out, OP_TEXT, text.as_bytes());
+                ws.mask.put_frame(&mut out, OP_TEXT, text.as_bytes());
             }
         }
         ws.send(&out).await.map_err(|e| e.to_string())?;
@@ -702,12 +956,12 @@ async fn run_client(
         Ok(Err(error)) => {
             shared.failed.fetch_add(1, Relaxed);
             reader.report.error = Some(format!("subscribe: {error}"));
-            return reader.report;
+            return Some(reader.report);
         }
         Err(_) => {
             shared.failed.fetch_add(1, Relaxed);
             reader.report.error = Some("subscribe: no acknowledgement within 60 s".into());
-            return reader.report;
+            return Some(reader.report);
         }
     }
     reader.report.ready = Some(started.elapsed());
@@ -716,56 +970,31 @@ async fn run_client(
 
     // Spread the pings over the period, as independent browsers would.
     let offset = Duration::from_millis((id as u64 * 7919) % PING_EVERY.as_millis() as u64);
-    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + offset, PING_EVERY);
-    // One future for the whole loop (making one per message costs more than reading it).
-    let mut stopped = std::pin::pin!(stop.changed());
-    loop {
-        tokio::select! {
-            biased;
-            _ = &mut stopped => break,
-            read = ws.read() => {
-                let ended = match read {
-                    Ok(0) => Some("read: connection ended".to_owned()),
-                    Err(error) => Some(format!("read: {error}")),
-                    Ok(_) => match read_frames(&mut ws, &mut reader, &shared).await {
-                        Read::More => None,
-                        Read::Closed(reason) => {
-                            reader.report.closed_by_server = Some(if reason.is_empty() {
-                                "(no reason)".to_owned()
-                            } else {
-                                reason
-                            });
-                            reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
-                            break;
-                        }
-                        Read::Failed(error) => Some(format!("read: {error}")),
-                    },
-                };
-                if let Some(error) = ended {
-                    reader.report.error = Some(error);
-                    reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
-                    break;
-                }
-            },
-            _ = ping.tick() => {
-                let text = format!(r#"{{"op":"ping","ts":{}}}"#, support::now_ms());
-                let mut out = Vec::new();
-                ws.put_frame(&mut out, OP_TEXT, text.as_bytes());
-                if let Err(error) = ws.send(&out).await {
-                    reader.report.error = Some(format!("ping: {error}"));
-                    reader.report.ended_in_window = shared.phase.load(Relaxed) == MEASURING;
-                    break;
+    let next_ping = Instant::now() + offset;
+    // From here a reader thread reads the client (see `read_clients`).
+    match ws.stream.into_std() {
+        Ok(stream) => {
+            let measured = Measured {
+                stream,
+                buf: ws.buf,
+                mask: ws.mask,
+                reader,
+                next_ping,
+            };
+            match readers.send(measured) {
+                Ok(()) => None,
+                Err(std::sync::mpsc::SendError(measured)) => {
+                    let mut report = measured.reader.report;
+                    report.error = Some("no reader thread".into());
+                    Some(report)
                 }
             }
         }
+        Err(error) => {
+            reader.report.error = Some(format!("socket: {error}"));
+            Some(reader.report)
+        }
     }
-    reader.flush_tick(&shared);
-    // The silence from the last message to the end of the window counts too.
-    if let (Some(start), Some(end)) = (shared.window_start.get(), shared.window_end.get()) {
-        let gap = end.saturating_duration_since(reader.last_message.max(*start));
-        reader.report.max_gap = reader.report.max_gap.max(gap);
-    }
-    reader.report
 }
 
 /// The server under test.
@@ -969,7 +1198,44 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
         ticks: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
     });
     let permits = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
-    let (stop_tx, stop_rx) = watch::channel(false);
+    let stop = Arc::new(AtomicBool::new(false));
+    let (senders, threads): (Vec<_>, Vec<_>) = (0..READER_THREADS)
+        .map(|i| {
+            let (sender, arriving) = std::sync::mpsc::channel();
+            let (shared, stop) = (shared.clone(), stop.clone());
+            let thread = std::thread::Builder::new()
+                .name(format!("reader-{i}"))
+                .spawn(move || read_clients(arriving, shared, stop))
+                .expect("a reader thread");
+            (sender, thread)
+        })
+        .unzip();
+    // Stops the reader threads and gathers every client's report, those whose task ended before
+    // it was subscribed and those the threads read.
+    let gather = |handles: Vec<tokio::task::JoinHandle<Option<ClientReport>>>| async {
+        stop.store(true, Relaxed);
+        let mut reports = Vec::with_capacity(handles.len());
+        for handle in handles {
+            match handle.await {
+                Ok(Some(report)) => reports.push(report),
+                Ok(None) => {}
+                Err(error) => reports.push(ClientReport {
+                    error: Some(format!("task: {error}")),
+                    ..Default::default()
+                }),
+            }
+        }
+        for thread in threads {
+            match tokio::task::spawn_blocking(move || thread.join()).await {
+                Ok(Ok(read)) => reports.extend(read),
+                _ => reports.push(ClientReport {
+                    error: Some("a reader thread failed".into()),
+                    ..Default::default()
+                }),
+            }
+        }
+        reports
+    };
     // Without a server process id (in-process, or --url alone) these readings are not taken:
     // `/proc/self` would be the tool's.
     let server_reading = || server_pid.map(|pid| CpuMark::now(Some(pid)));
@@ -982,7 +1248,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
                 ws_base.clone(),
                 shared.clone(),
                 permits.clone(),
-                stop_rx.clone(),
+                senders[id % READER_THREADS].clone(),
             ))
         })
         .collect();
@@ -1011,10 +1277,8 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
         .and_then(|(a, b)| a.process_percent(&b));
     let ready = shared.ready.load(Relaxed);
     if ready == 0 {
-        let _ = stop_tx.send(true);
         let mut failures: std::collections::BTreeMap<String, usize> = Default::default();
-        for handle in handles {
-            let report = handle.await.unwrap_or_default();
+        for report in gather(handles).await {
             *failures
                 .entry(report.error.unwrap_or_default())
                 .or_default() += 1;
@@ -1066,17 +1330,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     let tcp2 = support::tcp_buffers_kib();
     let load_after = support::load_average();
 
-    let _ = stop_tx.send(true);
-    let mut reports = Vec::with_capacity(handles.len());
-    for handle in handles {
-        match handle.await {
-            Ok(report) => reports.push(report),
-            Err(error) => reports.push(ClientReport {
-                error: Some(format!("task: {error}")),
-                ..Default::default()
-            }),
-        }
-    }
+    let reports = gather(handles).await;
 
     // Report.
     let secs = measured.as_secs_f64();
@@ -1353,27 +1607,47 @@ mod tests {
 
     #[test]
     fn the_fields_read_are_found_in_every_message_kind() {
-        let ticker =
-            r#"{"type":"ticker","symbol":"btcusdt","data":{"close":"1","ts":1700000000123}}"#;
-        assert_eq!(message_type(ticker), "ticker");
-        assert_eq!(int_after(ticker, "\"ts\":", true), Some(1_700_000_000_123));
+        let ticker = r#"{"type":"ticker","symbol":"btcusdt","data":{"close":"1","ts":1700000000123,"change":"0.5","priceChangePercent":null}}"#;
+        let read = Fields::read(ticker);
+        assert_eq!((read.kind, read.ts), ("ticker", Some(1_700_000_000_123)));
         let depth = r#"{"data":{"asks":[],"bids":[["1","0"]],"kind":"diff","prevSeq":812,"seq":813,"ts":1700000001000},"symbol":"ethusdt","type":"depth"}"#;
-        assert_eq!(message_type(depth), "depth");
-        assert_eq!(str_after(depth, "\"kind\":\"", true), Some("diff"));
-        assert_eq!(int_after(depth, "\"seq\":", true), Some(813));
-        assert_eq!(int_after(depth, "\"prevSeq\":", true), Some(812));
-        assert_eq!(symbol_index(depth), Some(1));
-        let trades = r#"{"data":[{"id":1,"ts":1700000000999},{"id":2,"ts":1700000001000}],"snapshot":false,"symbol":"ltcusdt","type":"TRADE"}"#;
-        assert_eq!(message_type(trades), "TRADE");
-        assert_eq!(int_after(trades, "\"ts\":", true), Some(1_700_000_001_000));
-        assert!(locate(trades.as_bytes(), b"\"snapshot\":f", true).is_some());
-        let heartbeat = r#"{"ts":1700000000000,"type":"HEARTBEAT"}"#;
-        assert_eq!(message_type(heartbeat), "HEARTBEAT");
         assert_eq!(
-            int_after(heartbeat, "\"ts\":", true),
-            Some(1_700_000_000_000)
+            Fields::read(depth),
+            Fields {
+                kind: "depth",
+                symbol: Some("ethusdt"),
+                ts: Some(1_700_000_001_000),
+                depth_kind: Some("diff"),
+                seq: Some(813),
+                prev_seq: Some(812),
+                snapshot: None,
+            }
         );
-        assert_eq!(int_after("{}", "\"ts\":", true), None);
+        assert_eq!(symbol_index(Fields::read(depth).symbol), Some(1));
+        let snapshot = r#"{"data":{"asks":[["2","1"]],"bids":[],"kind":"snapshot","seq":9,"ts":1700000001000},"symbol":"btcusdt","type":"depth"}"#;
+        let read = Fields::read(snapshot);
+        assert_eq!(
+            (read.depth_kind, read.seq, read.prev_seq),
+            (Some("snapshot"), Some(9), None)
+        );
+        let trades = r#"{"data":[{"id":1,"ts":1700000000999},{"id":2,"ts":1700000001000}],"snapshot":false,"symbol":"ltcusdt","type":"TRADE"}"#;
+        let read = Fields::read(trades);
+        assert_eq!(
+            (read.kind, read.ts, read.snapshot, read.symbol),
+            (
+                "TRADE",
+                Some(1_700_000_001_000),
+                Some(false),
+                Some("ltcusdt")
+            )
+        );
+        let heartbeat = r#"{"ts":1700000000000,"type":"HEARTBEAT"}"#;
+        let read = Fields::read(heartbeat);
+        assert_eq!((read.kind, read.ts), ("HEARTBEAT", Some(1_700_000_000_000)));
+        assert_eq!(Fields::read("{}"), Fields::default());
+        assert_eq!(integer("-12,"), Some(-12));
+        assert_eq!(integer("x"), None);
+        assert_eq!(integer("99999999999999999999"), None);
     }
 
     #[test]
