@@ -238,16 +238,12 @@ where
         let mut ended = None;
         let mut beat = false;
         // Reading and writing never overlap (the write comes after the select), so the socket
-        // is not split.
+        // is not split. The broadcast is looked at first: woken by a tick (the usual wake-up),
+        // the task writes without polling the socket's read side on the way (each poll of it
+        // goes through the upgraded connection's layers and locks); the read side stays
+        // registered from the previous turn, so a client's message still wakes the task.
         tokio::select! {
-            read = io.read_buf(reader.buffer(READ_CHUNK)) => match read {
-                Ok(0) | Err(_) => break (End::ClientLeft, Vec::new()),
-                Ok(_) => {
-                    last_heard = Instant::now();
-                    ended = read_incoming(&mut reader, &hub, &mut client, &mut klines, lang, &mut out);
-                    reader.shrink();
-                }
-            },
+            biased;
             event = events.recv() => match event {
                 // The usual case: one batch (a tick) and nothing else to write.
                 Ok(batch) if events.is_empty() => shared = Some(shared_write(&batch, &mut client)),
@@ -264,6 +260,14 @@ where
                     break (End::ClientLeft, Vec::new());
                 }
             }
+            read = io.read_buf(reader.buffer(READ_CHUNK)) => match read {
+                Ok(0) | Err(_) => break (End::ClientLeft, Vec::new()),
+                Ok(_) => {
+                    last_heard = Instant::now();
+                    ended = read_incoming(&mut reader, &hub, &mut client, &mut klines, lang, &mut out);
+                    reader.shrink();
+                }
+            },
             _ = &mut heartbeat => beat = true,
         }
         // A heartbeat that is due rides on this write rather than waking the client's task
