@@ -1442,6 +1442,18 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
             tq(values, 1.0)
         );
     }
+    // The slowest ticks, with the second of the minute they fell on (periodic work shows).
+    let mut slowest: Vec<(i64, i64)> = ticks.iter().map(|(ts, (_, last))| (*last, *ts)).collect();
+    slowest.sort_unstable_by(|a, b| b.cmp(a));
+    let listed: Vec<String> = slowest
+        .iter()
+        .take(8)
+        .map(|(last, ts)| format!("{last} ms at :{:02}.{:03}", ts / 1000 % 60, ts % 1000))
+        .collect();
+    println!(
+        "  slowest ticks (last client; the tick's second of the minute): {}",
+        listed.join(", ")
+    );
     let early: u64 = [&shared.ticker, &shared.depth, &shared.trade]
         .iter()
         .map(|h| h.early.load(Relaxed))
