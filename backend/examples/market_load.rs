@@ -100,6 +100,9 @@ struct Args {
     /// Clients connecting at the same time.
     #[arg(long, default_value_t = 128)]
     connect_concurrency: usize,
+    /// Threads that read the subscribed clients while measuring (each a loop on its own epoll set).
+    #[arg(long, default_value_t = 2)]
+    readers: usize,
     /// Give up on connecting after this many seconds.
     #[arg(long, default_value_t = 600)]
     connect_timeout: u64,
@@ -688,8 +691,6 @@ async fn read_frames(connection: &mut Connection, reader: &mut Reader, shared: &
     outcome
 }
 
-/// Threads that read the subscribed clients while measuring.
-const READER_THREADS: usize = 2;
 /// The most readiness events one wait of a reader thread takes.
 const EVENTS_PER_WAIT: usize = 1024;
 
@@ -1199,7 +1200,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     });
     let permits = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
     let stop = Arc::new(AtomicBool::new(false));
-    let (senders, threads): (Vec<_>, Vec<_>) = (0..READER_THREADS)
+    let (senders, threads): (Vec<_>, Vec<_>) = (0..args.readers.max(1))
         .map(|i| {
             let (sender, arriving) = std::sync::mpsc::channel();
             let (shared, stop) = (shared.clone(), stop.clone());
@@ -1248,7 +1249,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
                 ws_base.clone(),
                 shared.clone(),
                 permits.clone(),
-                senders[id % READER_THREADS].clone(),
+                senders[id % senders.len()].clone(),
             ))
         })
         .collect();
