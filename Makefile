@@ -70,9 +70,10 @@ backend-debug:
 openapi: ## rewrite openapi/openapi.json from the code
 	$(CARGO) run -q -p backend -- export-openapi
 
-lint-rust: ## rustfmt check and clippy with warnings denied
+lint-rust: ## rustfmt check, clippy and rustdoc (broken or private links) with warnings denied
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
 test-rust: ## Rust unit, vector and HTTP tests (SQLite), including the openapi freshness check
 	$(CARGO) test --workspace

@@ -10,7 +10,7 @@
 //!
 //! Its statements run on the calling thread for as long as SQLite takes (a whole batch, about a
 //! millisecond). When another connection holds the write lock, `BEGIN IMMEDIATE` waits in
-//! [`super::retry_soon`], the busy handler of every connection of the server.
+//! `super::retry_soon`, the busy handler of every connection of the server.
 //!
 //! A row's values: an integer column declared `boolean` is a `bool`, other integers are `i64`,
 //! text is `String`, and a `NULL` takes the type its column was declared with (a `NULL` of an

@@ -123,7 +123,7 @@ pub fn open_request(
     crate::http::body::parse_json_body(text.as_bytes()).map_err(|error| error.to_api_error())
 }
 
-/// The idempotency of a withdrawal request (see [`Fingerprint`]).
+/// The idempotency of a withdrawal request (see `Fingerprint`).
 pub fn idempotency(
     user_id: i64,
     key: Option<&str>,

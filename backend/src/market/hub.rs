@@ -335,7 +335,7 @@ impl Published {
 
     /// Keeps `bytes`, built for a client subscribed to `topics` that held `depth_before` and holds
     /// `depth_after` after the batch, for the next client of the same kind (up to
-    /// [`SHARED_WRITES`] kinds a batch).
+    /// `SHARED_WRITES` kinds a batch).
     pub fn keep_written(
         &self,
         topics: &[Topic],

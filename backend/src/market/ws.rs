@@ -16,8 +16,8 @@
 //! message over [`MAX_CLIENT_MESSAGE`] skipped unread and answered with an `error`.
 //!
 //! Cost per connection (measured with `backend/examples/market_load.rs`, docs/benchmarks.md): a
-//! wake-up takes every batch already published (up to [`BATCH`]; a simulator tick is one batch) and
-//! writes it with one write; between reads a connection holds a read buffer of [`READ_CHUNK`].
+//! wake-up takes every batch already published (up to `BATCH`; a simulator tick is one batch) and
+//! writes it with one write; between reads a connection holds a read buffer of `READ_CHUNK`.
 //! When a wake-up finds one batch, the write is shared: clients with the same subscriptions that
 //! hold the same depth `seq`s want the same bytes, so the first of them builds them and the others
 //! write them from the batch ([`Published::written`]), a reference count each.
@@ -142,7 +142,7 @@ fn every_pair() -> String {
 }
 
 /// Upgrades to the market channel (RFC 6455's opening handshake, as poem's `WebSocket` does it, but
-/// the connection is then served by [`serve`] on the raw upgraded stream).
+/// the connection is then served by `serve` on the raw upgraded stream).
 #[handler]
 pub fn market_channel(
     Path(client_id): Path<String>,

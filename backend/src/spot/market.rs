@@ -228,7 +228,7 @@ pub struct MarketContext {
     pub write_turn: Arc<Mutex<()>>,
     /// The pair of every open order, for cancellations.
     pub open_orders: Arc<OpenOrderIndex>,
-    /// The server's runtime, for work on the shared pool (see [`SpotMarket::quote_in_memory`]).
+    /// The server's runtime, for work on the shared pool (see `SpotMarket::quote_in_memory`).
     pub server: tokio::runtime::Handle,
 }
 

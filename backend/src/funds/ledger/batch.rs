@@ -6,7 +6,7 @@
 //!   zero) and then changed in memory, entry by entry, under the same rules as
 //!   [`super::post_within`]: the entry's shape is checked by [`super::check`], and an entry that
 //!   would take a balance below zero is refused whole, changing nothing.
-//! - [`LedgerBatch::flush`] writes everything at the end: the entries and their postings with
+//! - [`LedgerBatch::write`] adds everything to the batch's [`Writes`] at the end: the entries and their postings with
 //!   multi-row inserts, then every changed account once (its final balance, its version moved on by
 //!   one). Each posting records its account's balance after its own entry, as a single post does.
 //! - [`LedgerBatch::mark`] and [`LedgerBatch::undo_to`] take back what was posted after a point (an
@@ -72,7 +72,7 @@ struct PendingPosting {
     balance_after: String,
 }
 
-/// Entries posted in memory, written by [`LedgerBatch::flush`].
+/// Entries posted in memory, written by [`LedgerBatch::write`].
 #[derive(Debug, Default)]
 pub struct LedgerBatch {
     accounts: HashMap<(AccountRef, String), Held>,
@@ -438,7 +438,7 @@ impl Writes {
     }
 
     /// Runs every statement, in order, inside `txn`: in one round trip on SQLite, in one per
-    /// [`MAX_MESSAGE`] of text on a database server.
+    /// `MAX_MESSAGE` of text on a database server.
     pub async fn run(self, txn: &WriterTransaction<'_>) -> Result<(), DbErr> {
         for message in &self.messages {
             txn.execute_unprepared(message).await?;
