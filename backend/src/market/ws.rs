@@ -240,8 +240,9 @@ where
         // Reading and writing never overlap (the write comes after the select), so the socket
         // is not split. The broadcast is looked at first: woken by a tick (the usual wake-up),
         // the task writes without polling the socket's read side on the way (each poll of it
-        // goes through the upgraded connection's layers and locks); the read side stays
-        // registered from the previous turn, so a client's message still wakes the task.
+        // goes through the upgraded connection's layers and locks). The task only sleeps after
+        // a select in which every branch was polled and is pending, so a client's message still
+        // wakes it; a run of ready batches is cut by tokio's cooperative budget.
         tokio::select! {
             biased;
             event = events.recv() => match event {
