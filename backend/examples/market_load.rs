@@ -482,21 +482,8 @@ impl Mask {
 
     /// Appends a masked, final frame of `opcode` with `payload` to `out` (clients must mask).
     fn put_frame(&mut self, out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
-        out.push(0x80 | opcode);
-        match payload.len() {
-            len @ 0..=125 => out.push(0x80 | len as u8),
-            len @ 126..=0xFFFF => {
-                out.push(0x80 | 126);
-                out.extend_from_slice(&(len as u16).to_be_bytes());
-            }
-            len => {
-                out.push(0x80 | 127);
-                out.extend_from_slice(&(len as u64).to_be_bytes());
-            }
-        }
         let mask = self.next();
-        out.extend_from_slice(&mask);
-        out.extend(payload.iter().zip(mask.iter().cycle()).map(|(b, k)| b ^ k));
+        backend::market::frame::put_masked_frame(out, 0x80 | opcode, mask, payload);
     }
 }
 

@@ -36,19 +36,33 @@ const MAX_HEADER: usize = 14;
 
 /// Appends one unmasked, final frame of `opcode` carrying `payload` to `out`.
 pub fn put_frame(out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
-    out.push(0x80 | opcode);
-    match payload.len() {
-        len @ 0..=125 => out.push(len as u8),
-        len @ 126..=0xFFFF => {
-            out.push(126);
+    put_header(out, 0x80 | opcode, 0, payload.len());
+    out.extend_from_slice(payload);
+}
+
+/// Appends a masked frame (as clients must send them) with `first` as its first byte (FIN,
+/// opcode), masking key `mask` and `payload` to `out`.
+pub fn put_masked_frame(out: &mut Vec<u8>, first: u8, mask: [u8; 4], payload: &[u8]) {
+    put_header(out, first, 0x80, payload.len());
+    out.extend_from_slice(&mask);
+    out.extend(payload.iter().zip(mask.iter().cycle()).map(|(b, k)| b ^ k));
+}
+
+/// A frame's first byte, then its length (7 bits, or 126 / 127 and 16 / 64 bits) with the mask
+/// bit `masked` (0 or 0x80).
+fn put_header(out: &mut Vec<u8>, first: u8, masked: u8, len: usize) {
+    out.push(first);
+    match len {
+        0..=125 => out.push(masked | len as u8),
+        126..=0xFFFF => {
+            out.push(masked | 126);
             out.extend_from_slice(&(len as u16).to_be_bytes());
         }
-        len => {
-            out.push(127);
+        _ => {
+            out.push(masked | 127);
             out.extend_from_slice(&(len as u64).to_be_bytes());
         }
     }
-    out.extend_from_slice(payload);
 }
 
 /// The frame of the text message `text` and the length of its header (the text follows it).
@@ -335,21 +349,8 @@ pub(crate) fn server_frames(mut bytes: &[u8]) -> (Vec<(u8, Vec<u8>)>, usize) {
 /// A masked client frame with `first` as its first byte (FIN, opcode), for tests.
 #[cfg(test)]
 pub(crate) fn client_frame(first: u8, payload: &[u8]) -> Vec<u8> {
-    let mask = [0x37, 0xfa, 0x21, 0x3d];
-    let mut out = vec![first];
-    match payload.len() {
-        len @ 0..=125 => out.push(0x80 | len as u8),
-        len @ 126..=0xFFFF => {
-            out.push(0x80 | 126);
-            out.extend_from_slice(&(len as u16).to_be_bytes());
-        }
-        len => {
-            out.push(0x80 | 127);
-            out.extend_from_slice(&(len as u64).to_be_bytes());
-        }
-    }
-    out.extend_from_slice(&mask);
-    out.extend(payload.iter().zip(mask.iter().cycle()).map(|(b, k)| b ^ k));
+    let mut out = Vec::new();
+    put_masked_frame(&mut out, first, [0x37, 0xfa, 0x21, 0x3d], payload);
     out
 }
 
