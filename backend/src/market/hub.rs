@@ -438,6 +438,8 @@ pub struct MarketHub {
     /// The candles' broadcast (see the module's notes).
     candle_events: broadcast::Sender<Batch>,
     notices: broadcast::Sender<Arc<str>>,
+    /// The market channel's writers, started by its first client.
+    writers: std::sync::OnceLock<crate::market::ws::Writers>,
 }
 
 impl Default for MarketHub {
@@ -462,7 +464,14 @@ impl MarketHub {
             }),
             candle_events: broadcast::channel(CANDLE_BUFFER).0,
             notices: broadcast::channel(64).0,
+            writers: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The market channel's writers, started on the current runtime the first time.
+    pub(crate) fn writers(&self) -> &crate::market::ws::Writers {
+        self.writers
+            .get_or_init(|| crate::market::ws::Writers::start(self))
     }
 
     /// The latest ticker of `symbol`, if the market source has produced one.

@@ -1,30 +1,44 @@
 //! The market channel `GET /ws/market/{clientId}` (messages in docs/api.md).
 //!
-//! Every client has its own task. It reads the shared broadcast, which never waits for it; when the
-//! client falls behind, the missed tickers and books are replaced by the latest ones (conflation). A
-//! write that cannot complete within [`SEND_TIMEOUT`] means the client cannot keep up: it is closed
-//! with a reason, and nobody else is slowed. The server sends `HEARTBEAT` every [`HEARTBEAT_EVERY`]
-//! (in the write of a tick when one comes within the last quarter of the period, so while ticks
-//! flow a heartbeat costs no wake-up or write of its own);
-//! a client silent for [`CLIENT_IDLE_LIMIT`] is considered dead and closed.
+//! The broadcast is written by a few writer tasks ([`Writers`], one per worker of the runtime),
+//! each owning an equal share of the connections: per batch (a simulator tick is one), a writer
+//! goes through its connections and writes each the frames it wants at once, without waking the
+//! client's task. Clients with the same subscriptions that hold the same depth `seq`s want the same
+//! bytes, so the first of them builds them and the others write them from the batch
+//! ([`Published::written`]), a reference count each. What a socket does not take at once waits in
+//! the connection's pending bytes, and the client's task writes it. Behind pending bytes a batch
+//! is queued up to `PENDING_LIMIT`; past it, batches are dropped and the client gets the latest
+//! tickers and books once it has caught up (conflation). A write that cannot complete within
+//! [`SEND_TIMEOUT`] means the client cannot keep up: it is closed with a reason, and nobody else
+//! is slowed.
+//!
+//! Each client also has a task of its own: it reads and answers the client's messages, reads the
+//! candles' broadcast while the client has a kline subscription, and sends `HEARTBEAT` every
+//! [`HEARTBEAT_EVERY`] when no tick carried one (a writer adds it to a tick's write when it is due
+//! within the last quarter of the period, so while ticks flow a heartbeat costs no write of its
+//! own); a client silent for [`CLIENT_IDLE_LIMIT`] is considered dead and closed. The task and the
+//! writer share the connection's write side under one lock; answers are queued in the same hold of
+//! the lock that read the state they show, so a batch never falls between a snapshot and its state.
 //!
 //! The WebSocket itself is spoken here, on the upgraded connection, below poem's WebSocket type
-//! (`frame.rs`): server frames are not masked, so the hub frames each message once and a client's
-//! task only copies the frames it wants into one buffer and writes it (poem's `Message::Text` would
+//! (`frame.rs`): server frames are not masked, so the hub frames each message once and a write only
+//! copies the frames a client wants into one buffer, or shares one (poem's `Message::Text` would
 //! need a `String` of its own per client and message, framed again for each). Reading follows the
 //! protocol: masked client frames, fragments, pings answered with pongs, the close handshake, and a
 //! message over [`MAX_CLIENT_MESSAGE`] skipped unread and answered with an `error`.
 //!
-//! Cost per connection (measured with `backend/examples/market_load.rs`, docs/benchmarks.md): a
-//! wake-up takes every batch already published (up to `BATCH`; a simulator tick is one batch) and
-//! writes it with one write; between reads a connection holds a read buffer of `READ_CHUNK`.
-//! When a wake-up finds one batch, the write is shared: clients with the same subscriptions that
-//! hold the same depth `seq`s want the same bytes, so the first of them builds them and the others
-//! write them from the batch ([`Published::written`]), a reference count each.
+//! Cost per connection (measured with `backend/examples/market_load.rs`, docs/benchmarks.md): no
+//! wake-up per tick (the writer's lock, compare and write), a read buffer of `READ_CHUNK` between
+//! reads, and the task's heartbeat timer once a period.
 
 use std::{
-    collections::{HashMap, HashSet},
-    sync::Arc,
+    collections::{HashMap, HashSet, VecDeque},
+    pin::Pin,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering::Relaxed},
+    },
+    task::{Context, Poll},
     time::Duration,
 };
 
@@ -44,9 +58,13 @@ use serde_json::json;
 use sha1::{Digest, Sha1};
 use tokio::{
     io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt},
-    sync::broadcast::{
-        Receiver,
-        error::{RecvError, TryRecvError},
+    sync::{
+        Notify,
+        broadcast::{
+            Receiver,
+            error::{RecvError, TryRecvError},
+        },
+        mpsc,
     },
     time::Instant,
 };
@@ -81,6 +99,9 @@ const BATCH: usize = 64;
 /// What one read of the socket takes at most (client messages are small; a connection keeps this
 /// much room while it waits).
 const READ_CHUNK: usize = 1024;
+/// What may wait for a client that is behind before batches are dropped for it (it then gets the
+/// latest tickers and books when it catches up); a tick's messages to a client are about 10 KB.
+const PENDING_LIMIT: usize = 64 * 1024;
 /// A write is started with this much room (a tick's messages to one client are about 10 KB).
 const WRITE_START: usize = 16 * 1024;
 /// The times a connection is held to: [`HEARTBEAT_EVERY`], [`CLIENT_IDLE_LIMIT`] and
@@ -215,91 +236,313 @@ enum End {
     Invalid(u16, &'static str),
 }
 
-/// Serves one client on `io`, the upgraded connection, until it leaves or is closed.
-async fn serve<S>(mut io: S, hub: Arc<MarketHub>, lang: Lang, limits: Limits)
+/// The tasks that write the broadcast to the clients: one per worker of the runtime, each owning
+/// an equal share of the connections (see the module's notes). Started by the first client.
+pub struct Writers {
+    joining: Vec<mpsc::UnboundedSender<Arc<Connection>>>,
+    next: AtomicUsize,
+}
+
+impl Writers {
+    /// Starts the writers of `hub` on the current runtime. Each holds only its receivers, so it
+    /// ends with the hub (the broadcast closes).
+    pub(crate) fn start(hub: &MarketHub) -> Self {
+        let workers = tokio::runtime::Handle::current().metrics().num_workers();
+        let joining = (0..workers.max(1))
+            .map(|_| {
+                let (join, joined) = mpsc::unbounded_channel();
+                tokio::spawn(write_batches(hub.subscribe(), joined));
+                join
+            })
+            .collect();
+        Self {
+            joining,
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// Hands `connection` to the next writer in turn.
+    fn join(&self, connection: Arc<Connection>) {
+        let index = self.next.fetch_add(1, Relaxed) % self.joining.len();
+        let _ = self.joining[index].send(connection);
+    }
+}
+
+/// What a client's task and its writer share.
+struct Connection {
+    state: std::sync::Mutex<Outgoing>,
+    /// Told when [`Outgoing::pending`] holds bytes the socket did not take at once.
+    wake: Notify,
+}
+
+impl Connection {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Outgoing> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The write side of a connection and what decides what it is sent.
+struct Outgoing {
+    write: Pin<Box<dyn AsyncWrite + Send>>,
+    client: Client,
+    /// Bytes to write before anything else, in order (whole frames, but for the front one, of
+    /// which `offset` bytes went out).
+    pending: VecDeque<Arc<[u8]>>,
+    offset: usize,
+    pending_bytes: usize,
+    /// Batches were dropped while the client was behind: it gets the latest tickers and books
+    /// once `pending` is written.
+    behind: bool,
+    /// When the next `HEARTBEAT` is due, and the period.
+    next_heartbeat: Instant,
+    heartbeat_every: Duration,
+    /// The client's task has ended.
+    closed: bool,
+}
+
+impl Outgoing {
+    /// Queues `bytes` after what is pending.
+    fn queue(&mut self, bytes: Arc<[u8]>) {
+        if !bytes.is_empty() {
+            self.pending_bytes += bytes.len();
+            self.pending.push_back(bytes);
+        }
+    }
+
+    /// Writes what it can of `pending` at once; `Ready(Err)` when the connection failed. With
+    /// `cx` of the client's task, a socket without room wakes that task when it has.
+    fn poll_pending(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), ()>> {
+        while let Some(front) = self.pending.front() {
+            match self.write.as_mut().poll_write(cx, &front[self.offset..]) {
+                Poll::Ready(Ok(0) | Err(_)) => return Poll::Ready(Err(())),
+                Poll::Ready(Ok(n)) => {
+                    self.offset += n;
+                    self.pending_bytes -= n;
+                    if self.offset == front.len() {
+                        self.pending.pop_front();
+                        self.offset = 0;
+                    }
+                }
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// As [`Outgoing::poll_pending`], and once written, when batches were dropped meanwhile, the
+    /// latest tickers and books of the client's subscriptions (queued and written in turn).
+    fn poll_caught_up(&mut self, cx: &mut Context<'_>, hub: &MarketHub) -> Poll<Result<(), ()>> {
+        loop {
+            match self.poll_pending(cx) {
+                Poll::Ready(Ok(())) if self.behind => {
+                    self.behind = false;
+                    let mut out = Vec::new();
+                    for text in snapshots(hub, &mut self.client, None) {
+                        frame::put_frame(&mut out, frame::OP_TEXT, text.as_bytes());
+                    }
+                    self.queue(Arc::from(out));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// What is left to write of the front of `pending` (a close frame must start on a frame
+    /// boundary); the rest is dropped.
+    fn cut(&mut self) -> Vec<u8> {
+        let rest = self
+            .pending
+            .front()
+            .map(|front| front[self.offset..].to_vec())
+            .unwrap_or_default();
+        self.pending.clear();
+        self.offset = 0;
+        self.pending_bytes = 0;
+        rest
+    }
+}
+
+/// A writer: every batch of the broadcast to each of its connections, in turn. A connection with
+/// nothing pending is written at once with the batch's shared bytes (and a `HEARTBEAT` when one is
+/// due); what the socket does not take waits in `pending` for the client's task, which is told.
+/// Behind a connection's pending bytes a batch is queued, up to [`PENDING_LIMIT`]; past it the
+/// batch is dropped and the client gets the latest tickers and books when it catches up.
+async fn write_batches(
+    mut events: Receiver<Batch>,
+    mut joined: mpsc::UnboundedReceiver<Arc<Connection>>,
+) {
+    let mut connections: Vec<Arc<Connection>> = Vec::new();
+    loop {
+        let batch = match events.recv().await {
+            Ok(batch) => Some(batch),
+            Err(RecvError::Lagged(missed)) => {
+                tracing::debug!(missed, "market writer lagged; clients get the latest");
+                None
+            }
+            Err(RecvError::Closed) => return,
+        };
+        while let Ok(connection) = joined.try_recv() {
+            connections.push(connection);
+        }
+        let mut at = 0;
+        while at < connections.len() {
+            let open = write_batch(&connections[at], batch.as_deref());
+            if open {
+                at += 1;
+            } else {
+                connections.swap_remove(at);
+            }
+            // A writer does not hold its worker for a whole fan-out.
+            tokio::task::consume_budget().await;
+        }
+    }
+}
+
+/// Writes `batch` (`None`: batches were missed) to `connection`; `false` once its task has ended.
+fn write_batch(connection: &Connection, batch: Option<&Published>) -> bool {
+    let mut state = connection.lock();
+    if state.closed {
+        return false;
+    }
+    let Some(batch) = batch else {
+        state.behind = true;
+        connection.wake.notify_one();
+        return true;
+    };
+    let state = &mut *state;
+    if !state.pending.is_empty() || state.behind {
+        if !state.behind && state.pending_bytes < PENDING_LIMIT {
+            let bytes = shared_write(batch, &mut state.client);
+            state.queue(bytes);
+        } else {
+            state.behind = true;
+        }
+        connection.wake.notify_one();
+        return true;
+    }
+    let mut bytes = shared_write(batch, &mut state.client);
+    if bytes.is_empty() {
+        return true;
+    }
+    // A heartbeat due within the last quarter of its period rides on this write (a tick comes
+    // every second, a heartbeat every 10 s: while ticks flow the client's timer sends none).
+    let now = Instant::now();
+    if now + state.heartbeat_every / 4 >= state.next_heartbeat {
+        let mut out = Vec::with_capacity(bytes.len() + 64);
+        out.extend_from_slice(&bytes);
+        put_heartbeat(&mut out);
+        bytes = Arc::from(out);
+        state.next_heartbeat = now + state.heartbeat_every;
+    }
+    state.queue(bytes);
+    let mut cx = Context::from_waker(std::task::Waker::noop());
+    if !matches!(state.poll_pending(&mut cx), Poll::Ready(Ok(()))) {
+        // The rest waits for the client's task (which writes with its own waker, or ends).
+        connection.wake.notify_one();
+    }
+    true
+}
+
+/// Serves one client on `io`, the upgraded connection, until it leaves or is closed: reads its
+/// messages and answers them, reads the candles' broadcast while it has a kline subscription,
+/// sends heartbeats when no tick carried one, and writes what the writer left pending within
+/// [`SEND_TIMEOUT`].
+async fn serve<S>(io: S, hub: Arc<MarketHub>, lang: Lang, limits: Limits)
 where
-    S: AsyncRead + AsyncWrite + Unpin,
+    S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    let mut events = hub.subscribe();
+    let (mut read, write) = tokio::io::split(io);
+    let every = limits.heartbeat_every;
+    let connection = Arc::new(Connection {
+        state: std::sync::Mutex::new(Outgoing {
+            write: Box::pin(write),
+            client: Client::default(),
+            pending: VecDeque::new(),
+            offset: 0,
+            pending_bytes: 0,
+            behind: false,
+            next_heartbeat: Instant::now() + every,
+            heartbeat_every: every,
+            closed: false,
+        }),
+        wake: Notify::new(),
+    });
+    hub.writers().join(connection.clone());
     // The candles' broadcast, read only while the client has a kline subscription.
     let mut klines: Option<Receiver<Batch>> = None;
-    let mut client = Client::default();
     let mut reader = FrameReader::new(MAX_CLIENT_MESSAGE);
-    let every = limits.heartbeat_every;
     let heartbeat = tokio::time::sleep(every);
     tokio::pin!(heartbeat);
     let mut last_heard = Instant::now();
 
-    let (end, unwritten) = loop {
-        // The frames to write after this wake-up: built for this client, or a batch's write
-        // shared with every client of the same kind.
+    let end = loop {
         let mut out: Vec<u8> = Vec::new();
-        let mut shared: Option<Arc<[u8]>> = None;
         let mut ended = None;
-        let mut beat = false;
-        // Reading and writing never overlap (the write comes after the select), so the socket
-        // is not split. The broadcast is looked at first: woken by a tick (the usual wake-up),
-        // the task writes without polling the socket's read side on the way (each poll of it
-        // goes through the upgraded connection's layers and locks). The task only sleeps after
-        // a select in which every branch was polled and is pending, so a client's message still
-        // wakes it; a run of ready batches is cut by tokio's cooperative budget.
+        let mut write = false;
         tokio::select! {
             biased;
-            event = events.recv() => match event {
-                // The usual case: one batch (a tick) and nothing else to write.
-                Ok(batch) if events.is_empty() => shared = Some(shared_write(&batch, &mut client)),
-                event => {
-                    if !take_published(event, &mut events, &hub, &mut client, &mut out) {
-                        break (End::ClientLeft, Vec::new());
-                    }
-                }
-            },
+            _ = connection.wake.notified() => write = true,
             Some(event) = next_candle(&mut klines) => {
-                if let Some(candles) = klines.as_mut()
-                    && !take_published(event, candles, &hub, &mut client, &mut out)
-                {
-                    break (End::ClientLeft, Vec::new());
+                if let Some(candles) = klines.as_mut() {
+                    let mut state = connection.lock();
+                    if !take_published(event, candles, &hub, &mut state.client, &mut out) {
+                        break End::ClientLeft;
+                    }
+                    state.queue(Arc::from(std::mem::take(&mut out)));
+                    write = true;
                 }
             }
-            read = io.read_buf(reader.buffer(READ_CHUNK)) => match read {
-                Ok(0) | Err(_) => break (End::ClientLeft, Vec::new()),
+            incoming = read.read_buf(reader.buffer(READ_CHUNK)) => match incoming {
+                Ok(0) | Err(_) => break End::ClientLeft,
                 Ok(_) => {
                     last_heard = Instant::now();
-                    ended = read_incoming(&mut reader, &hub, &mut client, &mut klines, lang, &mut out);
+                    // Answered and queued in one hold of the lock: a batch the writer sends
+                    // meanwhile goes before the answers or after them, never between a
+                    // snapshot and the state it was read from.
+                    let mut state = connection.lock();
+                    ended = read_incoming(&mut reader, &hub, &mut state.client, &mut klines, lang, &mut out);
+                    state.queue(Arc::from(std::mem::take(&mut out)));
+                    drop(state);
+                    write = true;
                     reader.shrink();
                 }
             },
-            _ = &mut heartbeat => beat = true,
-        }
-        // A heartbeat that is due rides on this write rather than waking the client's task
-        // and the socket again on its own. Due: less than a quarter of the period from the
-        // timer (a simulator tick comes every second, a heartbeat every 10 s: while ticks flow
-        // the timer never fires).
-        let writing = shared.is_some() || !out.is_empty();
-        if beat || (writing && Instant::now() + every / 4 >= heartbeat.deadline()) {
-            if last_heard.elapsed() > limits.idle_limit {
-                break (End::Idle, Vec::new());
+            _ = &mut heartbeat => {
+                if last_heard.elapsed() > limits.idle_limit {
+                    break End::Idle;
+                }
+                let mut state = connection.lock();
+                // While ticks flow the writer sends the heartbeats: this one is due only when
+                // none went out in the period.
+                if Instant::now() >= state.next_heartbeat {
+                    put_heartbeat(&mut out);
+                    state.queue(Arc::from(std::mem::take(&mut out)));
+                    state.next_heartbeat = Instant::now() + every;
+                    write = true;
+                }
+                heartbeat.as_mut().reset(state.next_heartbeat);
             }
-            if let Some(bytes) = shared.take() {
-                out.extend_from_slice(&bytes);
-            }
-            put_heartbeat(&mut out);
-            heartbeat.as_mut().reset(Instant::now() + every);
         }
-        let bytes = shared.as_deref().unwrap_or(&out);
-        if !bytes.is_empty() {
-            match write_within(&mut io, bytes, limits.send_timeout).await {
-                Ok(()) => {}
-                Err(Some(written)) => break (End::TooSlow, bytes[written..].to_vec()),
-                Err(None) => break (End::ClientLeft, Vec::new()),
+        if write {
+            let written = std::future::poll_fn(|cx| connection.lock().poll_caught_up(cx, &hub));
+            match tokio::time::timeout(limits.send_timeout, written).await {
+                Ok(Ok(())) => {}
+                Ok(Err(())) => break End::ClientLeft,
+                Err(_) => break End::TooSlow,
             }
         }
         if let Some(end) = ended {
-            break (end, Vec::new());
+            break end;
         }
     };
-    // The rest of a write cut short goes first: a close frame must start on a frame boundary.
-    let mut last = unwritten;
+    // The writer stops writing; the rest of a write cut short goes first: a close frame must
+    // start on a frame boundary.
+    let (mut last, mut write) = {
+        let mut state = connection.lock();
+        state.closed = true;
+        let write = std::mem::replace(&mut state.write, Box::pin(tokio::io::sink()));
+        (state.cut(), write)
+    };
     match end {
         End::ClientLeft => return,
         End::ClientClosed(code) => match code {
@@ -314,8 +557,8 @@ where
         End::Idle => frame::put_close(&mut last, frame::CLOSE_POLICY, "idle"),
         End::Invalid(code, reason) => frame::put_close(&mut last, code, reason),
     }
-    let _ = write_within(&mut io, &last, limits.send_timeout).await;
-    let _ = tokio::time::timeout(limits.send_timeout, io.shutdown()).await;
+    let _ = write_within(&mut write, &last, limits.send_timeout).await;
+    let _ = tokio::time::timeout(limits.send_timeout, write.shutdown()).await;
 }
 
 /// Adds a `HEARTBEAT` frame to `out`.
