@@ -661,19 +661,32 @@ fn consume(buf: &mut Vec<u8>, n: usize) {
     }
 }
 
-/// [`take_frames`] on what `connection` has received, the pings answered.
-async fn read_frames(connection: &mut Connection, reader: &mut Reader, shared: &Shared) -> Read {
+/// [`take_frames`] on `buf` (what a client received), the handled bytes dropped; how reading
+/// ended, and the pong frames (masked with `mask`) that answer its pings, to send.
+fn handle_received(
+    buf: &mut Vec<u8>,
+    mask: &mut Mask,
+    reader: &mut Reader,
+    shared: &Shared,
+) -> (Read, Vec<u8>) {
+    let mut pings = Vec::new();
+    let (at, outcome) = take_frames(buf, reader, shared, &mut pings);
+    consume(buf, at);
     let mut pongs = Vec::new();
-    let (at, outcome) = take_frames(&connection.buf, reader, shared, &mut pongs);
-    consume(&mut connection.buf, at);
-    if !pongs.is_empty() {
-        let mut out = Vec::new();
-        for payload in pongs {
-            connection.mask.put_frame(&mut out, OP_PONG, &payload);
-        }
-        if let Err(error) = connection.send(&out).await {
-            return Read::Failed(format!("pong: {error}"));
-        }
+    for payload in pings {
+        mask.put_frame(&mut pongs, OP_PONG, &payload);
+    }
+    (outcome, pongs)
+}
+
+/// [`handle_received`] on what `connection` has received, the pongs sent.
+async fn read_frames(connection: &mut Connection, reader: &mut Reader, shared: &Shared) -> Read {
+    let (outcome, pongs) =
+        handle_received(&mut connection.buf, &mut connection.mask, reader, shared);
+    if !pongs.is_empty()
+        && let Err(error) = connection.send(&pongs).await
+    {
+        return Read::Failed(format!("pong: {error}"));
     }
     outcome
 }
@@ -718,14 +731,9 @@ impl Measured {
         }
         // SAFETY: see above; `received` bytes were written.
         unsafe { self.buf.set_len(self.buf.len() + received as usize) };
-        let mut pongs = Vec::new();
-        let (at, outcome) = take_frames(&self.buf, &mut self.reader, shared, &mut pongs);
-        consume(&mut self.buf, at);
-        let mut out = Vec::new();
-        for payload in pongs {
-            self.mask.put_frame(&mut out, OP_PONG, &payload);
-        }
-        if let Err(error) = self.send(&out) {
+        let (outcome, pongs) =
+            handle_received(&mut self.buf, &mut self.mask, &mut self.reader, shared);
+        if let Err(error) = self.send(&pongs) {
             return Some(Ended::Failed(format!("pong: {error}")));
         }
         match outcome {

@@ -384,9 +384,12 @@ async fn write_batches(
         while let Ok(connection) = joined.try_recv() {
             connections.push(connection);
         }
+        // One reading of the clock for the batch: whether a heartbeat is due is a matter of
+        // seconds, the fan-out one of milliseconds.
+        let now = Instant::now();
         let mut at = 0;
         while at < connections.len() {
-            let open = write_batch(&connections[at], batch.as_deref());
+            let open = write_batch(&connections[at], batch.as_deref(), now);
             if open {
                 at += 1;
             } else {
@@ -398,8 +401,9 @@ async fn write_batches(
     }
 }
 
-/// Writes `batch` (`None`: batches were missed) to `connection`; `false` once its task has ended.
-fn write_batch(connection: &Connection, batch: Option<&Published>) -> bool {
+/// Writes `batch` (`None`: batches were missed) to `connection` at `now`; `false` once its task
+/// has ended.
+fn write_batch(connection: &Connection, batch: Option<&Published>, now: Instant) -> bool {
     let mut state = connection.lock();
     if state.closed {
         return false;
@@ -426,7 +430,6 @@ fn write_batch(connection: &Connection, batch: Option<&Published>) -> bool {
     }
     // A heartbeat due within the last quarter of its period rides on this write (a tick comes
     // every second, a heartbeat every 10 s: while ticks flow the client's timer sends none).
-    let now = Instant::now();
     if now + state.heartbeat_every / 4 >= state.next_heartbeat {
         let mut out = Vec::with_capacity(bytes.len() + 64);
         out.extend_from_slice(&bytes);
@@ -514,10 +517,11 @@ where
                 let mut state = connection.lock();
                 // While ticks flow the writer sends the heartbeats: this one is due only when
                 // none went out in the period.
-                if Instant::now() >= state.next_heartbeat {
+                let now = Instant::now();
+                if now >= state.next_heartbeat {
                     put_heartbeat(&mut out);
                     state.queue(Arc::from(std::mem::take(&mut out)));
-                    state.next_heartbeat = Instant::now() + every;
+                    state.next_heartbeat = now + every;
                     write = true;
                 }
                 heartbeat.as_mut().reset(state.next_heartbeat);
