@@ -29,7 +29,10 @@
 //! counts every message adds to (latency histograms, each tick's first and last latency) are kept
 //! per thread and summed at the end, so the two readers do not contend for the same cache lines.
 //! The tool competes with the server for the same cores: on a 2-core machine its own CPU is
-//! reported beside the server's and the latency includes its scheduling.
+//! reported beside the server's and the latency includes its scheduling. The reader threads run
+//! under `SCHED_BATCH` (`--reader-policy normal` for the default policy): a reader woken by data
+//! then waits for a free CPU instead of preempting the server's writers, as a client on a machine
+//! of its own never could; what it waits counts in the latency it measures.
 
 mod support;
 
@@ -103,9 +106,41 @@ struct Args {
     /// Threads that read the subscribed clients while measuring (each a loop on its own epoll set).
     #[arg(long, default_value_t = 2)]
     readers: usize,
+    /// How the reader threads are scheduled: `batch` (Linux `SCHED_BATCH`: a reader woken by a
+    /// client's data does not preempt the server; it runs when a CPU is free) or `normal`.
+    #[arg(long, value_enum, default_value_t = ReaderPolicy::Batch)]
+    reader_policy: ReaderPolicy,
     /// Give up on connecting after this many seconds.
     #[arg(long, default_value_t = 600)]
     connect_timeout: u64,
+}
+
+/// How the reader threads are scheduled (see `--reader-policy`).
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum ReaderPolicy {
+    /// `SCHED_BATCH`: the clients are the harness, not the system measured; on shared cores a
+    /// reader woken by every arriving message would preempt the server's writers (a thousand times
+    /// a second each), which a client on a machine of its own never does.
+    Batch,
+    /// The default policy (`SCHED_OTHER`), with wake-up preemption.
+    Normal,
+}
+
+impl ReaderPolicy {
+    /// Applies the policy to the calling thread.
+    fn apply(self) -> std::io::Result<()> {
+        let policy = match self {
+            ReaderPolicy::Batch => libc::SCHED_BATCH,
+            ReaderPolicy::Normal => libc::SCHED_OTHER,
+        };
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: pid 0 is the calling thread; `param` lives through the call.
+        if unsafe { libc::sched_setscheduler(0, policy, &param) } == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    }
 }
 
 /// Shards of what every client updates (histograms, the per-tick extremes): each thread updates
@@ -1111,12 +1146,15 @@ async fn run(args: Args) -> Result<(), String> {
     }
 
     println!(
-        "market_load: {} clients x {} channels x {} pairs, {} s measured, simulator tick {} ms",
+        "market_load: {} clients x {} channels x {} pairs, {} s measured, simulator tick {} ms, \
+         {} reader threads ({:?} scheduling)",
         args.clients,
         CHANNELS.len(),
         SYMBOLS.len(),
         args.secs,
-        args.tick_ms
+        args.tick_ms,
+        args.readers.max(1),
+        args.reader_policy
     );
     println!(
         "  date {} | {} CPUs | {} MiB RAM | load average {} | open-file limit {limit}",
@@ -1199,9 +1237,15 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
         .map(|i| {
             let (sender, arriving) = std::sync::mpsc::channel();
             let (shared, stop) = (shared.clone(), stop.clone());
+            let policy = args.reader_policy;
             let thread = std::thread::Builder::new()
                 .name(format!("reader-{i}"))
-                .spawn(move || read_clients(arriving, shared, stop))
+                .spawn(move || {
+                    if let Err(error) = policy.apply() {
+                        eprintln!("reader-{i}: scheduling policy {policy:?} not applied: {error}");
+                    }
+                    read_clients(arriving, shared, stop)
+                })
                 .expect("a reader thread");
             (sender, thread)
         })
