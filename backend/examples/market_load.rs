@@ -1340,6 +1340,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     let server_mark = server_reading();
     let own_mark = CpuMark::now(None);
     let server_wait0 = server_pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
+    let server_preempted0 = server_pid.and_then(|pid| support::preemptions(Some(pid)));
     let load_before = support::load_average();
     let _ = shared.window_start.set(Instant::now());
     shared.phase.store(MEASURING, Relaxed);
@@ -1364,6 +1365,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
     let server_end = server_reading();
     let own_end = CpuMark::now(None);
     let server_wait2 = server_pid.and_then(|pid| support::run_queue_wait_ms(Some(pid)));
+    let server_preempted2 = server_pid.and_then(|pid| support::preemptions(Some(pid)));
     let server_rss2 = server_pid.and_then(|pid| support::rss_kib(Some(pid)));
     let server_hwm = server_pid.and_then(|pid| support::status_kib(Some(pid), "VmHWM"));
     let own_rss2 = support::rss_kib(None);
@@ -1565,7 +1567,7 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
             kib_per(delta(server_rss0, server_rss2), n),
         );
         println!(
-            "  CPU while measuring: {} of one core, {} per delivered message; its threads waited {} for a CPU (run queue, summed over threads)",
+            "  CPU while measuring: {} of one core, {} per delivered message; its threads waited {} for a CPU (run queue, summed over threads) and were preempted {} times a second",
             server_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
             server_cpu
                 .filter(|_| data > 0)
@@ -1575,6 +1577,10 @@ async fn measure(args: &Args, base: &str, server_pid: Option<u32>) -> Result<(),
                 )),
             match (server_wait0, server_wait2) {
                 (Some(a), Some(b)) => format!("{:.1} s in {secs:.0} s", (b - a) / 1000.0),
+                _ => "n/a".into(),
+            },
+            match (server_preempted0, server_preempted2) {
+                (Some(a), Some(b)) => format!("{:.0}", b.saturating_sub(a) as f64 / secs),
                 _ => "n/a".into(),
             }
         );

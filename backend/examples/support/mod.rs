@@ -317,19 +317,41 @@ pub fn tcp_buffers_kib() -> Option<u64> {
 /// runnable, in ms (`/proc/<pid>/task/*/schedstat`, second field): how much the rest of the
 /// machine held it back.
 pub fn run_queue_wait_ms(pid: Option<u32>) -> Option<f64> {
+    let total_ns = sum_over_threads(pid, "schedstat", |text| {
+        text.split_whitespace().nth(1)?.parse().ok()
+    })?;
+    Some(total_ns as f64 / 1e6)
+}
+
+/// How many times the threads of a process (this one when `None`) were taken off a CPU while
+/// they could have gone on running (`nonvoluntary_ctxt_switches` of `/proc/<pid>/task/*/status`):
+/// preempted by another thread, such as a load tool's reader woken on the same cores.
+pub fn preemptions(pid: Option<u32>) -> Option<u64> {
+    sum_over_threads(pid, "status", |text| {
+        text.lines()
+            .find_map(|line| line.strip_prefix("nonvoluntary_ctxt_switches:"))?
+            .trim()
+            .parse()
+            .ok()
+    })
+}
+
+/// The sum over the threads of a process (this one when `None`) of what `read` finds in each
+/// thread's `file` under `/proc/<pid>/task/<tid>/` (a thread that has ended counts 0).
+fn sum_over_threads(
+    pid: Option<u32>,
+    file: &str,
+    read: impl Fn(&str) -> Option<u64>,
+) -> Option<u64> {
     let dir = match pid {
         Some(pid) => format!("/proc/{pid}/task"),
         None => "/proc/self/task".to_owned(),
     };
-    let mut total_ns: u64 = 0;
+    let mut total = 0;
     for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        if let Ok(text) = std::fs::read_to_string(entry.path().join("schedstat")) {
-            total_ns += text
-                .split_whitespace()
-                .nth(1)
-                .and_then(|v| v.parse::<u64>().ok())
-                .unwrap_or(0);
+        if let Ok(text) = std::fs::read_to_string(entry.path().join(file)) {
+            total += read(&text).unwrap_or(0);
         }
     }
-    Some(total_ns as f64 / 1e6)
+    Some(total)
 }
