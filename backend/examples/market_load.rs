@@ -24,9 +24,8 @@
 //! checked, masked frames out, server frames read in place: no message objects, no copies; a reader
 //! thread receives every client's data into one buffer of its own, and only the start of a frame
 //! cut by a read waits in the client's); every message of one read is stamped with that read's
-//! time. A
-//! server frame that is masked, fragmented or not UTF-8 text ends the client with an error (the
-//! server never sends one). Of every message only `type`, `ts`, and for depth `symbol`, `kind`,
+//! time. A server frame that is masked, fragmented or not UTF-8 text ends the client with an error
+//! (the server never sends one). Of every message only `type`, `ts`, and for depth `symbol`, `kind`,
 //! `seq` and `prevSeq` are read, walking its keys back from its end once (no JSON parse). The
 //! counts every message adds to (latency histograms, each tick's first and last latency) are kept
 //! per thread and summed at the end, so the two readers do not contend for the same cache lines.

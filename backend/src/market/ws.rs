@@ -42,7 +42,7 @@ use std::{
     time::Duration,
 };
 
-use futures_util::{FutureExt, SinkExt, StreamExt};
+use futures_util::{SinkExt, StreamExt};
 use poem::{
     IntoResponse, Request, Response,
     error::WebSocketError,
@@ -561,7 +561,11 @@ where
         End::Idle => frame::put_close(&mut last, frame::CLOSE_POLICY, "idle"),
         End::Invalid(code, reason) => frame::put_close(&mut last, code, reason),
     }
-    let _ = write_within(&mut write, &last, limits.send_timeout).await;
+    let close = async {
+        write.write_all(&last).await?;
+        write.flush().await
+    };
+    let _ = tokio::time::timeout(limits.send_timeout, close).await;
     let _ = tokio::time::timeout(limits.send_timeout, write.shutdown()).await;
 }
 
@@ -605,40 +609,6 @@ fn read_incoming(
         }
     }
     None
-}
-
-/// Writes `bytes` within `limit`. `Err(Some(written))`: the time ran out after `written` bytes;
-/// `Err(None)`: the connection failed.
-async fn write_within<S: AsyncWrite + Unpin>(
-    io: &mut S,
-    bytes: &[u8],
-    limit: Duration,
-) -> Result<(), Option<usize>> {
-    let mut written = 0;
-    // A socket with room takes the bytes at once: no timer is armed for that (most writes).
-    while written < bytes.len() {
-        match io.write(&bytes[written..]).now_or_never() {
-            Some(Ok(0) | Err(_)) => return Err(None),
-            Some(Ok(n)) => written += n,
-            None => break,
-        }
-    }
-    if written == bytes.len() && io.flush().now_or_never().is_some_and(|r| r.is_ok()) {
-        return Ok(());
-    }
-    let write = async {
-        while written < bytes.len() {
-            match io.write(&bytes[written..]).await {
-                Ok(0) | Err(_) => return Err(None),
-                Ok(n) => written += n,
-            }
-        }
-        io.flush().await.map_err(|_| None)
-    };
-    match tokio::time::timeout(limit, write).await {
-        Ok(result) => result,
-        Err(_) => Err(Some(written)),
-    }
 }
 
 /// The next batch of the candles' broadcast; never, while the client reads none (`None`).
