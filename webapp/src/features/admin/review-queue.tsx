@@ -36,6 +36,34 @@ export function ReviewQueue() {
     setSearch(params, { replace: true });
   };
 
+  const panel =
+    list.isError && !list.data ? (
+      <Alert.Root status="error" rounded="xl" role="alert">
+        <Alert.Indicator />
+        <Alert.Title flex="1">{t('kyc.admin.loadFailed')}</Alert.Title>
+        <Button size="sm" variant="outline" onClick={() => void list.refetch()}>
+          {t('kyc.retry')}
+        </Button>
+      </Alert.Root>
+    ) : (
+      <Stack gap="4">
+        <QueueTable
+          records={records}
+          status={status}
+          loading={list.isLoading}
+          stale={list.isPlaceholderData}
+          busy={list.isFetching}
+          onOpen={setSelected}
+        />
+        <Flex justify="space-between" align="center" gap="3" wrap="wrap">
+          <Text fontSize="sm" color="fg.muted" aria-live="polite">
+            {t('kyc.admin.total', { count: total })}
+          </Text>
+          {total > PAGE_SIZE && <Pages total={total} page={page} onPage={(next) => go({ page: next })} />}
+        </Flex>
+      </Stack>
+    );
+
   return (
     <Tabs.Root value={status} onValueChange={(details) => go({ status: parseStatus(details.value) })} variant="enclosed" size="sm" lazyMount unmountOnExit>
       <Stack gap="6">
@@ -67,33 +95,10 @@ export function ReviewQueue() {
         </Flex>
 
         {REVIEW_STATUSES.map((value) => (
+          // Every panel lists the selected status: only the selected one holds it, so a panel on
+          // its way out does not show the next status's rows beside it.
           <Tabs.Content key={value} value={value} p="0">
-            {list.isError && !list.data ? (
-              <Alert.Root status="error" rounded="xl" role="alert">
-                <Alert.Indicator />
-                <Alert.Title flex="1">{t('kyc.admin.loadFailed')}</Alert.Title>
-                <Button size="sm" variant="outline" onClick={() => void list.refetch()}>
-                  {t('kyc.retry')}
-                </Button>
-              </Alert.Root>
-            ) : (
-              <Stack gap="4">
-                <QueueTable
-                  records={records}
-                  status={status}
-                  loading={list.isLoading}
-                  stale={list.isPlaceholderData}
-                  busy={list.isFetching}
-                  onOpen={setSelected}
-                />
-                <Flex justify="space-between" align="center" gap="3" wrap="wrap">
-                  <Text fontSize="sm" color="fg.muted" aria-live="polite">
-                    {t('kyc.admin.total', { count: total })}
-                  </Text>
-                  {total > PAGE_SIZE && <Pages total={total} page={page} onPage={(next) => go({ page: next })} />}
-                </Flex>
-              </Stack>
-            )}
+            {value === status && panel}
           </Tabs.Content>
         ))}
       </Stack>
