@@ -2071,8 +2071,12 @@ impl Engine {
 
     fn funding_rate_now(&self) -> Decimal {
         let config = &self.shared.config;
+        let standing = self
+            .mark
+            .or_else(|| self.shared.prices.mark(&self.rules.symbol))
+            .map(|mark| (mark.mark, mark.index));
         funding_rate(
-            self.premiums.average(),
+            self.premiums.average_or_standing(standing),
             config.funding_interest,
             config.funding_cap,
         )

@@ -1,5 +1,5 @@
-//! Funding (pure): the premium of the mark over the index sampled at every mark tick, the rate of
-//! an interval (`clamp(average premium + interest, −cap, +cap)`), the payment of a position
+//! Funding (pure): the premium of the mark over the index sampled at every mark tick (an interval
+//! without a new mark takes the standing mark's), the rate of an interval (`clamp(average premium + interest, −cap, +cap)`), the payment of a position
 //! (`side × size × mark × rate`: longs pay shorts when the rate is positive) and the funding times
 //! (multiples of the interval since the Unix epoch, so every instance agrees on them).
 
@@ -33,6 +33,18 @@ impl PremiumSampler {
             Decimal::ZERO
         } else {
             self.sum / Decimal::from(self.count)
+        }
+    }
+
+    /// The premium of the interval so far: the average of the samples, or with none the premium
+    /// of the mark that has stood through it (`standing`: mark and index; a mark that did not
+    /// move for a whole interval was still the price all along), 0 without either.
+    pub fn average_or_standing(&self, standing: Option<(Decimal, Decimal)>) -> Decimal {
+        match standing {
+            Some((mark, index)) if self.count == 0 && index > Decimal::ZERO => {
+                (mark - index) / index
+            }
+            _ => self.average(),
         }
     }
 
@@ -92,6 +104,25 @@ mod tests {
                 dec!(0.0075)
             ),
             dec!(0.0001)
+        );
+    }
+
+    #[test]
+    fn an_interval_without_a_new_mark_takes_the_premium_of_the_standing_one() {
+        let standing = Some((dec!(50100), dec!(50000)));
+        assert_eq!(
+            PremiumSampler::default().average_or_standing(standing),
+            dec!(0.002)
+        );
+        assert_eq!(PremiumSampler::default().average_or_standing(None), dec!(0));
+        // Samples, when there are any, decide alone.
+        let mut sampler = PremiumSampler::default();
+        sampler.sample(dec!(50000), dec!(50000));
+        assert_eq!(sampler.average_or_standing(standing), dec!(0));
+        // An index at or below 0 gives no premium, as a sample would not.
+        assert_eq!(
+            PremiumSampler::default().average_or_standing(Some((dec!(1), dec!(0)))),
+            dec!(0)
         );
     }
 
