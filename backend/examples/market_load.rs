@@ -26,8 +26,9 @@
 //! thread receives every client's data into one buffer of its own, and only the start of a frame
 //! cut by a read waits in the client's). Every message of one read is stamped with the arrival
 //! time the kernel gives with the read (`SO_TIMESTAMPNS`: that of the last segment read, so a
-//! message is never stamped before it arrived) and with the read's own time. A server frame that is masked, fragmented or not UTF-8 text ends the client with an error
-//! (the server never sends one). Of every message only `type`, `ts`, and for depth `symbol`, `kind`,
+//! message is never stamped before it arrived) and with the read's own time. A server frame that
+//! is masked, fragmented or not UTF-8 text ends the client with an error (the server never sends
+//! one). Of every message only `type`, `ts`, and for depth `symbol`, `kind`,
 //! `seq` and `prevSeq` are read, walking its keys back from its end once (no JSON parse). The
 //! counts every message adds to (latency histograms, each tick's first and last latency) are kept
 //! per thread and summed at the end, so the two readers do not contend for the same cache lines.
@@ -823,8 +824,8 @@ impl Measured {
     /// client ended, if it did.
     fn receive(&mut self, shared: &Shared, room: &mut Vec<u8>) -> Option<Ended> {
         let arrived_ms = match receive_stamped(&self.stream, room) {
-            Ok(Some(arrived_ms)) => arrived_ms,
-            Ok(None) => return Some(Ended::Failed("read: connection ended".into())),
+            Ok(Received::Bytes { arrived_ms }) => arrived_ms,
+            Ok(Received::Ended) => return Some(Ended::Failed("read: connection ended".into())),
             Err(error) => {
                 return match error.kind() {
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted => None,
@@ -935,13 +936,21 @@ fn stamp_arrivals(socket: &std::net::TcpStream) -> std::io::Result<()> {
     }
 }
 
+/// What one [`receive_stamped`] took.
+#[derive(Debug, PartialEq, Eq)]
+enum Received {
+    /// Bytes, now in the room, with the kernel's arrival time of the last segment read when it
+    /// gave one (ms since the epoch).
+    Bytes { arrived_ms: Option<i64> },
+    /// The connection ended.
+    Ended,
+}
+
 /// Receives what has arrived on `socket` into `room` (replacing its contents; up to
-/// [`RECEIVE_ROOM`] bytes) without waiting, with the kernel's arrival time of the last segment
-/// read when it gave one (see [`stamp_arrivals`]); `None` when the connection ended.
-fn receive_stamped(
-    socket: &std::net::TcpStream,
-    room: &mut Vec<u8>,
-) -> std::io::Result<Option<Option<i64>>> {
+/// [`RECEIVE_ROOM`] bytes) without waiting, with the kernel's arrival time (see
+/// [`stamp_arrivals`]; the kernel starts stamping a moment after it is first asked, so the very
+/// first reads may come without).
+fn receive_stamped(socket: &std::net::TcpStream, room: &mut Vec<u8>) -> std::io::Result<Received> {
     room.clear();
     room.reserve(RECEIVE_ROOM);
     let spare = room.spare_capacity_mut();
@@ -966,11 +975,13 @@ fn receive_stamped(
         return Err(std::io::Error::last_os_error());
     }
     if received == 0 {
-        return Ok(None);
+        return Ok(Received::Ended);
     }
     // SAFETY: see above; `received` bytes were written.
     unsafe { room.set_len(received as usize) };
-    Ok(Some(arrival_ms(&message)))
+    Ok(Received::Bytes {
+        arrived_ms: arrival_ms(&message),
+    })
 }
 
 /// The arrival time (ms since the epoch) that `recvmsg` gave in `message`'s control data: for
@@ -1902,26 +1913,36 @@ mod tests {
         let mut sender = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
         let (receiver, _) = listener.accept().unwrap();
         stamp_arrivals(&receiver).unwrap();
-        let written_ms = support::now_ms();
-        sender.write_all(b"tick").unwrap();
         let mut ready = libc::pollfd {
             fd: receiver.as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         };
-        // SAFETY: one valid `pollfd` for the duration of the call.
-        assert_eq!(
-            unsafe { libc::poll(&mut ready, 1, 10_000) },
-            1,
-            "data arrives"
-        );
         let mut room = Vec::new();
-        let arrived_ms = receive_stamped(&receiver, &mut room)
-            .unwrap()
-            .expect("the connection is open")
-            .expect("the kernel stamps the arrival");
-        let read_ms = support::now_ms();
-        assert_eq!(room, b"tick");
+        // The kernel turns its stamping on a moment after it is first asked (a deferred work
+        // item): what arrives before is read without a stamp. Writes until one is stamped.
+        let started = Instant::now();
+        let (written_ms, arrived_ms, read_ms) = loop {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the kernel never stamped an arrival"
+            );
+            let written_ms = support::now_ms();
+            sender.write_all(b"tick").unwrap();
+            // SAFETY: one valid `pollfd` for the duration of the call.
+            let polled = unsafe { libc::poll(&mut ready, 1, 10_000) };
+            assert_eq!(polled, 1, "data arrives");
+            let received = receive_stamped(&receiver, &mut room).unwrap();
+            let read_ms = support::now_ms();
+            assert_eq!(room, b"tick", "one write, one read");
+            match received {
+                Received::Bytes {
+                    arrived_ms: Some(arrived_ms),
+                } => break (written_ms, arrived_ms, read_ms),
+                Received::Bytes { arrived_ms: None } => continue,
+                Received::Ended => panic!("the connection is open"),
+            }
+        };
         assert!(
             (written_ms..=read_ms).contains(&arrived_ms),
             "{written_ms} <= {arrived_ms} <= {read_ms}"
@@ -1931,9 +1952,8 @@ mod tests {
         assert_eq!(error.kind(), std::io::ErrorKind::WouldBlock);
         drop(sender);
         assert_eq!(
-            receive_stamped(&receiver, &mut room).ok(),
-            Some(None),
-            "ended"
+            receive_stamped(&receiver, &mut room).unwrap(),
+            Received::Ended
         );
     }
 
