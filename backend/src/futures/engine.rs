@@ -661,9 +661,14 @@ impl Engine {
         }
     }
 
-    fn mark_price(&self) -> Result<Decimal, ApiError> {
+    /// The mark this engine last acted on, or before its first tick the latest published.
+    fn standing_mark(&self) -> Option<MarkPrice> {
         self.mark
             .or_else(|| self.shared.prices.mark(&self.rules.symbol))
+    }
+
+    fn mark_price(&self) -> Result<Decimal, ApiError> {
+        self.standing_mark()
             .map(|m| m.mark)
             .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, Msg::NoLiquidity))
     }
@@ -2071,10 +2076,7 @@ impl Engine {
 
     fn funding_rate_now(&self) -> Decimal {
         let config = &self.shared.config;
-        let standing = self
-            .mark
-            .or_else(|| self.shared.prices.mark(&self.rules.symbol))
-            .map(|mark| (mark.mark, mark.index));
+        let standing = self.standing_mark().map(|mark| (mark.mark, mark.index));
         funding_rate(
             self.premiums.average_or_standing(standing),
             config.funding_interest,
@@ -2091,9 +2093,7 @@ impl Engine {
         } else {
             self.next_funding
         };
-        let mark = self
-            .mark
-            .or_else(|| self.shared.prices.mark(&self.rules.symbol));
+        let mark = self.standing_mark();
         self.shared.set_funding(FundingInfo {
             symbol: self.rules.symbol.clone(),
             funding_rate: self.funding_rate_now(),
@@ -2117,10 +2117,7 @@ impl Engine {
     async fn fund(&mut self) {
         let funding_time = self.next_funding;
         let interval = self.shared.config.funding_interval_secs as i64 * 1000;
-        let Some(mark) = self
-            .mark
-            .or_else(|| self.shared.prices.mark(&self.rules.symbol))
-        else {
+        let Some(mark) = self.standing_mark() else {
             self.funding_retry_at = Some(now_ms() + 1000);
             self.publish_funding();
             return;

@@ -1,5 +1,6 @@
 //! Funding (pure): the premium of the mark over the index sampled at every mark tick (an interval
-//! without a new mark takes the standing mark's), the rate of an interval (`clamp(average premium + interest, −cap, +cap)`), the payment of a position
+//! without a new mark takes the standing mark's), the rate of an interval
+//! (`clamp(average premium + interest, −cap, +cap)`), the payment of a position
 //! (`side × size × mark × rate`: longs pay shorts when the rate is positive) and the funding times
 //! (multiples of the interval since the Unix epoch, so every instance agrees on them).
 

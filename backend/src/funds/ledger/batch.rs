@@ -8,7 +8,8 @@
 //!   would take a balance below zero is refused whole, changing nothing.
 //! - [`LedgerBatch::write`] adds everything to the batch's [`Writes`] at the end: the entries and
 //!   their postings with multi-row inserts, then every changed account once (its final balance, its
-//!   version moved on by one). Each posting records its account's balance after its own entry, as a single post does.
+//!   version moved on by one). Each posting records its account's balance after its own entry, as
+//!   a single post does.
 //! - [`LedgerBatch::mark`] and [`LedgerBatch::undo_to`] take back what was posted after a point (an
 //!   order refused after its hold), as a savepoint would, without a statement.
 //!
