@@ -18,6 +18,7 @@ pub mod http;
 pub mod i18n;
 pub mod kyc;
 pub mod market;
+pub mod refusal;
 pub mod seconds;
 pub mod security;
 pub mod spot;

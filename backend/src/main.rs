@@ -162,7 +162,7 @@ async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             let outcome = create_operator(&db, &email, &password)
                 .await
                 .map_err(|error| {
-                    let envelope = error.envelope();
+                    let envelope = backend::http::envelope_of(&error);
                     match envelope.data.field {
                         Some(field) => format!("--{field}: {}", envelope.msg),
                         None => envelope.msg,

@@ -8,10 +8,11 @@ use serde::Deserialize;
 use super::service::{self, Review};
 use crate::app::AppState;
 use crate::entity::{kyc_submission, user};
-use crate::http::{ApiError, JsonBody, MemberResponse};
+use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::kyc::api::{CardType, KycLevel, KycStatus};
 use crate::kyc::files;
+use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 
 #[derive(Tags)]
@@ -184,7 +185,7 @@ impl AdminApi {
                 },
             )
             .await?;
-            Ok::<_, ApiError>(record(reviewed, owner.as_ref(), &state.link_key, now_ms()))
+            Ok::<_, Refusal>(record(reviewed, owner.as_ref(), &state.link_key, now_ms()))
         }
         .await;
         MemberResponse::of(result, Msg::Reviewed)

@@ -15,8 +15,9 @@ use crate::app::AppState;
 use crate::entity::{deposit, withdrawal};
 use crate::funds::deposits::{self, Decision, DepositRecord, ListFilter, PaymentStatus};
 use crate::funds::withdrawals::{self, WithdrawalRecord};
-use crate::http::{ApiError, JsonBody, MemberResponse};
+use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
+use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 
 #[derive(Tags)]
@@ -252,7 +253,7 @@ impl AdminFundsApi {
             let (total, rows) = deposits::list(&state.db, &filter, page, page_size).await?;
             let accounts = deposits::accounts(&state.db, rows.iter().map(|r| r.user_id)).await?;
             let now = now_ms();
-            Ok::<_, ApiError>(AdminDepositPage {
+            Ok::<_, Refusal>(AdminDepositPage {
                 total,
                 page,
                 page_size,
@@ -320,7 +321,7 @@ impl AdminFundsApi {
             };
             let (total, rows) = withdrawals::list(&state.db, &filter, page, page_size).await?;
             let accounts = deposits::accounts(&state.db, rows.iter().map(|r| r.user_id)).await?;
-            Ok::<_, ApiError>(AdminWithdrawalPage {
+            Ok::<_, Refusal>(AdminWithdrawalPage {
                 total,
                 page,
                 page_size,

@@ -1,7 +1,6 @@
 //! The operator's rules: who is an operator, creating one from the command line, and reviewing
 //! identity submissions. Plain functions over the database, no HTTP types.
 
-use poem::http::StatusCode;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
     EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait,
@@ -10,7 +9,8 @@ use sea_orm::{
 use wasm_core::validate::{PasswordRule, validate_password};
 
 use crate::entity::{kyc_submission, user};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::kyc::files::OPERATOR_ROLE;
 use crate::kyc::service::{Level, Status, lock_user};
@@ -20,11 +20,11 @@ use crate::user::{
 };
 
 /// Refuses (403) a user without the `operator` role.
-pub fn require_operator(user: &user::Model) -> Result<(), ApiError> {
+pub fn require_operator(user: &user::Model) -> Result<(), Refusal> {
     if user.role == OPERATOR_ROLE {
         Ok(())
     } else {
-        Err(ApiError::new(StatusCode::FORBIDDEN, Msg::Forbidden))
+        Err(Refusal::new(RefusalKind::Forbidden, Msg::Forbidden))
     }
 }
 
@@ -55,16 +55,16 @@ pub async fn create_operator(
     db: &DatabaseConnection,
     email: &str,
     new_password: &str,
-) -> Result<OperatorOutcome, ApiError> {
+) -> Result<OperatorOutcome, Refusal> {
     let account = parse_account(email, "email")?;
     let Account::Email(email) = account else {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             "email",
             &wasm_core::validate::Violation::EmailFormat,
         ));
     };
     validate_password(new_password, PasswordRule::A)
-        .map_err(|violation| ApiError::rule("password", &violation))?;
+        .map_err(|violation| Refusal::rule("password", &violation))?;
     let account = Account::Email(email.clone());
     if let Some(existing) = account.find(db).await? {
         if existing.role == OPERATOR_ROLE {
@@ -78,7 +78,7 @@ pub async fn create_operator(
     let password_hash = password::hash_blocking(new_password.to_owned()).await?;
     match insert_account(db, &account, &password_hash, None, OPERATOR_ROLE).await? {
         NewAccount::Created(user) => Ok(OperatorOutcome::Created(*user)),
-        NewAccount::Taken => Err(ApiError::internal(format!(
+        NewAccount::Taken => Err(Refusal::internal(format!(
             "{email} was registered while the operator was being created"
         ))),
     }
@@ -102,7 +102,7 @@ pub async fn list_submissions(
     status: Option<Status>,
     page: u64,
     page_size: u64,
-) -> Result<SubmissionPage, ApiError> {
+) -> Result<SubmissionPage, Refusal> {
     let page_size = page_size.clamp(1, MAX_PAGE_SIZE);
     let page = page.max(1);
     let mut select = kyc_submission::Entity::find();
@@ -152,26 +152,24 @@ pub async fn review(
     db: &DatabaseConnection,
     operator: &user::Model,
     decision: Review,
-) -> Result<(kyc_submission::Model, Option<user::Model>), ApiError> {
+) -> Result<(kyc_submission::Model, Option<user::Model>), Refusal> {
     require_operator(operator)?;
     let reason = decision
         .reason
         .map(|text| text.trim().to_owned())
         .filter(|text| !text.is_empty());
     if !decision.approve && reason.is_none() {
-        return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::KycReasonRequired).with_field("reason"),
-        );
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::KycReasonRequired).with_field("reason"));
     }
     if let Some(text) = &reason
         && text.chars().count() > 500
     {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             "reason",
             &wasm_core::validate::Violation::TooLong { max: 500 },
         ));
     }
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("id");
+    let not_found = || Refusal::new(RefusalKind::NotFound, Msg::NotFound).with_field("id");
     // Read before the transaction (owner and level never change): on SQLite a transaction that
     // reads first and then writes cannot wait for the write lock (SQLITE_BUSY at once under
     // load), so the transaction starts with its write, as the ledger's do; the conditional
@@ -181,7 +179,7 @@ pub async fn review(
         .await?
         .ok_or_else(not_found)?;
     if submission.user_id == operator.id {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, Msg::Forbidden));
+        return Err(Refusal::new(RefusalKind::Forbidden, Msg::Forbidden));
     }
     let txn = db.begin().await?;
     lock_user(&txn, submission.user_id).await?;
@@ -205,14 +203,11 @@ pub async fn review(
         .exec(&txn)
         .await?;
     if updated.rows_affected != 1 {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            Msg::KycAlreadyReviewed,
-        ));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::KycAlreadyReviewed));
     }
     if decision.approve {
         let level = Level::parse(&submission.level)
-            .ok_or_else(|| ApiError::internal(format!("unknown level {}", submission.level)))?
+            .ok_or_else(|| Refusal::internal(format!("unknown level {}", submission.level)))?
             .kyc_level();
         user::Entity::update_many()
             .col_expr(user::Column::KycLevel, Expr::value(level))
@@ -259,8 +254,8 @@ mod tests {
             updated_at: 0,
         };
         assert_eq!(
-            require_operator(&user).unwrap_err().status,
-            StatusCode::FORBIDDEN
+            require_operator(&user).unwrap_err().kind,
+            RefusalKind::Forbidden
         );
         user.role = OPERATOR_ROLE.into();
         assert!(require_operator(&user).is_ok());

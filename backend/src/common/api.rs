@@ -9,7 +9,8 @@ use serde::Deserialize;
 use crate::app::AppState;
 use crate::common::service::{self, CoinFilter, ListedPair, MarketKind};
 use crate::config::Config;
-use crate::http::{ApiError, Envelope, ErrorEnvelope, JsonBody, api_error_response};
+use crate::http::{Envelope, ErrorEnvelope, JsonBody, api_error_response};
+use crate::refusal::Refusal;
 
 #[derive(Tags)]
 enum ApiTags {
@@ -173,7 +174,9 @@ pub enum AllSettingResponse {
 }
 
 fn all_setting_bad_request(error: poem::Error) -> AllSettingResponse {
-    AllSettingResponse::BadRequest(Json(ApiError::from_poem(&error).envelope()))
+    AllSettingResponse::BadRequest(Json(crate::http::envelope_of(
+        &crate::http::refusal_from_poem(&error),
+    )))
 }
 
 /// Outcomes of `getCoinList`.
@@ -246,7 +249,7 @@ impl CommonApi {
                     .map(|pair| entry(pair, &state.config.trading))
                     .collect(),
             }))),
-            Err(error) => ApiError::from(error).into(),
+            Err(error) => Refusal::from(error).into(),
         }
     }
 }

@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 use super::ledger::{AccountRef, Bucket, Outcome, Posted};
 use super::service::{self, BucketMove, UserTransfer};
 use crate::app::AppState;
-use crate::http::{ApiError, JsonBody, MemberResponse};
+use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
+use crate::refusal::Refusal;
 use crate::user::Satoken;
 
 #[derive(Tags)]
@@ -184,9 +185,9 @@ pub(crate) fn stored<T: ToJSON>(data: &T) -> String {
 }
 
 /// The first answer again, from its stored JSON.
-pub(crate) fn replayed<T: ParseFromJSON>(response: &str) -> Result<T, ApiError> {
-    let value = serde_json::from_str(response).map_err(ApiError::internal)?;
-    T::parse_from_json(Some(value)).map_err(|e| ApiError::internal(e.into_message()))
+pub(crate) fn replayed<T: ParseFromJSON>(response: &str) -> Result<T, Refusal> {
+    let value = serde_json::from_str(response).map_err(Refusal::internal)?;
+    T::parse_from_json(Some(value)).map_err(|e| Refusal::internal(e.into_message()))
 }
 
 fn decimal_of(posted: &Posted, account: AccountRef, coin: &str) -> Decimal {
@@ -279,7 +280,7 @@ impl FundsApi {
                 )
                 .await?;
                 if amount > transferable {
-                    return Err(ApiError::rule(
+                    return Err(Refusal::rule(
                         "amount",
                         &wasm_core::validate::Violation::InsufficientBalance {
                             available: transferable.normalize(),

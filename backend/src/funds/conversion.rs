@@ -14,7 +14,6 @@
 //! USDT prices to 12 significant digits. No fee is charged.
 
 use hmac::{Hmac, KeyInit, Mac};
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 use sha2::Sha256;
@@ -23,7 +22,8 @@ use super::ledger::{self, AccountRef, House, Idempotency, NewEntry, Outcome, Pos
 use super::prices::{MAX_QUOTE_AGE_MS, Rates, round_down};
 use super::service::{AMOUNT_DECIMALS, ledger_error};
 use crate::entity::idempotency_record;
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::sha256_hex;
 
@@ -130,9 +130,9 @@ pub fn quote(
     to: &str,
     amount: Decimal,
     now_ms: i64,
-) -> Result<Quote, ApiError> {
+) -> Result<Quote, Refusal> {
     if from == to {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::SameCoin).with_field("to"));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::SameCoin).with_field("to"));
     }
     let fresh_price = |asset: &str| {
         rates
@@ -140,7 +140,7 @@ pub fn quote(
             .filter(|rate| rate.ts.is_none_or(|ts| now_ms - ts <= MAX_QUOTE_AGE_MS))
             .map(|rate| rate.usdt)
             .ok_or_else(|| {
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::PriceUnavailable)
+                Refusal::new(RefusalKind::Unavailable, Msg::PriceUnavailable)
                     .with_param("coin", asset.to_ascii_uppercase())
             })
     };
@@ -151,9 +151,7 @@ pub fn quote(
         .normalize();
     let receive = round_down(amount * rate, AMOUNT_DECIMALS);
     if receive <= Decimal::ZERO {
-        return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::AmountTooSmall).with_field("amount")
-        );
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::AmountTooSmall).with_field("amount"));
     }
     let mut nonce = [0u8; 16];
     rand::fill(&mut nonce[..]);
@@ -180,15 +178,15 @@ pub async fn accept(
     token: &str,
     now_ms: i64,
     respond: impl Fn(&Quote, &Posted) -> String,
-) -> Result<(Quote, Outcome), ApiError> {
+) -> Result<(Quote, Outcome), Refusal> {
     let quote = Quote::from_token(key, token.trim())
         .filter(|quote| quote.user_id == user_id)
         .ok_or_else(|| {
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidQuote).with_field("quoteId")
+            Refusal::new(RefusalKind::Invalid, Msg::InvalidQuote).with_field("quoteId")
         })?;
     let idempotency = quote.idempotency(token.trim());
     if now_ms > quote.expires_at && !accepted_before(db, &idempotency).await? {
-        return Err(ApiError::new(StatusCode::CONFLICT, Msg::QuoteExpired).with_field("quoteId"));
+        return Err(Refusal::new(RefusalKind::Conflict, Msg::QuoteExpired).with_field("quoteId"));
     }
     let funding = AccountRef::funding(user_id);
     let maker = AccountRef::House(House::MarketMaker);
@@ -223,7 +221,7 @@ pub async fn accept(
 async fn accepted_before(
     db: &DatabaseConnection,
     idempotency: &Idempotency,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Refusal> {
     Ok(idempotency_record::Entity::find()
         .filter(idempotency_record::Column::UserId.eq(idempotency.user_id))
         .filter(idempotency_record::Column::Key.eq(&idempotency.key))
@@ -284,7 +282,7 @@ mod tests {
     #[test]
     fn refuses_the_same_coin_stale_prices_and_dust() {
         let same = quote(&rates(NOW), 1, "btc", "btc", dec!(1), NOW).unwrap_err();
-        assert_eq!(same.status, StatusCode::BAD_REQUEST);
+        assert_eq!(same.kind, RefusalKind::Invalid);
         let stale = quote(
             &rates(NOW - MAX_QUOTE_AGE_MS - 1),
             1,
@@ -294,9 +292,9 @@ mod tests {
             NOW,
         )
         .unwrap_err();
-        assert_eq!(stale.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(stale.kind, RefusalKind::Unavailable);
         let unpriced = quote(&rates(NOW), 1, "doge", "usdt", dec!(1), NOW).unwrap_err();
-        assert_eq!(unpriced.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(unpriced.kind, RefusalKind::Unavailable);
         let dust = quote(&rates(NOW), 1, "usdt", "btc", dec!(0.00000001), NOW).unwrap_err();
         assert_eq!(dust.field.as_deref(), Some("amount"));
     }

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use poem::{http::StatusCode, web::Data};
+use poem::web::Data;
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
     param::{Header, Path},
@@ -40,9 +40,10 @@ use crate::admin::service::require_operator;
 use crate::app::AppState;
 use crate::config::{FundingChannelConfig, FundsConfig};
 use crate::entity::{deposit, uploaded_file, user};
-use crate::http::{ApiError, JsonBody, MemberResponse, check_head};
+use crate::http::{JsonBody, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::kyc::files;
+use crate::refusal::{Refusal, RefusalKind};
 use crate::user::{Satoken, now_ms};
 
 // ---------------------------------------------------------------------------------------------
@@ -93,15 +94,15 @@ pub fn coin_channels<'a>(
     funds: &'a FundsConfig,
     coin: &str,
     field: Option<&str>,
-) -> Result<(String, Vec<&'a FundingChannelConfig>), ApiError> {
+) -> Result<(String, Vec<&'a FundingChannelConfig>), Refusal> {
     let wanted = coin.trim().to_ascii_lowercase();
     let found = funds.channels_of(&wanted);
     if found.is_empty() {
         let error = match field {
             Some(field) => {
-                ApiError::new(StatusCode::BAD_REQUEST, Msg::NoFundingChannel).with_field(field)
+                Refusal::new(RefusalKind::Invalid, Msg::NoFundingChannel).with_field(field)
             }
-            None => ApiError::new(StatusCode::NOT_FOUND, Msg::NoFundingChannel),
+            None => Refusal::new(RefusalKind::NotFound, Msg::NoFundingChannel),
         };
         return Err(error.with_param("coin", coin.trim().to_ascii_uppercase()));
     }
@@ -114,14 +115,14 @@ pub fn channel<'a>(
     funds: &'a FundsConfig,
     coin: &str,
     network: &str,
-) -> Result<&'a FundingChannelConfig, ApiError> {
+) -> Result<&'a FundingChannelConfig, Refusal> {
     let (_, channels) = coin_channels(funds, coin, Some("coin"))?;
     let wanted = network.trim().to_ascii_uppercase();
     channels
         .into_iter()
         .find(|c| c.network == wanted)
         .ok_or_else(|| {
-            ApiError::rule(
+            Refusal::rule(
                 "network",
                 &Violation::UnsupportedNetwork {
                     network: network.trim().to_owned(),
@@ -137,10 +138,10 @@ pub fn channel_amount(
     text: &str,
     field: &str,
     min: Decimal,
-) -> Result<Decimal, ApiError> {
+) -> Result<Decimal, Refusal> {
     let amount = service::amount(text, field)?;
     if amount.scale() > channel.precision {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             field,
             &Violation::TooManyDecimals {
                 max: channel.precision,
@@ -148,7 +149,7 @@ pub fn channel_amount(
         ));
     }
     if amount < min {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             field,
             &Violation::BelowMinimum {
                 min: min.normalize(),
@@ -166,8 +167,8 @@ pub async fn screenshot(
     db: &impl ConnectionTrait,
     user_id: i64,
     reference: &str,
-) -> Result<uploaded_file::Model, ApiError> {
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("screenshot");
+) -> Result<uploaded_file::Model, Refusal> {
+    let not_found = || Refusal::new(RefusalKind::NotFound, Msg::NotFound).with_field("screenshot");
     let reference = reference.trim();
     let by_id = reference
         .strip_prefix("/api/file/content/")
@@ -188,8 +189,7 @@ pub async fn screenshot(
         "image/jpeg" | "image/png" | "image/webp"
     ) {
         return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::ScreenshotNotImage)
-                .with_field("screenshot"),
+            Refusal::new(RefusalKind::Invalid, Msg::ScreenshotNotImage).with_field("screenshot")
         );
     }
     Ok(file)
@@ -219,7 +219,7 @@ pub async fn submit(
     claim: &NewDeposit,
     idempotency: Option<&Idempotency>,
     respond: impl Fn(&deposit::Model) -> String,
-) -> Result<RunOutcome<deposit::Model>, ApiError> {
+) -> Result<RunOutcome<deposit::Model>, Refusal> {
     ledger::run_once(db, idempotency, respond, |txn| {
         let claim = claim.clone();
         Box::pin(async move {
@@ -264,7 +264,7 @@ pub async fn list(
     filter: &ListFilter,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<deposit::Model>), ApiError> {
+) -> Result<(u64, Vec<deposit::Model>), Refusal> {
     let mut select = deposit::Entity::find();
     if let Some(user_id) = filter.user_id {
         select = select.filter(deposit::Column::UserId.eq(user_id));
@@ -290,7 +290,7 @@ pub async fn list(
 pub async fn accounts(
     db: &impl ConnectionTrait,
     user_ids: impl IntoIterator<Item = i64>,
-) -> Result<HashMap<i64, String>, ApiError> {
+) -> Result<HashMap<i64, String>, Refusal> {
     let mut ids: Vec<i64> = user_ids.into_iter().collect();
     ids.sort_unstable();
     ids.dedup();
@@ -316,7 +316,7 @@ pub struct Decision {
 
 /// The reason a decision stores: `None` when it passes; required (non-blank, at most
 /// [`MAX_REASON_CHARS`] characters, trimmed) when it fails.
-pub fn rejection_reason(decision: &Decision) -> Result<Option<String>, ApiError> {
+pub fn rejection_reason(decision: &Decision) -> Result<Option<String>, Refusal> {
     if decision.approve {
         return Ok(None);
     }
@@ -326,10 +326,10 @@ pub fn rejection_reason(decision: &Decision) -> Result<Option<String>, ApiError>
         .map(str::trim)
         .filter(|text| !text.is_empty())
         .ok_or_else(|| {
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::RejectReasonRequired).with_field("reason")
+            Refusal::new(RefusalKind::Invalid, Msg::RejectReasonRequired).with_field("reason")
         })?;
     if reason.chars().count() > MAX_REASON_CHARS as usize {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             "reason",
             &Violation::TooLong {
                 max: MAX_REASON_CHARS,
@@ -340,17 +340,17 @@ pub fn rejection_reason(decision: &Decision) -> Result<Option<String>, ApiError>
 }
 
 /// 409: reviewed already.
-pub fn already_reviewed() -> ApiError {
-    ApiError::new(StatusCode::CONFLICT, Msg::PaymentAlreadyReviewed)
+pub fn already_reviewed() -> Refusal {
+    Refusal::new(RefusalKind::Conflict, Msg::PaymentAlreadyReviewed)
 }
 
 /// Checks that `operator` may decide on a row of `owner_id`: an operator (403 otherwise) and not
 /// its owner (403). Whether it is still under review is decided by the conditional update alone,
 /// inside the transaction of its entries, so a review that lost a race answers like a late one.
-pub fn check_reviewable(operator: &user::Model, owner_id: i64) -> Result<(), ApiError> {
+pub fn check_reviewable(operator: &user::Model, owner_id: i64) -> Result<(), Refusal> {
     require_operator(operator)?;
     if owner_id == operator.id {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, Msg::Forbidden));
+        return Err(Refusal::new(RefusalKind::Forbidden, Msg::Forbidden));
     }
     Ok(())
 }
@@ -363,10 +363,10 @@ pub async fn review(
     db: &DatabaseConnection,
     operator: &user::Model,
     decision: &Decision,
-) -> Result<deposit::Model, ApiError> {
+) -> Result<deposit::Model, Refusal> {
     require_operator(operator)?;
     let reason = rejection_reason(decision)?;
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("id");
+    let not_found = || Refusal::new(RefusalKind::NotFound, Msg::NotFound).with_field("id");
     let row = deposit::Entity::find_by_id(decision.id)
         .one(db)
         .await?
@@ -375,7 +375,7 @@ pub async fn review(
     let now = now_ms();
     let (id, operator_id) = (row.id, operator.id);
     if decision.approve {
-        let amount = wasm_core::money::parse_decimal(&row.amount).map_err(ApiError::internal)?;
+        let amount = wasm_core::money::parse_decimal(&row.amount).map_err(Refusal::internal)?;
         let entry = NewEntry {
             kind: "deposit".into(),
             reference: format!("deposit:{id}"),
@@ -673,7 +673,7 @@ async fn deposit_page(
     page_size: Option<u64>,
     coin: Option<String>,
     status: Option<PaymentStatus>,
-) -> Result<DepositPage, ApiError> {
+) -> Result<DepositPage, Refusal> {
     let (page, page_size) = (page.unwrap_or(1), page_size.unwrap_or(20));
     let filter = ListFilter {
         user_id: Some(user_id),
@@ -797,7 +797,7 @@ impl DepositApi {
                 RunOutcome::Replayed(response) => {
                     let mut record: DepositRecord = replayed(&response)?;
                     // The link of the first answer may have expired; the rest is as it was.
-                    let file_id = record.screenshot.parse().map_err(ApiError::internal)?;
+                    let file_id = record.screenshot.parse().map_err(Refusal::internal)?;
                     record.screenshot_url = files::sign_link(key, file_id, now_ms()).url;
                     Ok(record)
                 }
@@ -885,13 +885,13 @@ mod tests {
         );
         let error = channel(&funds, "doge", "TRC20").unwrap_err();
         assert_eq!(
-            (error.status, error.msg, error.field.as_deref()),
-            (StatusCode::BAD_REQUEST, Msg::NoFundingChannel, Some("coin"))
+            (error.kind, error.msg, error.field.as_deref()),
+            (RefusalKind::Invalid, Msg::NoFundingChannel, Some("coin"))
         );
         let error = channel(&funds, "btc", "TRC20").unwrap_err();
         assert_eq!(error.msg, Msg::Rule("unsupported_network"));
         let error = coin_channels(&funds, "doge", None).unwrap_err();
-        assert_eq!(error.status, StatusCode::NOT_FOUND);
+        assert_eq!(error.kind, RefusalKind::NotFound);
         assert_eq!(funding_channels(&funds).coins.len(), 3);
     }
 

@@ -11,8 +11,9 @@ use super::ledger::{AccountRef, Outcome, Posted};
 use super::prices::Rates;
 use super::service;
 use crate::app::AppState;
-use crate::http::{ApiError, JsonBody, MemberResponse};
+use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
+use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 
 #[derive(Tags)]
@@ -136,7 +137,7 @@ impl ExchangeApi {
             let amount = service::amount(&body.amount, "amount")?;
             let rates = Rates::live(&state.db, &state.hub).await?;
             let quote = conversion::quote(&rates, auth.0.id(), &from, &to, amount, now_ms())?;
-            Ok::<_, ApiError>(ExchangeQuote {
+            Ok::<_, Refusal>(ExchangeQuote {
                 quote_id: quote.token(&state.link_key),
                 from: quote.from,
                 to: quote.to,

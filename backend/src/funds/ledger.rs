@@ -32,7 +32,7 @@ use sea_orm::{
 };
 
 use crate::entity::{idempotency_record, journal_entry, journal_posting, ledger_account};
-use crate::http::ApiError;
+use crate::refusal::Refusal;
 
 pub mod batch;
 
@@ -275,7 +275,7 @@ pub enum LedgerError {
     /// An [`Extra`] refused on a business rule (already reviewed, …); nothing is written and the
     /// error is answered as it is.
     #[error("refused: {0:?}")]
-    Refused(ApiError),
+    Refused(Refusal),
     /// The database failed.
     #[error(transparent)]
     Db(#[from] DbErr),

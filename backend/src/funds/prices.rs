@@ -11,7 +11,8 @@ use sea_orm::{DatabaseConnection, EntityTrait};
 
 use super::service::QUOTE_ASSET;
 use crate::entity::coin;
-use crate::http::ApiError;
+use crate::refusal::Refusal;
+
 use crate::market::MarketHub;
 
 /// The oldest ticker a conversion quote may be priced from.
@@ -38,7 +39,7 @@ pub struct Rates {
 
 impl Rates {
     /// The live rates: USDT, and each listed coin of a USDT pair with a ticker.
-    pub async fn live(db: &DatabaseConnection, hub: &MarketHub) -> Result<Self, ApiError> {
+    pub async fn live(db: &DatabaseConnection, hub: &MarketHub) -> Result<Self, Refusal> {
         let mut by_asset = BTreeMap::from([(
             QUOTE_ASSET.to_owned(),
             Rate {

@@ -68,7 +68,7 @@ pub struct AccountFigures {
 pub async fn figures(
     state: &AppState,
     user_id: i64,
-) -> Result<AccountFigures, crate::http::ApiError> {
+) -> Result<AccountFigures, crate::refusal::Refusal> {
     let (coins, rates) = valued_balances(&state.db, &state.hub, user_id).await?;
     let (total, buckets) = wallet(&coins, &rates);
     let trading = buckets

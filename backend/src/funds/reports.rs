@@ -14,7 +14,7 @@ use super::ledger::Bucket;
 use super::prices::{Rates, Valuation};
 use super::service::{CoinBalances, user_coins};
 use crate::entity::{journal_entry, journal_posting, ledger_account};
-use crate::http::ApiError;
+use crate::refusal::Refusal;
 
 /// Most rows of one CSV export.
 pub const MAX_EXPORT_ROWS: u64 = 10_000;
@@ -116,7 +116,7 @@ pub async fn bills(
     filter: &BillFilter,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<BillRow>), ApiError> {
+) -> Result<(u64, Vec<BillRow>), Refusal> {
     let paginator = bill_query(user_id, filter)
         .into_model::<BillRow>()
         .paginate(db, page_size);
@@ -132,7 +132,7 @@ pub async fn bills_csv(
     user_id: i64,
     filter: &BillFilter,
     offset_minutes: i32,
-) -> Result<String, ApiError> {
+) -> Result<String, Refusal> {
     let rows = bill_query(user_id, filter)
         .limit(MAX_EXPORT_ROWS)
         .into_model::<BillRow>()
@@ -248,7 +248,7 @@ pub async fn valued_balances(
     db: &DatabaseConnection,
     hub: &crate::market::MarketHub,
     user_id: i64,
-) -> Result<(Vec<CoinBalances>, Rates), ApiError> {
+) -> Result<(Vec<CoinBalances>, Rates), Refusal> {
     Ok((user_coins(db, user_id).await?, Rates::live(db, hub).await?))
 }
 
@@ -275,7 +275,7 @@ pub async fn bucket_transfers(
     user_id: i64,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<BucketTransferRow>), ApiError> {
+) -> Result<(u64, Vec<BucketTransferRow>), Refusal> {
     let filter = BillFilter {
         kind: Some(BUCKET_TRANSFER.to_owned()),
         ..BillFilter::default()
@@ -328,7 +328,7 @@ pub async fn earn_income(
     db: &impl ConnectionTrait,
     user_id: i64,
     since_ms: i64,
-) -> Result<Vec<IncomeRow>, ApiError> {
+) -> Result<Vec<IncomeRow>, Refusal> {
     let filter = BillFilter {
         kind: Some(EARN_INCOME.to_owned()),
         ..BillFilter::default()

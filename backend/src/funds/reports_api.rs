@@ -17,8 +17,9 @@ use super::ledger::Bucket;
 use super::prices::{Rates, Valuation};
 use super::reports::{self, BillFilter, BillRow, ValuedCoin};
 use crate::app::AppState;
-use crate::http::{ApiError, JsonBody, LookupResponse, MemberResponse, check_head};
+use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
+use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 
 #[derive(Tags)]
@@ -310,7 +311,7 @@ fn bill(row: BillRow) -> Bill {
 }
 
 /// The filter of a bill query, with its asset checked.
-async fn bill_filter(state: &AppState, query: &BillQuery) -> Result<BillFilter, ApiError> {
+async fn bill_filter(state: &AppState, query: &BillQuery) -> Result<BillFilter, Refusal> {
     let coin = match &query.coin {
         Some(coin) if !coin.trim().is_empty() => {
             Some(super::service::asset(&state.db, coin, "coin").await?)
@@ -600,7 +601,7 @@ impl ReportsApi {
                     .sum();
                 Valuation::of_usdt(&rates, usdt).into()
             };
-            Ok::<_, ApiError>(PersonalIncome {
+            Ok::<_, Refusal>(PersonalIncome {
                 total: value(|r| r.total),
                 yesterday: value(|r| r.recent),
                 coins: rows
@@ -623,7 +624,7 @@ async fn holdings(
     user_id: i64,
     bucket: Bucket,
     keep_empty: bool,
-) -> Result<BucketHoldings, ApiError> {
+) -> Result<BucketHoldings, Refusal> {
     let (coins, rates) = reports::valued_balances(&state.db, &state.hub, user_id).await?;
     let (total, coins) = reports::bucket_coins(&coins, &rates, bucket, keep_empty);
     Ok(BucketHoldings {

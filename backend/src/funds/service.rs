@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, DatabaseConnection, EntityTrait,
@@ -16,7 +15,8 @@ use super::ledger::{
     self, AccountRef, Bucket, Idempotency, LedgerError, NewEntry, Outcome, Posted, Posting,
 };
 use crate::entity::{coin, fund_transfer, user};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::password;
 use crate::user::rate_limit::{Limit, RateLimiter};
@@ -30,7 +30,7 @@ pub const QUOTE_ASSET: &str = "usdt";
 pub const FUND_PASSWORD_FAILURES: Limit = Limit::per_secs(5, 900);
 
 /// Every asset of the platform: the quote asset and each listed coin, lower case, sorted.
-pub async fn assets(db: &DatabaseConnection) -> Result<Vec<String>, ApiError> {
+pub async fn assets(db: &DatabaseConnection) -> Result<Vec<String>, Refusal> {
     let mut assets: Vec<String> = coin::Entity::find()
         .all(db)
         .await?
@@ -44,12 +44,12 @@ pub async fn assets(db: &DatabaseConnection) -> Result<Vec<String>, ApiError> {
 }
 
 /// The asset `coin` names (any case), or 400 `unknown_coin` on `field`.
-pub async fn asset(db: &DatabaseConnection, coin: &str, field: &str) -> Result<String, ApiError> {
+pub async fn asset(db: &DatabaseConnection, coin: &str, field: &str) -> Result<String, Refusal> {
     let wanted = coin.trim().to_ascii_lowercase();
     if assets(db).await?.contains(&wanted) {
         Ok(wanted)
     } else {
-        Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::UnknownCoin)
+        Err(Refusal::new(RefusalKind::Invalid, Msg::UnknownCoin)
             .with_field(field)
             .with_param("coin", coin.trim()))
     }
@@ -57,11 +57,11 @@ pub async fn asset(db: &DatabaseConnection, coin: &str, field: &str) -> Result<S
 
 /// A positive amount typed by a user: digits with at most one point, no leading zeros, at most
 /// [`AMOUNT_DECIMALS`] decimals (wasm-core's number-input rule, the same the webapp applies).
-pub fn amount(text: &str, field: &str) -> Result<Decimal, ApiError> {
+pub fn amount(text: &str, field: &str) -> Result<Decimal, Refusal> {
     let text = text.trim();
-    validate_number_input(text, Some(AMOUNT_DECIMALS)).map_err(|v| ApiError::rule(field, &v))?;
+    validate_number_input(text, Some(AMOUNT_DECIMALS)).map_err(|v| Refusal::rule(field, &v))?;
     let value = wasm_core::money::parse_decimal(text).map_err(|_| {
-        ApiError::rule(
+        Refusal::rule(
             field,
             &Violation::InvalidNumber {
                 value: text.to_owned(),
@@ -69,7 +69,7 @@ pub fn amount(text: &str, field: &str) -> Result<Decimal, ApiError> {
         )
     })?;
     if value <= Decimal::ZERO {
-        return Err(ApiError::rule(field, &Violation::NotAboveZero));
+        return Err(Refusal::rule(field, &Violation::NotAboveZero));
     }
     Ok(value.normalize())
 }
@@ -79,28 +79,24 @@ pub async fn check_fund_password(
     limiter: &RateLimiter,
     user: &user::Model,
     given: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let Some(stored) = user.fund_password_hash.clone() else {
         return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::FundPasswordNotSet)
-                .with_field("fundPassword"),
+            Refusal::new(RefusalKind::Invalid, Msg::FundPasswordNotSet).with_field("fundPassword")
         );
     };
     let key = format!("fundpwd:{}", user.id);
     limiter
         .check(&key, FUND_PASSWORD_FAILURES)
         .map_err(|seconds| {
-            ApiError::new(StatusCode::TOO_MANY_REQUESTS, Msg::TooManyRequests)
+            Refusal::new(RefusalKind::RateLimited, Msg::TooManyRequests)
                 .with_param("seconds", seconds.to_string())
         })?;
     if password::verify_blocking(given.to_owned(), stored).await {
         Ok(())
     } else {
         limiter.record(&key, FUND_PASSWORD_FAILURES);
-        Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::WrongFundPassword)
-                .with_field("fundPassword"),
-        )
+        Err(Refusal::new(RefusalKind::Invalid, Msg::WrongFundPassword).with_field("fundPassword"))
     }
 }
 
@@ -110,16 +106,16 @@ pub fn idempotency(
     key: Option<&str>,
     operation: &'static str,
     body: &impl serde::Serialize,
-) -> Result<Option<Idempotency>, ApiError> {
+) -> Result<Option<Idempotency>, Refusal> {
     let Some(key) = key else { return Ok(None) };
     let key = key.trim();
     if key.is_empty() || key.len() > 100 || !key.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidIdempotencyKey)
+            Refusal::new(RefusalKind::Invalid, Msg::InvalidIdempotencyKey)
                 .with_field("Idempotency-Key"),
         );
     }
-    let canonical = serde_json::to_string(body).map_err(ApiError::internal)?;
+    let canonical = serde_json::to_string(body).map_err(Refusal::internal)?;
     Ok(Some(Idempotency {
         user_id,
         key: key.to_owned(),
@@ -129,22 +125,22 @@ pub fn idempotency(
 }
 
 /// The API failure of a ledger refusal.
-pub fn ledger_error(error: LedgerError, amount_field: &str) -> ApiError {
+pub fn ledger_error(error: LedgerError, amount_field: &str) -> Refusal {
     match error {
-        LedgerError::InsufficientBalance { available, .. } => ApiError::rule(
+        LedgerError::InsufficientBalance { available, .. } => Refusal::rule(
             amount_field,
             &Violation::InsufficientBalance {
                 available: available.normalize(),
             },
         ),
-        LedgerError::KeyReused => ApiError::new(StatusCode::BAD_REQUEST, Msg::IdempotencyKeyReused)
+        LedgerError::KeyReused => Refusal::new(RefusalKind::Invalid, Msg::IdempotencyKeyReused)
             .with_field("Idempotency-Key"),
         LedgerError::Contention | LedgerError::LostRace => {
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::LedgerBusy)
+            Refusal::new(RefusalKind::Unavailable, Msg::LedgerBusy)
         }
         LedgerError::Refused(error) => error,
-        LedgerError::Db(error) => ApiError::from(error),
-        other => ApiError::internal(other),
+        LedgerError::Db(error) => Refusal::from(error),
+        other => Refusal::internal(other),
     }
 }
 
@@ -168,7 +164,7 @@ impl CoinBalances {
 pub async fn user_coins(
     db: &DatabaseConnection,
     user_id: i64,
-) -> Result<Vec<CoinBalances>, ApiError> {
+) -> Result<Vec<CoinBalances>, Refusal> {
     let mut by_coin: BTreeMap<String, CoinBalances> = assets(db)
         .await?
         .into_iter()
@@ -215,9 +211,9 @@ pub async fn move_between_buckets(
     request: &BucketMove,
     idempotency: Option<&Idempotency>,
     respond: impl Fn(&Posted) -> String,
-) -> Result<Outcome, ApiError> {
+) -> Result<Outcome, Refusal> {
     if request.from == request.to {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::SameBucket).with_field("to"));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::SameBucket).with_field("to"));
     }
     let entry = NewEntry {
         kind: "bucket_transfer".into(),
@@ -261,10 +257,10 @@ pub async fn recipient(
     db: &DatabaseConnection,
     sender: &user::Model,
     text: &str,
-) -> Result<user::Model, ApiError> {
+) -> Result<user::Model, Refusal> {
     let text = text.trim();
     let not_found =
-        || ApiError::new(StatusCode::BAD_REQUEST, Msg::RecipientNotFound).with_field("toAccount");
+        || Refusal::new(RefusalKind::Invalid, Msg::RecipientNotFound).with_field("toAccount");
     let found = if !text.is_empty()
         && text.bytes().all(|b| b.is_ascii_digit())
         && !text.starts_with('0')
@@ -281,9 +277,7 @@ pub async fn recipient(
     };
     let found = found.ok_or_else(not_found)?;
     if found.id == sender.id {
-        return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::SelfTransfer).with_field("toAccount")
-        );
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::SelfTransfer).with_field("toAccount"));
     }
     Ok(found)
 }
@@ -295,7 +289,7 @@ pub async fn transfer_to_user(
     transfer: &UserTransfer,
     idempotency: Option<&Idempotency>,
     respond: impl Fn(&Posted) -> String,
-) -> Result<Outcome, ApiError> {
+) -> Result<Outcome, Refusal> {
     let entry = NewEntry {
         kind: "user_transfer".into(),
         reference: format!("user:{}->user:{}", transfer.from.id, transfer.to.id),
@@ -353,7 +347,7 @@ pub async fn transfers(
     user_id: i64,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<fund_transfer::Model>), ApiError> {
+) -> Result<(u64, Vec<fund_transfer::Model>), Refusal> {
     let query = fund_transfer::Entity::find()
         .filter(
             Condition::any()

@@ -19,7 +19,7 @@
 //! concurrent one — is 409 and moves nothing.
 
 use hmac::{Hmac, KeyInit, Mac};
-use poem::{http::StatusCode, web::Data};
+use poem::web::Data;
 use poem_openapi::{
     Object, OpenApi, Tags,
     param::{Header, Path},
@@ -46,8 +46,9 @@ use super::service::{self, ledger_error};
 use crate::admin::service::require_operator;
 use crate::app::AppState;
 use crate::entity::{user, user_session, withdrawal};
-use crate::http::{ApiError, JsonBody, MemberResponse, check_head};
+use crate::http::{JsonBody, MemberResponse, check_head};
 use crate::i18n::Msg;
+use crate::refusal::{Refusal, RefusalKind};
 use crate::user::{Satoken, now_ms};
 
 // ---------------------------------------------------------------------------------------------
@@ -113,14 +114,13 @@ pub fn open_request(
     link_key: &[u8; 32],
     session: &user_session::Model,
     payload: &str,
-) -> Result<WithdrawalPlaintext, ApiError> {
+) -> Result<WithdrawalPlaintext, Refusal> {
     let key = withdrawal_key(link_key, session);
     let text =
         wasm_core::cipher::open_text(&key, WITHDRAWAL_AAD, payload.trim()).map_err(|_| {
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::WithdrawalPayloadInvalid)
-                .with_field("payload")
+            Refusal::new(RefusalKind::Invalid, Msg::WithdrawalPayloadInvalid).with_field("payload")
         })?;
-    crate::http::body::parse_json_body(text.as_bytes()).map_err(|error| error.to_api_error())
+    crate::http::body::parse_json_body(text.as_bytes()).map_err(|error| error.to_refusal())
 }
 
 /// The idempotency of a withdrawal request (see `Fingerprint`).
@@ -128,7 +128,7 @@ pub fn idempotency(
     user_id: i64,
     key: Option<&str>,
     request: &WithdrawalPlaintext,
-) -> Result<Option<Idempotency>, ApiError> {
+) -> Result<Option<Idempotency>, Refusal> {
     service::idempotency(
         user_id,
         key,
@@ -169,16 +169,16 @@ pub async fn check(
     state: &AppState,
     user: &user::Model,
     request: &WithdrawalPlaintext,
-) -> Result<NewWithdrawal, ApiError> {
+) -> Result<NewWithdrawal, Refusal> {
     let channel = channel(&state.config.funds, &request.coin, &request.network)?;
     wasm_core::validate::validate_address(&channel.network, &request.address)
-        .map_err(|violation| ApiError::rule("address", &violation))?;
+        .map_err(|violation| Refusal::rule("address", &violation))?;
     let amount = channel_amount(channel, &request.amount, "amount", channel.min_withdraw)?;
     let quote =
         wasm_core::funds::withdrawal_quote(amount, channel.withdraw_fee).map_err(|error| {
             match error {
-                CoreError::Invalid(violation) => ApiError::rule("amount", &violation),
-                other => ApiError::internal(other),
+                CoreError::Invalid(violation) => Refusal::rule("amount", &violation),
+                other => Refusal::internal(other),
             }
         })?;
     service::check_fund_password(&state.limiter, user, &request.fund_password).await?;
@@ -208,7 +208,7 @@ pub async fn submit(
     request: &NewWithdrawal,
     idempotency: Option<&Idempotency>,
     respond: impl Fn(&withdrawal::Model) -> String,
-) -> Result<Submitted, ApiError> {
+) -> Result<Submitted, Refusal> {
     let entry = NewEntry {
         kind: "withdrawal".into(),
         reference: format!("user:{}", request.user_id),
@@ -285,7 +285,7 @@ pub async fn list(
     filter: &ListFilter,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<withdrawal::Model>), ApiError> {
+) -> Result<(u64, Vec<withdrawal::Model>), Refusal> {
     let mut select = withdrawal::Entity::find();
     if let Some(user_id) = filter.user_id {
         select = select.filter(withdrawal::Column::UserId.eq(user_id));
@@ -309,21 +309,21 @@ pub async fn list(
 
 /// The transaction hash a passing review stores: required, 1 to [`MAX_TX_HASH_CHARS`] visible
 /// ASCII characters (no spaces).
-pub fn tx_hash(text: Option<&str>) -> Result<String, ApiError> {
+pub fn tx_hash(text: Option<&str>) -> Result<String, Refusal> {
     let text = text
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .ok_or_else(|| {
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::TxHashRequired).with_field("txHash")
+            Refusal::new(RefusalKind::Invalid, Msg::TxHashRequired).with_field("txHash")
         })?;
     if text.len() > MAX_TX_HASH_CHARS || !text.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidTxHash).with_field("txHash"));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidTxHash).with_field("txHash"));
     }
     Ok(text.to_owned())
 }
 
-fn decimal(text: &str) -> Result<Decimal, ApiError> {
-    wasm_core::money::parse_decimal(text).map_err(ApiError::internal)
+fn decimal(text: &str) -> Result<Decimal, Refusal> {
+    wasm_core::money::parse_decimal(text).map_err(Refusal::internal)
 }
 
 /// Records `operator`'s decision on a withdrawal under review. Passing needs `tx_hash` and posts,
@@ -337,7 +337,7 @@ pub async fn review(
     operator: &user::Model,
     decision: &Decision,
     tx_hash_text: Option<&str>,
-) -> Result<withdrawal::Model, ApiError> {
+) -> Result<withdrawal::Model, Refusal> {
     require_operator(operator)?;
     let reason = rejection_reason(decision)?;
     let tx_hash = if decision.approve {
@@ -345,7 +345,7 @@ pub async fn review(
     } else {
         None
     };
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("id");
+    let not_found = || Refusal::new(RefusalKind::NotFound, Msg::NotFound).with_field("id");
     let row = withdrawal::Entity::find_by_id(decision.id)
         .one(db)
         .await?
@@ -606,7 +606,7 @@ async fn withdrawal_page(
     db: &DatabaseConnection,
     user_id: i64,
     request: WithdrawalListRequest,
-) -> Result<WithdrawalPage, ApiError> {
+) -> Result<WithdrawalPage, Refusal> {
     let (page, page_size) = (request.page.unwrap_or(1), request.page_size.unwrap_or(20));
     let filter = ListFilter {
         user_id: Some(user_id),

@@ -31,7 +31,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseTransaction, DbErr, EntityTrait,
@@ -60,7 +59,8 @@ use crate::entity::{
     futures_stop,
 };
 use crate::funds::ledger::{self, Idempotency, LedgerError, NewEntry};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::now_ms;
 
@@ -70,7 +70,7 @@ const ATTEMPTS: u32 = 20;
 pub const DEFAULT_LEVERAGE: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
 
 /// A reply channel.
-pub type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
+pub type Reply<T> = oneshot::Sender<Result<T, Refusal>>;
 
 /// A change asked with an idempotency key: done now, or the first answer of the same request.
 #[derive(Debug)]
@@ -311,16 +311,16 @@ fn dec(text: &str) -> Decimal {
     wasm_core::money::parse_decimal(text).unwrap_or_default()
 }
 
-fn refused(error: ApiError) -> LedgerError {
+fn refused(error: Refusal) -> LedgerError {
     LedgerError::Refused(error)
 }
 
-fn ledger_api_error(error: LedgerError) -> ApiError {
+fn ledger_api_error(error: LedgerError) -> Refusal {
     crate::funds::service::ledger_error(error, "quantity")
 }
 
-fn bad(msg: Msg, field: &str) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, msg).with_field(field)
+fn bad(msg: Msg, field: &str) -> Refusal {
+    Refusal::new(RefusalKind::Invalid, msg).with_field(field)
 }
 
 fn side_of(text: &str) -> Side {
@@ -667,10 +667,10 @@ impl Engine {
             .or_else(|| self.shared.prices.mark(&self.rules.symbol))
     }
 
-    fn mark_price(&self) -> Result<Decimal, ApiError> {
+    fn mark_price(&self) -> Result<Decimal, Refusal> {
         self.standing_mark()
             .map(|m| m.mark)
-            .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, Msg::NoLiquidity))
+            .ok_or_else(|| Refusal::new(RefusalKind::Invalid, Msg::NoLiquidity))
     }
 
     /// The trading wallets of `users` (USDT).
@@ -846,7 +846,7 @@ impl Engine {
         user_id: i64,
         spec: OrderSpec,
         idempotency: Option<&Idempotency>,
-    ) -> Result<Answer<FuturesOrder>, ApiError> {
+    ) -> Result<Answer<FuturesOrder>, Refusal> {
         let rules = self.rules.clone();
         let position = self.positions.get(&user_id).cloned();
         let setting = self.setting(user_id);
@@ -885,7 +885,7 @@ impl Engine {
             FuturesOrderType::Market => {
                 let (filled, value) = self.walk(direction, quantity, None);
                 if filled.is_zero() {
-                    return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::NoLiquidity));
+                    return Err(Refusal::new(RefusalKind::Invalid, Msg::NoLiquidity));
                 }
                 (filled, value / filled)
             }
@@ -914,7 +914,7 @@ impl Engine {
         if opening > Decimal::ZERO {
             let max = rules.max_leverage();
             if leverage > max {
-                return Err(ApiError::rule("leverage", &Violation::AboveMaximum { max }));
+                return Err(Refusal::rule("leverage", &Violation::AboveMaximum { max }));
             }
             let same_side = position
                 .as_ref()
@@ -922,7 +922,7 @@ impl Engine {
                 .map_or(Decimal::ZERO, |p| p.size);
             let allowed = rules.max_leverage_at((same_side + opening) * exec_price);
             if leverage > allowed {
-                return Err(ApiError::rule(
+                return Err(Refusal::rule(
                     "leverage",
                     &Violation::AboveMaximum { max: allowed },
                 ));
@@ -1014,19 +1014,19 @@ impl Engine {
                 step_size: rules.step,
                 tiers: rules.tier_rows(),
             })
-            .map_err(|e| refused(ApiError::internal(format!("{e:?}"))))?;
+            .map_err(|e| refused(Refusal::internal(format!("{e:?}"))))?;
             if opening > max.size {
                 // Nothing fits at all: the balance is the problem; otherwise the order is above
                 // the largest size the balance opens (the figure the order form shows).
                 return Err(refused(if max.size.is_zero() {
-                    ApiError::rule(
+                    Refusal::rule(
                         "quantity",
                         &Violation::InsufficientBalance {
                             available: available.normalize(),
                         },
                     )
                 } else {
-                    ApiError::rule("quantity", &Violation::AboveMaximum { max: max.size })
+                    Refusal::rule("quantity", &Violation::AboveMaximum { max: max.size })
                 }));
             }
         }
@@ -1252,14 +1252,14 @@ impl Engine {
             .flatten()
     }
 
-    async fn cancel(&mut self, user_id: i64, order_id: i64) -> Result<FuturesOrder, ApiError> {
+    async fn cancel(&mut self, user_id: i64, order_id: i64) -> Result<FuturesOrder, Refusal> {
         let Some(order) = self
             .orders
             .get(&order_id)
             .filter(|o| o.row.user_id == user_id)
             .cloned()
         else {
-            return Err(ApiError::new(StatusCode::NOT_FOUND, Msg::OrderNotFound));
+            return Err(Refusal::new(RefusalKind::NotFound, Msg::OrderNotFound));
         };
         let shared = self.shared.clone();
         let none: Option<&Idempotency> = None;
@@ -1282,7 +1282,7 @@ impl Engine {
                 );
                 Ok(view)
             }
-            Answer::Replayed(_) => Err(ApiError::internal("no key, no replay")),
+            Answer::Replayed(_) => Err(Refusal::internal("no key, no replay")),
         }
     }
 
@@ -1293,7 +1293,7 @@ impl Engine {
         user_id: i64,
         take_profit: Option<Decimal>,
         stop_loss: Option<Decimal>,
-    ) -> Result<FuturesPosition, ApiError> {
+    ) -> Result<FuturesPosition, Refusal> {
         let Some(mut position) = self.positions.get(&user_id).cloned() else {
             return Err(bad(Msg::NoOpenPosition, "symbol"));
         };
@@ -1353,7 +1353,7 @@ impl Engine {
         user_id: i64,
         spec: StopSpec,
         idempotency: Option<&Idempotency>,
-    ) -> Result<Answer<FuturesStopOrder>, ApiError> {
+    ) -> Result<Answer<FuturesStopOrder>, Refusal> {
         let Some(position) = self.positions.get(&user_id).cloned() else {
             return Err(bad(Msg::NoOpenPosition, "symbol"));
         };
@@ -1417,14 +1417,14 @@ impl Engine {
         &mut self,
         user_id: i64,
         stop_id: i64,
-    ) -> Result<FuturesStopOrder, ApiError> {
+    ) -> Result<FuturesStopOrder, Refusal> {
         let Some(stop) = self
             .stops
             .get(&stop_id)
             .filter(|s| s.user_id == user_id)
             .cloned()
         else {
-            return Err(ApiError::new(StatusCode::NOT_FOUND, Msg::OrderNotFound));
+            return Err(Refusal::new(RefusalKind::NotFound, Msg::OrderNotFound));
         };
         let now = now_ms();
         let shared = self.shared.clone();
@@ -1457,7 +1457,7 @@ impl Engine {
                 );
                 Ok(view)
             }
-            Answer::Replayed(_) => Err(ApiError::internal("no key, no replay")),
+            Answer::Replayed(_) => Err(Refusal::internal("no key, no replay")),
         }
     }
 
@@ -1469,7 +1469,7 @@ impl Engine {
         direction: MarginDirection,
         change: Decimal,
         idempotency: Option<&Idempotency>,
-    ) -> Result<Answer<FuturesPosition>, ApiError> {
+    ) -> Result<Answer<FuturesPosition>, Refusal> {
         let Some(position) = self.positions.get(&user_id).cloned() else {
             return Err(bad(Msg::NoOpenPosition, "symbol"));
         };
@@ -1497,16 +1497,16 @@ impl Engine {
                     tiers: self.rules.tier_rows(),
                     tick_size: Some(self.rules.tick),
                 })
-                .map_err(|e| refused(ApiError::internal(format!("{e:?}"))))?;
+                .map_err(|e| refused(Refusal::internal(format!("{e:?}"))))?;
                 if adjustment.exceeds_limit {
                     return Err(refused(match direction {
-                        MarginDirection::Add => ApiError::rule(
+                        MarginDirection::Add => Refusal::rule(
                             "amount",
                             &Violation::InsufficientBalance {
                                 available: available.normalize(),
                             },
                         ),
-                        MarginDirection::Remove => ApiError::rule(
+                        MarginDirection::Remove => Refusal::rule(
                             "amount",
                             &Violation::AboveMaximum {
                                 max: adjustment.max_removable,
@@ -1573,7 +1573,7 @@ impl Engine {
         user_id: i64,
         leverage: Option<Decimal>,
         mode: Option<MarginMode>,
-    ) -> Result<FuturesSetting, ApiError> {
+    ) -> Result<FuturesSetting, Refusal> {
         let current = self.setting(user_id);
         let next = Setting {
             leverage: leverage.unwrap_or(current.leverage),
@@ -1581,10 +1581,10 @@ impl Engine {
         };
         let max = self.rules.max_leverage();
         if next.leverage > max {
-            return Err(ApiError::rule("leverage", &Violation::AboveMaximum { max }));
+            return Err(Refusal::rule("leverage", &Violation::AboveMaximum { max }));
         }
         if next.leverage < Decimal::ONE || !next.leverage.fract().is_zero() {
-            return Err(ApiError::rule(
+            return Err(Refusal::rule(
                 "leverage",
                 &Violation::BelowMinimum { min: Decimal::ONE },
             ));
@@ -1675,7 +1675,7 @@ impl Engine {
         self.publish_funding();
     }
 
-    async fn fill_limit(&mut self, order_id: i64, _mark: Decimal) -> Result<(), ApiError> {
+    async fn fill_limit(&mut self, order_id: i64, _mark: Decimal) -> Result<(), Refusal> {
         let Some(order) = self.orders.get(&order_id).cloned() else {
             return Ok(());
         };
@@ -1785,7 +1785,7 @@ impl Engine {
         quantity: Option<Decimal>,
         source: &str,
         stop: Option<futures_stop::Model>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Refusal> {
         let position = self.positions.get(&user_id).cloned();
         let now = now_ms();
         let shared = self.shared.clone();
@@ -1899,7 +1899,7 @@ impl Engine {
 
     /// Liquidates the user's position at `mark` once confirmed: an isolated position's stored
     /// price is exact; a cross position's is recomputed with the wallet now first.
-    async fn liquidate(&mut self, user_id: i64, mark: Decimal) -> Result<(), ApiError> {
+    async fn liquidate(&mut self, user_id: i64, mark: Decimal) -> Result<(), Refusal> {
         let Some(position) = self.positions.get(&user_id).cloned() else {
             self.triggers.remove(Target::Liquidation(user_id));
             return Ok(());

@@ -7,7 +7,6 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -18,7 +17,8 @@ use super::position::SymbolRules;
 use super::views::{ContractRules, ContractTier, FundingInfo};
 use crate::config::FuturesConfig;
 use crate::entity::coin;
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::book::BookSnapshot;
@@ -231,7 +231,7 @@ impl FuturesExchange {
     }
 
     /// The rules of `symbol` (lower case), or the error of a symbol not traded as a perpetual.
-    pub fn rules(&self, symbol: &str) -> Result<Arc<SymbolRules>, ApiError> {
+    pub fn rules(&self, symbol: &str) -> Result<Arc<SymbolRules>, Refusal> {
         self.rules
             .get(symbol)
             .cloned()
@@ -239,7 +239,7 @@ impl FuturesExchange {
     }
 
     /// The published rules of `symbol` (lower case): tiers, fees and the funding settings.
-    pub fn contract_rules(&self, symbol: &str) -> Result<ContractRules, ApiError> {
+    pub fn contract_rules(&self, symbol: &str) -> Result<ContractRules, Refusal> {
         let rules = self.rules(symbol)?;
         let config = &self.shared.config;
         Ok(ContractRules {
@@ -299,8 +299,8 @@ impl FuturesExchange {
     pub async fn ask<T>(
         &self,
         symbol: &str,
-        make: impl FnOnce(oneshot::Sender<Result<T, ApiError>>) -> Command,
-    ) -> Result<T, ApiError> {
+        make: impl FnOnce(oneshot::Sender<Result<T, Refusal>>) -> Command,
+    ) -> Result<T, Refusal> {
         let engine = self
             .engines
             .get(symbol)
@@ -312,25 +312,25 @@ impl FuturesExchange {
 
     /// Makes `symbol`'s engine act on the current mark price now (triggers, liquidations) and
     /// answers once it has: what a mark tick does, on demand.
-    pub async fn evaluate(&self, symbol: &str) -> Result<(), ApiError> {
+    pub async fn evaluate(&self, symbol: &str) -> Result<(), Refusal> {
         self.ask(symbol, |reply| Command::Evaluate { reply }).await
     }
 
     /// Makes `symbol`'s engine refresh its cross positions' liquidation prices now (as its timer
     /// does) and act on them.
-    pub async fn refresh_cross(&self, symbol: &str) -> Result<(), ApiError> {
+    pub async fn refresh_cross(&self, symbol: &str) -> Result<(), Refusal> {
         self.ask(symbol, |reply| Command::RefreshCross { reply })
             .await
     }
 }
 
 /// The failure of a symbol not traded as a USDT-M perpetual.
-pub fn unavailable(symbol: &str) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, Msg::FuturesSymbolUnavailable)
+pub fn unavailable(symbol: &str) -> Refusal {
+    Refusal::new(RefusalKind::Invalid, Msg::FuturesSymbolUnavailable)
         .with_field("symbol")
         .with_param("symbol", symbol.to_uppercase())
 }
 
-fn busy() -> ApiError {
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::TradingBusy)
+fn busy() -> Refusal {
+    Refusal::new(RefusalKind::Unavailable, Msg::TradingBusy)
 }

@@ -2,7 +2,6 @@
 //! (wasm-core's violation codes), turned into engine commands; the reads of orders, positions,
 //! stop orders and funding payments.
 
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
     ColumnTrait, Condition, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
@@ -15,7 +14,8 @@ use super::exchange::FuturesExchange;
 use super::position::SymbolRules;
 use super::views::{FuturesOrder, FuturesPosition, FuturesStopOrder, closed_view};
 use crate::entity::{futures_funding, futures_order, futures_position, futures_stop};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 
 /// Largest page.
@@ -43,22 +43,22 @@ pub fn decimal_field(
     text: Option<&str>,
     field: &str,
     step: Option<(Decimal, bool)>,
-) -> Result<Option<Decimal>, ApiError> {
+) -> Result<Option<Decimal>, Refusal> {
     let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
     let value = wasm_core::money::parse_decimal(text).map_err(|_| {
-        ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField)
+        Refusal::new(RefusalKind::Invalid, Msg::InvalidField)
             .with_field(field)
             .with_param("field", field)
     })?;
     if value <= Decimal::ZERO {
-        return Err(ApiError::rule(field, &Violation::NotAboveZero));
+        return Err(Refusal::rule(field, &Violation::NotAboveZero));
     }
     if let Some((step, is_tick)) = step
         && !(value % step).is_zero()
     {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             field,
             &if is_tick {
                 Violation::OffTick { tick: step }
@@ -75,7 +75,7 @@ pub fn price(
     rules: &SymbolRules,
     text: Option<&str>,
     field: &str,
-) -> Result<Option<Decimal>, ApiError> {
+) -> Result<Option<Decimal>, Refusal> {
     decimal_field(text, field, Some((rules.tick, true)))
 }
 
@@ -84,14 +84,14 @@ pub fn quantity(
     rules: &SymbolRules,
     text: Option<&str>,
     field: &str,
-) -> Result<Option<Decimal>, ApiError> {
+) -> Result<Option<Decimal>, Refusal> {
     decimal_field(text, field, Some((rules.step, false)))
 }
 
 /// A required field's value.
-pub fn required<T>(value: Option<T>, field: &str) -> Result<T, ApiError> {
+pub fn required<T>(value: Option<T>, field: &str) -> Result<T, Refusal> {
     value.ok_or_else(|| {
-        ApiError::new(StatusCode::BAD_REQUEST, Msg::MissingField)
+        Refusal::new(RefusalKind::Invalid, Msg::MissingField)
             .with_field(field)
             .with_param("field", field)
     })
@@ -104,7 +104,7 @@ pub async fn submit(
     user_id: i64,
     spec: OrderSpec,
     idempotency: Option<crate::funds::ledger::Idempotency>,
-) -> Result<Answer<FuturesOrder>, ApiError> {
+) -> Result<Answer<FuturesOrder>, Refusal> {
     exchange
         .ask(symbol, |reply| Command::Submit {
             user_id,
@@ -122,7 +122,7 @@ pub async fn set_stop(
     user_id: i64,
     spec: StopSpec,
     idempotency: Option<crate::funds::ledger::Idempotency>,
-) -> Result<Answer<FuturesStopOrder>, ApiError> {
+) -> Result<Answer<FuturesStopOrder>, Refusal> {
     exchange
         .ask(symbol, |reply| Command::SetStop {
             user_id,
@@ -138,13 +138,13 @@ pub async fn order_symbol(
     db: &DatabaseConnection,
     user_id: i64,
     id: i64,
-) -> Result<String, ApiError> {
+) -> Result<String, Refusal> {
     futures_order::Entity::find_by_id(id)
         .one(db)
         .await?
         .filter(|o| o.user_id == user_id)
         .map(|o| o.symbol)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, Msg::OrderNotFound))
+        .ok_or_else(|| Refusal::new(RefusalKind::NotFound, Msg::OrderNotFound))
 }
 
 /// The symbol of the user's stop order `id`.
@@ -152,13 +152,13 @@ pub async fn stop_symbol(
     db: &DatabaseConnection,
     user_id: i64,
     id: i64,
-) -> Result<String, ApiError> {
+) -> Result<String, Refusal> {
     futures_stop::Entity::find_by_id(id)
         .one(db)
         .await?
         .filter(|o| o.user_id == user_id)
         .map(|o| o.symbol)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, Msg::OrderNotFound))
+        .ok_or_else(|| Refusal::new(RefusalKind::NotFound, Msg::OrderNotFound))
 }
 
 /// A page of the user's orders, newest first: open ones, or finished ones.
@@ -169,7 +169,7 @@ pub async fn orders(
     symbol: Option<&str>,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<FuturesOrder>), ApiError> {
+) -> Result<(u64, Vec<FuturesOrder>), Refusal> {
     let statuses = if current {
         vec!["waitDeal", "partDeal"]
     } else {
@@ -197,7 +197,7 @@ pub async fn positions(
     user_id: i64,
     current: bool,
     symbol: Option<&str>,
-) -> Result<Vec<FuturesPosition>, ApiError> {
+) -> Result<Vec<FuturesPosition>, Refusal> {
     let mut condition = Condition::all().add(futures_position::Column::UserId.eq(user_id));
     condition = if current {
         condition.add(futures_position::Column::Status.eq("open"))
@@ -232,7 +232,7 @@ pub async fn stops(
     user_id: i64,
     current: bool,
     symbol: Option<&str>,
-) -> Result<Vec<FuturesStopOrder>, ApiError> {
+) -> Result<Vec<FuturesStopOrder>, Refusal> {
     let mut query = futures_stop::Entity::find().filter(futures_stop::Column::UserId.eq(user_id));
     query = if current {
         query.filter(futures_stop::Column::Status.eq("waiting"))
@@ -257,7 +257,7 @@ pub async fn fundings(
     db: &DatabaseConnection,
     user_id: i64,
     symbol: Option<&str>,
-) -> Result<Vec<futures_funding::Model>, ApiError> {
+) -> Result<Vec<futures_funding::Model>, Refusal> {
     let mut query =
         futures_funding::Entity::find().filter(futures_funding::Column::UserId.eq(user_id));
     if let Some(symbol) = symbol.map(self::symbol).filter(|s| !s.is_empty()) {
@@ -276,7 +276,7 @@ pub async fn open_figures(
     exchange: &FuturesExchange,
     db: &DatabaseConnection,
     user_id: i64,
-) -> Result<Decimal, ApiError> {
+) -> Result<Decimal, Refusal> {
     let views = positions(db, exchange, user_id, true, None).await?;
     Ok(views.iter().map(|v| v.unrealised_pnl).sum())
 }
@@ -287,7 +287,7 @@ pub async fn transferable_from_trading(
     exchange: &FuturesExchange,
     db: &DatabaseConnection,
     user_id: i64,
-) -> Result<Decimal, ApiError> {
+) -> Result<Decimal, Refusal> {
     let wallet =
         crate::funds::ledger::balance(db, super::settle::trading(user_id), super::settle::USDT)
             .await?;

@@ -4,7 +4,7 @@
 //! The body is read with serde (via `serde_path_to_error`) for the field path, then with
 //! poem-openapi's own parser so that `#[oai(validator)]` rules still apply.
 
-use poem::{FromRequest, Request, RequestBody, Result, http::StatusCode};
+use poem::{FromRequest, Request, RequestBody, Result};
 use poem_openapi::{
     ApiExtractor, ApiExtractorType, ExtractParamOptions,
     payload::{ParsePayload, Payload},
@@ -14,8 +14,8 @@ use poem_openapi::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::http::ApiError;
 use crate::i18n::Msg;
+use crate::refusal::{Refusal, RefusalKind};
 
 /// Largest request body accepted by a JSON call.
 pub const MAX_JSON_BODY_BYTES: usize = 1024 * 1024;
@@ -51,35 +51,29 @@ pub enum BodyError {
 }
 
 impl BodyError {
-    /// The API failure this stands for.
-    pub fn to_api_error(&self) -> ApiError {
-        let (status, msg, field) = match self {
-            BodyError::Malformed(_) => (StatusCode::BAD_REQUEST, Msg::MalformedJson, None),
-            BodyError::InvalidField(field) => (
-                StatusCode::BAD_REQUEST,
-                Msg::InvalidField,
-                Some(field.clone()),
-            ),
-            BodyError::MissingField(field) => (
-                StatusCode::BAD_REQUEST,
-                Msg::MissingField,
-                Some(field.clone()),
-            ),
-            BodyError::UnknownField(field) => (
-                StatusCode::BAD_REQUEST,
-                Msg::UnknownField,
-                Some(field.clone()),
-            ),
-            BodyError::Invalid(_) => (StatusCode::BAD_REQUEST, Msg::InvalidBody, None),
-            BodyError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, Msg::PayloadTooLarge, None),
+    /// The refusal this stands for.
+    pub fn to_refusal(&self) -> Refusal {
+        let (kind, msg, field) = match self {
+            BodyError::Malformed(_) => (RefusalKind::Invalid, Msg::MalformedJson, None),
+            BodyError::InvalidField(field) => {
+                (RefusalKind::Invalid, Msg::InvalidField, Some(field.clone()))
+            }
+            BodyError::MissingField(field) => {
+                (RefusalKind::Invalid, Msg::MissingField, Some(field.clone()))
+            }
+            BodyError::UnknownField(field) => {
+                (RefusalKind::Invalid, Msg::UnknownField, Some(field.clone()))
+            }
+            BodyError::Invalid(_) => (RefusalKind::Invalid, Msg::InvalidBody, None),
+            BodyError::TooLarge => (RefusalKind::TooLarge, Msg::PayloadTooLarge, None),
             BodyError::UnsupportedContentType(_) => (
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                RefusalKind::UnsupportedMedia,
                 Msg::UnsupportedMediaType,
                 None,
             ),
         };
-        ApiError {
-            status,
+        Refusal {
+            kind,
             msg,
             field,
             params: Vec::new(),
@@ -87,7 +81,7 @@ impl BodyError {
     }
 
     fn into_poem(self) -> poem::Error {
-        let status = self.to_api_error().status;
+        let status = super::envelope::status_of(self.to_refusal().kind);
         poem::Error::new(self, status)
     }
 }

@@ -6,8 +6,9 @@ use poem::{
 };
 use poem_openapi::types::ToJSON;
 
-use crate::http::ApiError;
+use crate::http::{envelope_of, refusal_from_poem, status_of};
 use crate::i18n::{Lang, Msg, with_lang};
+use crate::refusal::{Refusal, RefusalKind};
 
 /// The language a request asks for: the `lang` / `language` / `Accept-Language` headers, then
 /// a `lang` query parameter (browsers cannot set headers on a WebSocket).
@@ -27,11 +28,25 @@ pub fn request_lang(req: &Request) -> Lang {
     })
 }
 
-/// Renders a failure as its envelope, with the HTTP status equal to the envelope's code.
-pub fn error_response(error: &ApiError) -> Response {
-    let body = error.envelope().to_json().unwrap_or_default();
+/// Renders a refusal as its envelope, with the HTTP status equal to the envelope's code.
+pub fn error_response(refusal: &Refusal) -> Response {
+    let body = envelope_of(refusal).to_json().unwrap_or_default();
     poem::web::Json(body)
-        .with_status(error.status)
+        .with_status(status_of(refusal.kind))
+        .into_response()
+}
+
+/// Renders a failure of the framework (unknown path, wrong method, unreadable body) as its
+/// envelope; a wrong method keeps its 405, which no domain refusal stands for.
+fn framework_error_response(error: &poem::Error) -> Response {
+    let refusal = refusal_from_poem(error);
+    if error.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return error_response(&refusal);
+    }
+    let mut envelope = envelope_of(&refusal);
+    envelope.code = i32::from(StatusCode::METHOD_NOT_ALLOWED.as_u16());
+    poem::web::Json(envelope.to_json().unwrap_or_default())
+        .with_status(StatusCode::METHOD_NOT_ALLOWED)
         .into_response()
 }
 
@@ -49,7 +64,7 @@ pub async fn api_middleware<E: Endpoint>(next: E, req: Request) -> Result<Respon
         let result = next.call(req).await;
         let response = match result {
             Ok(response) => Ok(response.into_response()),
-            Err(error) if is_api => Ok(error_response(&ApiError::from_poem(&error))),
+            Err(error) if is_api => Ok(framework_error_response(&error)),
             Err(error) => Err(error),
         };
         if let Ok(response) = &response {
@@ -76,9 +91,6 @@ impl PanicHandler for EnvelopePanicHandler {
 
     fn get_response(&self, _err: Box<dyn std::any::Any + Send + 'static>) -> Self::Response {
         tracing::error!("a request handler panicked");
-        error_response(&ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Msg::InternalError,
-        ))
+        error_response(&Refusal::new(RefusalKind::Internal, Msg::InternalError))
     }
 }

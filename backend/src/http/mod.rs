@@ -7,17 +7,19 @@ pub mod envelope;
 pub mod middleware;
 
 pub use body::JsonBody;
-pub use envelope::{ApiError, Envelope, ErrorDetail, ErrorEnvelope};
+pub use envelope::{
+    Envelope, ErrorDetail, ErrorEnvelope, envelope_of, refusal_from_poem, status_of,
+};
 
-/// Implements `From<ApiError>` for an operation's response enum and defines its bad-request
-/// handler (`#[oai(bad_request_handler = "…")]`). Each listed status goes to the named variant;
-/// any other server error goes to `InternalError`, the rest to `BadRequest`.
+/// Implements `From<Refusal>` for an operation's response enum and defines its bad-request
+/// handler (`#[oai(bad_request_handler = "…")]`). A refusal whose status is listed goes to the
+/// named variant; any other server error goes to `InternalError`, the rest to `BadRequest`.
 macro_rules! api_error_response {
     ($response:ident, $handler:ident { $($status:ident => $variant:ident),* $(,)? }) => {
-        impl From<$crate::http::ApiError> for $response {
-            fn from(error: $crate::http::ApiError) -> Self {
-                let envelope = poem_openapi::payload::Json(error.envelope());
-                match error.status {
+        impl From<$crate::refusal::Refusal> for $response {
+            fn from(refusal: $crate::refusal::Refusal) -> Self {
+                let envelope = poem_openapi::payload::Json($crate::http::envelope_of(&refusal));
+                match $crate::http::status_of(refusal.kind) {
                     $(poem::http::StatusCode::$status => Self::$variant(envelope),)*
                     status if status.is_server_error() => Self::InternalError(envelope),
                     _ => Self::BadRequest(envelope),
@@ -26,7 +28,7 @@ macro_rules! api_error_response {
         }
 
         fn $handler(error: poem::Error) -> $response {
-            $crate::http::ApiError::from_poem(&error).into()
+            $crate::http::refusal_from_poem(&error).into()
         }
     };
 }
@@ -38,12 +40,14 @@ pub use responses::{LookupResponse, MemberResponse, PublicResponse};
 
 /// Checks the `{head}` segment of a member-area path (`/api/{head}/coin/…`) against the configured
 /// `platform.api_head`; another value is an unknown path (404).
-pub fn check_head(head: &str, config: &crate::config::Config) -> Result<(), ApiError> {
+pub fn check_head(
+    head: &str,
+    config: &crate::config::Config,
+) -> Result<(), crate::refusal::Refusal> {
     if head == config.platform.api_head {
         Ok(())
     } else {
-        Err(ApiError::new(
-            poem::http::StatusCode::NOT_FOUND,
+        Err(crate::refusal::Refusal::not_found(
             crate::i18n::Msg::NotFound,
         ))
     }

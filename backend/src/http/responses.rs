@@ -10,8 +10,9 @@ use poem_openapi::{
     types::{ParseFromJSON, ToJSON},
 };
 
-use super::{ApiError, Envelope, ErrorEnvelope};
+use super::{Envelope, ErrorEnvelope, envelope_of, refusal_from_poem, status_of};
 use crate::i18n::Msg;
+use crate::refusal::{Refusal, RefusalKind};
 
 /// Outcomes of a call a visitor may make.
 #[derive(ApiResponse)]
@@ -44,19 +45,18 @@ pub enum PublicResponse<T: ParseFromJSON + ToJSON + Send + Sync> {
 fn public_bad_request<T: ParseFromJSON + ToJSON + Send + Sync>(
     error: poem::Error,
 ) -> PublicResponse<T> {
-    ApiError::from_poem(&error).into()
+    refusal_from_poem(&error).into()
 }
 
-impl<T: ParseFromJSON + ToJSON + Send + Sync> From<ApiError> for PublicResponse<T> {
-    fn from(error: ApiError) -> Self {
-        use poem::http::StatusCode as S;
-        let envelope = Json(error.envelope());
-        match error.status {
-            S::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge(envelope),
-            S::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType(envelope),
-            S::TOO_MANY_REQUESTS => Self::TooManyRequests(envelope),
-            S::SERVICE_UNAVAILABLE => Self::ServiceUnavailable(envelope),
-            status if status.is_server_error() => Self::InternalError(envelope),
+impl<T: ParseFromJSON + ToJSON + Send + Sync> From<Refusal> for PublicResponse<T> {
+    fn from(error: Refusal) -> Self {
+        let envelope = Json(envelope_of(&error));
+        match error.kind {
+            RefusalKind::TooLarge => Self::PayloadTooLarge(envelope),
+            RefusalKind::UnsupportedMedia => Self::UnsupportedMediaType(envelope),
+            RefusalKind::RateLimited => Self::TooManyRequests(envelope),
+            RefusalKind::Unavailable => Self::ServiceUnavailable(envelope),
+            kind if status_of(kind).is_server_error() => Self::InternalError(envelope),
             _ => Self::BadRequest(envelope),
         }
     }
@@ -64,7 +64,7 @@ impl<T: ParseFromJSON + ToJSON + Send + Sync> From<ApiError> for PublicResponse<
 
 impl<T: ParseFromJSON + ToJSON + Send + Sync> PublicResponse<T> {
     /// The success with `data` and the message `msg`, or the failure.
-    pub fn of(result: Result<T, ApiError>, msg: Msg) -> Self {
+    pub fn of(result: Result<T, Refusal>, msg: Msg) -> Self {
         match result {
             Ok(data) => Self::Ok(Json(Envelope::ok_with(data, msg))),
             Err(error) => error.into(),
@@ -116,23 +116,22 @@ pub enum MemberResponse<T: ParseFromJSON + ToJSON + Send + Sync> {
 fn member_bad_request<T: ParseFromJSON + ToJSON + Send + Sync>(
     error: poem::Error,
 ) -> MemberResponse<T> {
-    ApiError::from_poem(&error).into()
+    refusal_from_poem(&error).into()
 }
 
-impl<T: ParseFromJSON + ToJSON + Send + Sync> From<ApiError> for MemberResponse<T> {
-    fn from(error: ApiError) -> Self {
-        use poem::http::StatusCode as S;
-        let envelope = Json(error.envelope());
-        match error.status {
-            S::UNAUTHORIZED => Self::Unauthorized(envelope),
-            S::FORBIDDEN => Self::Forbidden(envelope),
-            S::NOT_FOUND => Self::NotFound(envelope),
-            S::CONFLICT => Self::Conflict(envelope),
-            S::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge(envelope),
-            S::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType(envelope),
-            S::TOO_MANY_REQUESTS => Self::TooManyRequests(envelope),
-            S::SERVICE_UNAVAILABLE => Self::ServiceUnavailable(envelope),
-            status if status.is_server_error() => Self::InternalError(envelope),
+impl<T: ParseFromJSON + ToJSON + Send + Sync> From<Refusal> for MemberResponse<T> {
+    fn from(error: Refusal) -> Self {
+        let envelope = Json(envelope_of(&error));
+        match error.kind {
+            RefusalKind::Unauthenticated => Self::Unauthorized(envelope),
+            RefusalKind::Forbidden => Self::Forbidden(envelope),
+            RefusalKind::NotFound => Self::NotFound(envelope),
+            RefusalKind::Conflict => Self::Conflict(envelope),
+            RefusalKind::TooLarge => Self::PayloadTooLarge(envelope),
+            RefusalKind::UnsupportedMedia => Self::UnsupportedMediaType(envelope),
+            RefusalKind::RateLimited => Self::TooManyRequests(envelope),
+            RefusalKind::Unavailable => Self::ServiceUnavailable(envelope),
+            kind if status_of(kind).is_server_error() => Self::InternalError(envelope),
             _ => Self::BadRequest(envelope),
         }
     }
@@ -140,7 +139,7 @@ impl<T: ParseFromJSON + ToJSON + Send + Sync> From<ApiError> for MemberResponse<
 
 impl<T: ParseFromJSON + ToJSON + Send + Sync> MemberResponse<T> {
     /// The success with `data` and the message `msg`, or the failure.
-    pub fn of(result: Result<T, ApiError>, msg: Msg) -> Self {
+    pub fn of(result: Result<T, Refusal>, msg: Msg) -> Self {
         match result {
             Ok(data) => Self::Ok(Json(Envelope::ok_with(data, msg))),
             Err(error) => error.into(),
@@ -175,18 +174,17 @@ pub enum LookupResponse<T: ParseFromJSON + ToJSON + Send + Sync> {
 fn lookup_bad_request<T: ParseFromJSON + ToJSON + Send + Sync>(
     error: poem::Error,
 ) -> LookupResponse<T> {
-    ApiError::from_poem(&error).into()
+    refusal_from_poem(&error).into()
 }
 
-impl<T: ParseFromJSON + ToJSON + Send + Sync> From<ApiError> for LookupResponse<T> {
-    fn from(error: ApiError) -> Self {
-        use poem::http::StatusCode as S;
-        let envelope = Json(error.envelope());
-        match error.status {
-            S::NOT_FOUND => Self::NotFound(envelope),
-            S::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge(envelope),
-            S::UNSUPPORTED_MEDIA_TYPE => Self::UnsupportedMediaType(envelope),
-            status if status.is_server_error() => Self::InternalError(envelope),
+impl<T: ParseFromJSON + ToJSON + Send + Sync> From<Refusal> for LookupResponse<T> {
+    fn from(error: Refusal) -> Self {
+        let envelope = Json(envelope_of(&error));
+        match error.kind {
+            RefusalKind::NotFound => Self::NotFound(envelope),
+            RefusalKind::TooLarge => Self::PayloadTooLarge(envelope),
+            RefusalKind::UnsupportedMedia => Self::UnsupportedMediaType(envelope),
+            kind if status_of(kind).is_server_error() => Self::InternalError(envelope),
             _ => Self::BadRequest(envelope),
         }
     }
@@ -194,7 +192,7 @@ impl<T: ParseFromJSON + ToJSON + Send + Sync> From<ApiError> for LookupResponse<
 
 impl<T: ParseFromJSON + ToJSON + Send + Sync> LookupResponse<T> {
     /// The data with the plain success message, or the failure.
-    pub fn of(result: Result<T, ApiError>) -> Self {
+    pub fn of(result: Result<T, Refusal>) -> Self {
         match result {
             Ok(data) => Self::Ok(Json(Envelope::ok(data))),
             Err(error) => error.into(),

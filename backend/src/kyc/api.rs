@@ -23,10 +23,10 @@ use super::upload::FileUpload;
 use crate::app::AppState;
 use crate::entity::{bank_card, kyc_submission, uploaded_file};
 use crate::http::{
-    ApiError, ErrorEnvelope, JsonBody, MemberResponse, PublicResponse, api_error_response,
-    check_head,
+    ErrorEnvelope, JsonBody, MemberResponse, PublicResponse, api_error_response, check_head,
 };
 use crate::i18n::Msg;
+use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 
 #[derive(Tags)]
@@ -349,11 +349,7 @@ api_error_response!(FileContentResponse, file_content_bad_request {
 });
 
 /// Checks and stores an upload of the current user and answers it with a fresh signed link.
-async fn upload(
-    state: &AppState,
-    user_id: i64,
-    body: FileUpload,
-) -> Result<UploadedFile, ApiError> {
+async fn upload(state: &AppState, user_id: i64, body: FileUpload) -> Result<UploadedFile, Refusal> {
     let bytes = body.0?;
     let file = files::store(
         &state.db,

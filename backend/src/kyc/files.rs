@@ -10,12 +10,12 @@
 use std::path::{Path, PathBuf};
 
 use hmac::{Hmac, KeyInit, Mac};
-use poem::http::StatusCode;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ConnectionTrait, EntityTrait};
 use sha2::Sha256;
 
 use crate::entity::{uploaded_file, user};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::{now_ms, random_token};
 
@@ -79,15 +79,15 @@ impl FileKind {
 }
 
 /// 413 "The file is larger than {max} MB" for a limit of `max_bytes`.
-pub fn too_large(max_bytes: usize) -> ApiError {
-    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Msg::FileTooLarge)
+pub fn too_large(max_bytes: usize) -> Refusal {
+    Refusal::new(RefusalKind::TooLarge, Msg::FileTooLarge)
         .with_field("file")
         .with_param("max", megabytes(max_bytes))
 }
 
 /// 400 "Please choose a file".
-pub fn file_required() -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, Msg::FileRequired).with_field("file")
+pub fn file_required() -> Refusal {
+    Refusal::new(RefusalKind::Invalid, Msg::FileRequired).with_field("file")
 }
 
 /// `bytes` in MB (MiB) as users read it: `5`, `0.5`, `1.25`.
@@ -105,7 +105,7 @@ pub async fn store(
     user_id: i64,
     bytes: &[u8],
     max_bytes: usize,
-) -> Result<uploaded_file::Model, ApiError> {
+) -> Result<uploaded_file::Model, Refusal> {
     if bytes.is_empty() {
         return Err(file_required());
     }
@@ -113,17 +113,16 @@ pub async fn store(
         return Err(too_large(max_bytes));
     }
     let kind = FileKind::detect(bytes).ok_or_else(|| {
-        ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, Msg::UnsupportedFileType)
-            .with_field("file")
+        Refusal::new(RefusalKind::UnsupportedMedia, Msg::UnsupportedFileType).with_field("file")
     })?;
     tokio::fs::create_dir_all(dir)
         .await
-        .map_err(|e| ApiError::internal(format!("upload folder {}: {e}", dir.display())))?;
+        .map_err(|e| Refusal::internal(format!("upload folder {}: {e}", dir.display())))?;
     let stored_name = format!("{}.{}", random_token(24), kind.extension());
     let path = dir.join(&stored_name);
     write_new(&path, bytes)
         .await
-        .map_err(|e| ApiError::internal(format!("writing {}: {e}", path.display())))?;
+        .map_err(|e| Refusal::internal(format!("writing {}: {e}", path.display())))?;
     let inserted = uploaded_file::ActiveModel {
         user_id: Set(user_id),
         stored_name: Set(stored_name),
@@ -162,12 +161,12 @@ pub async fn visible_to(
     db: &impl ConnectionTrait,
     viewer: &user::Model,
     file_id: i64,
-) -> Result<uploaded_file::Model, ApiError> {
+) -> Result<uploaded_file::Model, Refusal> {
     uploaded_file::Entity::find_by_id(file_id)
         .one(db)
         .await?
         .filter(|file| file.user_id == viewer.id || viewer.role == OPERATOR_ROLE)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field("fileId"))
+        .ok_or_else(|| Refusal::new(RefusalKind::NotFound, Msg::NotFound).with_field("fileId"))
 }
 
 /// A link to a file's content that works until `expires_at`.
@@ -204,8 +203,8 @@ pub fn sign_link(key: &[u8; 32], file_id: i64, now_ms: i64) -> SignedLink {
 }
 
 /// 403 "This link has expired".
-fn link_expired() -> ApiError {
-    ApiError::new(StatusCode::FORBIDDEN, Msg::LinkExpired)
+fn link_expired() -> Refusal {
+    Refusal::new(RefusalKind::Forbidden, Msg::LinkExpired)
 }
 
 /// Checks a link's `expires` and `sig` for `file_id` at `now_ms` (constant-time comparison); a
@@ -216,7 +215,7 @@ pub fn verify_link(
     expires: Option<&str>,
     sig: Option<&str>,
     now_ms: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let expires: i64 = expires
         .and_then(|text| text.parse().ok())
         .ok_or_else(link_expired)?;
@@ -246,9 +245,9 @@ pub async fn content(
     file_id: i64,
     expires: Option<&str>,
     sig: Option<&str>,
-) -> Result<(uploaded_file::Model, Vec<u8>), ApiError> {
+) -> Result<(uploaded_file::Model, Vec<u8>), Refusal> {
     verify_link(key, file_id, expires, sig, now_ms())?;
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound);
+    let not_found = || Refusal::new(RefusalKind::NotFound, Msg::NotFound);
     let file = uploaded_file::Entity::find_by_id(file_id)
         .one(db)
         .await?
@@ -260,7 +259,7 @@ pub async fn content(
             tracing::error!(path = %path.display(), "an uploaded file is missing from the upload folder");
             Err(not_found())
         }
-        Err(error) => Err(ApiError::internal(format!(
+        Err(error) => Err(Refusal::internal(format!(
             "reading {}: {error}",
             path.display()
         ))),

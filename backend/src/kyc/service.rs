@@ -11,7 +11,6 @@
 //! PostgreSQL then holds that row's lock and SQLite its write lock until the commit, so two
 //! simultaneous submissions cannot both see "nothing under review".
 
-use poem::http::StatusCode;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
     EntityTrait, QueryFilter, QueryOrder, SqlErr, TransactionTrait, sea_query::Expr,
@@ -19,7 +18,8 @@ use sea_orm::{
 use wasm_core::validate::{BankCardForm, IdentityForm};
 
 use crate::entity::{bank_card, kyc_submission, uploaded_file, user};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::now_ms;
 
@@ -92,14 +92,14 @@ impl Status {
 }
 
 /// Takes `user_id`'s row lock for the rest of transaction `txn` (see the module documentation).
-pub async fn lock_user(txn: &impl ConnectionTrait, user_id: i64) -> Result<(), ApiError> {
+pub async fn lock_user(txn: &impl ConnectionTrait, user_id: i64) -> Result<(), Refusal> {
     let result = user::Entity::update_many()
         .col_expr(user::Column::KycLevel, Expr::col(user::Column::KycLevel))
         .filter(user::Column::Id.eq(user_id))
         .exec(txn)
         .await?;
     if result.rows_affected == 0 {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound));
+        return Err(Refusal::new(RefusalKind::NotFound, Msg::NotFound));
     }
     Ok(())
 }
@@ -109,7 +109,7 @@ pub async fn latest(
     db: &impl ConnectionTrait,
     user_id: i64,
     level: Level,
-) -> Result<Option<kyc_submission::Model>, ApiError> {
+) -> Result<Option<kyc_submission::Model>, Refusal> {
     Ok(kyc_submission::Entity::find()
         .filter(kyc_submission::Column::UserId.eq(user_id))
         .filter(kyc_submission::Column::Level.eq(level.as_str()))
@@ -119,7 +119,7 @@ pub async fn latest(
 }
 
 /// Refuses a new submission at `level` while one is under review or has passed.
-async fn check_open(db: &impl ConnectionTrait, user_id: i64, level: Level) -> Result<(), ApiError> {
+async fn check_open(db: &impl ConnectionTrait, user_id: i64, level: Level) -> Result<(), Refusal> {
     let blocking = kyc_submission::Entity::find()
         .filter(kyc_submission::Column::UserId.eq(user_id))
         .filter(kyc_submission::Column::Level.eq(level.as_str()))
@@ -131,11 +131,8 @@ async fn check_open(db: &impl ConnectionTrait, user_id: i64, level: Level) -> Re
         .one(db)
         .await?;
     match blocking.as_ref().and_then(|s| Status::parse(&s.status)) {
-        Some(Status::Review) => Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::KycUnderReview)),
-        Some(Status::Passed) => Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            Msg::KycAlreadyPassed,
-        )),
+        Some(Status::Review) => Err(Refusal::new(RefusalKind::Invalid, Msg::KycUnderReview)),
+        Some(Status::Passed) => Err(Refusal::new(RefusalKind::Invalid, Msg::KycAlreadyPassed)),
         _ => Ok(()),
     }
 }
@@ -145,8 +142,8 @@ pub async fn submit_basic(
     db: &DatabaseConnection,
     user_id: i64,
     form: IdentityForm,
-) -> Result<kyc_submission::Model, ApiError> {
-    ApiError::first_of(wasm_core::validate::validate_identity_form(&form))?;
+) -> Result<kyc_submission::Model, Refusal> {
+    Refusal::first_of(wasm_core::validate::validate_identity_form(&form))?;
     let text = |value: Option<String>| value.unwrap_or_default();
     let txn = db.begin().await?;
     lock_user(&txn, user_id).await?;
@@ -192,7 +189,7 @@ pub async fn submit_advanced(
     db: &DatabaseConnection,
     user_id: i64,
     files: AdvancedFiles,
-) -> Result<kyc_submission::Model, ApiError> {
+) -> Result<kyc_submission::Model, Refusal> {
     let txn = db.begin().await?;
     lock_user(&txn, user_id).await?;
     let basic = kyc_submission::Entity::find()
@@ -202,7 +199,7 @@ pub async fn submit_advanced(
         .order_by_desc(kyc_submission::Column::Id)
         .one(&txn)
         .await?
-        .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, Msg::KycBasicRequired))?;
+        .ok_or_else(|| Refusal::new(RefusalKind::Invalid, Msg::KycBasicRequired))?;
     check_open(&txn, user_id, Level::Advanced).await?;
     for (field, file_id) in [
         ("frontFileId", files.front),
@@ -215,7 +212,7 @@ pub async fn submit_advanced(
             .await?
             .is_some();
         if !owned {
-            return Err(ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound).with_field(field));
+            return Err(Refusal::new(RefusalKind::NotFound, Msg::NotFound).with_field(field));
         }
     }
     let submission = kyc_submission::ActiveModel {
@@ -260,9 +257,9 @@ pub async fn bind_bank_card(
     db: &impl ConnectionTrait,
     user_id: i64,
     form: BankCardForm,
-) -> Result<bank_card::Model, ApiError> {
-    ApiError::first_of(wasm_core::validate::validate_bank_card_form(&form))?;
-    let bound = || ApiError::new(StatusCode::BAD_REQUEST, Msg::BankCardBound);
+) -> Result<bank_card::Model, Refusal> {
+    Refusal::first_of(wasm_core::validate::validate_bank_card_form(&form))?;
+    let bound = || Refusal::new(RefusalKind::Invalid, Msg::BankCardBound);
     if bank_card(db, user_id).await?.is_some() {
         return Err(bound());
     }
@@ -299,7 +296,7 @@ pub async fn bind_bank_card(
 pub async fn bank_card(
     db: &impl ConnectionTrait,
     user_id: i64,
-) -> Result<Option<bank_card::Model>, ApiError> {
+) -> Result<Option<bank_card::Model>, Refusal> {
     Ok(bank_card::Entity::find()
         .filter(bank_card::Column::UserId.eq(user_id))
         .one(db)

@@ -4,14 +4,10 @@
 //! but read by [`FileUpload`], which counts bytes as they arrive: poem-openapi's `Upload` copies a
 //! field of any size into a temporary file first, so a limit checked afterwards would not protect
 //! the disk. Nothing here fails the request itself: a missing, oversized or unreadable file becomes
-//! the [`ApiError`] the handler answers with, so the 413 is the usual envelope with
+//! the [`Refusal`] the handler answers with, so the 413 is the usual envelope with
 //! `FileTooLarge` and its `{max}`.
 
-use poem::{
-    FromRequest, Request, RequestBody,
-    http::{StatusCode, header},
-    web::Multipart,
-};
+use poem::{FromRequest, Request, RequestBody, http::header, web::Multipart};
 use poem_openapi::{
     ApiExtractor, ApiExtractorType, ExtractParamOptions,
     payload::Payload,
@@ -23,7 +19,8 @@ use tokio::io::AsyncReadExt;
 use super::files::{file_required, too_large};
 use crate::app::AppState;
 use crate::config::SecurityConfig;
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 
 /// Room for the multipart framing (boundary, part headers) around a file of the largest size.
@@ -37,7 +34,7 @@ pub struct UploadForm {
 }
 
 /// The bytes of the form's `file` field, or why there are none.
-pub struct FileUpload(pub Result<Vec<u8>, ApiError>);
+pub struct FileUpload(pub Result<Vec<u8>, Refusal>);
 
 impl Payload for FileUpload {
     const CONTENT_TYPE: &'static str = <UploadForm as Payload>::CONTENT_TYPE;
@@ -94,8 +91,8 @@ fn drain_cap(limit: usize) -> usize {
     limit.saturating_mul(4).max(1024 * 1024)
 }
 
-fn invalid_body() -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidBody)
+fn invalid_body() -> Refusal {
+    Refusal::new(RefusalKind::Invalid, Msg::InvalidBody)
 }
 
 /// Reads the first `file` field of a multipart body, keeping at most `limit` bytes.
@@ -103,13 +100,13 @@ async fn read_file_field(
     request: &Request,
     body: &mut RequestBody,
     limit: usize,
-) -> Result<Vec<u8>, ApiError> {
+) -> Result<Vec<u8>, Refusal> {
     let Some(content_type) = request.content_type() else {
         return Err(file_required());
     };
     if !<UploadForm as Payload>::check_content_type(content_type) {
-        return Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        return Err(Refusal::new(
+            RefusalKind::UnsupportedMedia,
             Msg::UnsupportedMediaType,
         ));
     }

@@ -4,7 +4,7 @@
 //! recent trades (`POST /api/market/trades`), and a member's favourite markets
 //! (`GET`/`POST /api/market/favourites`, `POST /api/market/favourites/merge`).
 
-use poem::{http::StatusCode, web::Data};
+use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::{Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
@@ -12,11 +12,12 @@ use serde::Deserialize;
 use wasm_core::kline::{Candle, Interval};
 
 use crate::app::AppState;
-use crate::http::{ApiError, Envelope, JsonBody, LookupResponse, MemberResponse};
+use crate::http::{Envelope, JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
 use crate::market::candles::MAX_PAGE;
 use crate::market::favourites::{self, MAX_FAVOURITES, MarketKind};
 use crate::market::service::{self, PairQuote};
+use crate::refusal::{Refusal, RefusalKind};
 use crate::user::Satoken;
 
 #[derive(Tags)]
@@ -397,7 +398,7 @@ impl MarketApi {
                 total_number_of_trades: ticker.trade_count,
                 ts: ticker.ts,
             }))),
-            None => ApiError::new(StatusCode::NOT_FOUND, Msg::UnknownSymbol)
+            None => Refusal::new(RefusalKind::NotFound, Msg::UnknownSymbol)
                 .with_field("symbol")
                 .with_param("symbol", quote.coin.symbol)
                 .into(),
@@ -463,7 +464,7 @@ impl MarketApi {
             .map(|f| (f.market.into(), f.symbol))
             .collect();
         let result = if entries.len() > MAX_FAVOURITES {
-            Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("favourites"))
+            Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("favourites"))
         } else {
             favourites::merge(&state.db, auth.0.id(), &entries)
                 .await
@@ -479,14 +480,14 @@ const DEPTH_MAX: u32 = 50;
 /// Trades of `getRecentTrades` when no limit is given.
 const TRADES_DEFAULT: u32 = 50;
 
-async fn depth(state: &AppState, query: SymbolLimitQuery) -> Result<Depth, ApiError> {
+async fn depth(state: &AppState, query: SymbolLimitQuery) -> Result<Depth, Refusal> {
     let symbol = service::quote(&state.db, &state.hub, &query.symbol)
         .await?
         .coin
         .symbol;
     let limit = query.limit.unwrap_or(DEPTH_DEFAULT).min(DEPTH_MAX) as usize;
     let book = state.hub.book(&symbol).ok_or_else(|| {
-        ApiError::new(StatusCode::NOT_FOUND, Msg::UnknownSymbol)
+        Refusal::new(RefusalKind::NotFound, Msg::UnknownSymbol)
             .with_field("symbol")
             .with_param("symbol", symbol.clone())
     })?;
@@ -507,7 +508,7 @@ async fn depth(state: &AppState, query: SymbolLimitQuery) -> Result<Depth, ApiEr
 pub(crate) async fn recent_trades(
     state: &AppState,
     query: SymbolLimitQuery,
-) -> Result<RecentTrades, ApiError> {
+) -> Result<RecentTrades, Refusal> {
     let symbol = service::quote(&state.db, &state.hub, &query.symbol)
         .await?
         .coin
@@ -548,9 +549,9 @@ fn price_info(quote: PairQuote) -> PriceInfo {
     }
 }
 
-async fn kline(state: &AppState, query: KlineQuery) -> Result<KlinePage, ApiError> {
+async fn kline(state: &AppState, query: KlineQuery) -> Result<KlinePage, Refusal> {
     let interval = Interval::parse(query.interval.trim()).map_err(|_| {
-        ApiError::new(StatusCode::BAD_REQUEST, Msg::UnknownInterval)
+        Refusal::new(RefusalKind::Invalid, Msg::UnknownInterval)
             .with_field("interval")
             .with_param("interval", query.interval.clone())
     })?;
@@ -569,7 +570,7 @@ async fn kline(state: &AppState, query: KlineQuery) -> Result<KlinePage, ApiErro
             query.offset_minutes.unwrap_or(0),
         )
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(Refusal::internal)?;
     Ok(KlinePage {
         symbol,
         interval: interval.as_str().to_owned(),

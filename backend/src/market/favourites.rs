@@ -5,14 +5,14 @@
 
 use std::collections::BTreeSet;
 
-use poem::http::StatusCode;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait,
     PaginatorTrait, QueryFilter, QueryOrder, SqlErr,
 };
 
 use crate::entity::{coin, favourite};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::now_ms;
 
@@ -69,7 +69,7 @@ pub struct Favourite {
 }
 
 /// The favourites of `user_id`, in the order they were added.
-pub async fn list(db: &DatabaseConnection, user_id: i64) -> Result<Vec<Favourite>, ApiError> {
+pub async fn list(db: &DatabaseConnection, user_id: i64) -> Result<Vec<Favourite>, Refusal> {
     let rows = favourite::Entity::find()
         .filter(favourite::Column::UserId.eq(user_id))
         .order_by_asc(favourite::Column::Id)
@@ -92,7 +92,7 @@ async fn listed(
     market: MarketKind,
     symbol: &str,
     field: &str,
-) -> Result<String, ApiError> {
+) -> Result<String, Refusal> {
     let symbol = symbol.trim().to_ascii_lowercase();
     let coin = coin::Entity::find()
         .filter(coin::Column::Symbol.eq(&symbol))
@@ -100,7 +100,7 @@ async fn listed(
         .await?;
     match coin {
         Some(coin) if market.lists(&coin) => Ok(coin.symbol),
-        _ => Err(ApiError::new(StatusCode::NOT_FOUND, Msg::UnknownSymbol)
+        _ => Err(Refusal::new(RefusalKind::NotFound, Msg::UnknownSymbol)
             .with_field(field)
             .with_param("symbol", symbol)),
     }
@@ -114,7 +114,7 @@ pub async fn set(
     market: MarketKind,
     symbol: &str,
     favourite: bool,
-) -> Result<Vec<Favourite>, ApiError> {
+) -> Result<Vec<Favourite>, Refusal> {
     if favourite {
         let symbol = listed(db, market, symbol, "symbol").await?;
         insert(db, user_id, market, &symbol).await?;
@@ -136,11 +136,9 @@ pub async fn merge(
     db: &DatabaseConnection,
     user_id: i64,
     favourites: &[(MarketKind, String)],
-) -> Result<Vec<Favourite>, ApiError> {
+) -> Result<Vec<Favourite>, Refusal> {
     if favourites.len() > MAX_FAVOURITES {
-        return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("favourites")
-        );
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("favourites"));
     }
     let mut wanted = BTreeSet::new();
     for (market, symbol) in favourites {
@@ -148,7 +146,7 @@ pub async fn merge(
             Ok(symbol) => {
                 wanted.insert((*market, symbol));
             }
-            Err(error) if error.status == StatusCode::NOT_FOUND => {}
+            Err(error) if error.kind == RefusalKind::NotFound => {}
             Err(error) => return Err(error),
         }
     }
@@ -164,7 +162,7 @@ async fn insert(
     user_id: i64,
     market: MarketKind,
     symbol: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let existing = favourite::Entity::find()
         .filter(favourite::Column::UserId.eq(user_id))
         .filter(favourite::Column::Market.eq(market.as_str()))
@@ -179,7 +177,7 @@ async fn insert(
         .count(db)
         .await?;
     if count as usize >= MAX_FAVOURITES {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("symbol"));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("symbol"));
     }
     let row = favourite::ActiveModel {
         user_id: Set(user_id),

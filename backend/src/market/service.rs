@@ -1,10 +1,10 @@
 //! Rules of the market data calls, free of HTTP: which pair a request means and its live ticker.
 
-use poem::http::StatusCode;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 
 use crate::entity::coin;
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::market::{MarketHub, Ticker};
 
@@ -21,14 +21,14 @@ pub async fn quote(
     db: &DatabaseConnection,
     hub: &MarketHub,
     symbol: &str,
-) -> Result<PairQuote, ApiError> {
+) -> Result<PairQuote, Refusal> {
     let symbol = symbol.trim().to_ascii_lowercase();
     let coin = coin::Entity::find()
         .filter(coin::Column::Symbol.eq(&symbol))
         .one(db)
         .await?
         .ok_or_else(|| {
-            ApiError::new(StatusCode::NOT_FOUND, Msg::UnknownSymbol)
+            Refusal::new(RefusalKind::NotFound, Msg::UnknownSymbol)
                 .with_field("symbol")
                 .with_param("symbol", symbol.clone())
         })?;

@@ -16,8 +16,9 @@ use super::settle::{Direction, RULE};
 use super::views::SecondsOrder;
 use crate::app::AppState;
 use crate::funds::api::replayed;
-use crate::http::{ApiError, Envelope, JsonBody, MemberResponse};
+use crate::http::{Envelope, JsonBody, MemberResponse};
 use crate::i18n::Msg;
+use crate::refusal::Refusal;
 use crate::user::Satoken;
 
 #[derive(Tags)]
@@ -140,7 +141,7 @@ impl SecondsApi {
             } else {
                 Vec::new()
             };
-            Ok::<_, ApiError>(SecondsOffer {
+            Ok::<_, Refusal>(SecondsOffer {
                 enabled: config.enabled,
                 stake_coin: STAKE_COIN.into(),
                 periods: if config.enabled {
@@ -177,7 +178,9 @@ impl SecondsApi {
                 };
                 SecondsConfigResponse::Ok(Json(Envelope::ok_with(offer, msg)))
             }
-            Err(error) => SecondsConfigResponse::InternalError(Json(error.envelope())),
+            Err(error) => {
+                SecondsConfigResponse::InternalError(Json(crate::http::envelope_of(&error)))
+            }
         }
     }
 

@@ -12,7 +12,6 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, sea_query::Expr};
 use tokio::sync::{broadcast, mpsc, watch};
@@ -21,7 +20,8 @@ use super::settle::{self, Direction, Outcome, Tick};
 use super::views::SecondsOrder;
 use crate::entity::seconds_order;
 use crate::funds::ledger::{self, AccountRef, House, LedgerError, NewEntry, Posting};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::spot::market::UserEvent;
 use crate::user::now_ms;
@@ -322,8 +322,8 @@ impl Decided {
             .await?;
         if done.rows_affected == 0 {
             // Settled already: the entry of this attempt must not be posted.
-            return Err(LedgerError::Refused(ApiError::new(
-                StatusCode::CONFLICT,
+            return Err(LedgerError::Refused(Refusal::new(
+                RefusalKind::Conflict,
                 Msg::OrderNotOpen,
             )));
         }

@@ -4,7 +4,6 @@
 //! (the order form's own rule), a fresh opening tick — then its acceptance (the stake moved to the
 //! seconds book and the row written in one transaction, once per idempotency key), and the reads.
 
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, DatabaseTransaction,
@@ -19,7 +18,8 @@ use crate::entity::{coin, seconds_order};
 use crate::funds::ledger::{self, AccountRef, House, Idempotency, NewEntry, Posting, RowOutcome};
 use crate::funds::prices::MAX_QUOTE_AGE_MS;
 use crate::funds::service::ledger_error;
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::now_ms;
 
@@ -27,17 +27,17 @@ use crate::user::now_ms;
 pub const STAKE_COIN: &str = "usdt";
 
 /// `seconds_disabled` (403) when the operator switched the product off.
-pub fn check_enabled(config: &SecondsConfig) -> Result<(), ApiError> {
+pub fn check_enabled(config: &SecondsConfig) -> Result<(), Refusal> {
     if config.enabled {
         Ok(())
     } else {
-        Err(ApiError::new(StatusCode::FORBIDDEN, Msg::SecondsDisabled))
+        Err(Refusal::new(RefusalKind::Forbidden, Msg::SecondsDisabled))
     }
 }
 
 /// The pairs offered for seconds contracts: every pair listed for spot trading, in display order
 /// (the markets page's Flash Contracts tab lists the same).
-pub async fn offered_pairs(db: &DatabaseConnection) -> Result<Vec<coin::Model>, ApiError> {
+pub async fn offered_pairs(db: &DatabaseConnection) -> Result<Vec<coin::Model>, Refusal> {
     Ok(coin::Entity::find()
         .filter(coin::Column::SpotEnabled.eq(true))
         .order_by_asc(coin::Column::Sort)
@@ -78,7 +78,7 @@ async fn check(
     db: &DatabaseConnection,
     config: &SecondsConfig,
     order: &NewOrder,
-) -> Result<Checked, ApiError> {
+) -> Result<Checked, Refusal> {
     check_enabled(config)?;
     let symbol = order.symbol.trim().to_ascii_lowercase();
     let listed = coin::Entity::find()
@@ -88,7 +88,7 @@ async fn check(
         .await?;
     if listed.is_none() {
         return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::SecondsSymbolUnavailable)
+            Refusal::new(RefusalKind::Invalid, Msg::SecondsSymbolUnavailable)
                 .with_field("symbol")
                 .with_param(
                     "symbol",
@@ -100,7 +100,7 @@ async fn check(
         .period(order.period_seconds)
         .cloned()
         .ok_or_else(|| {
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::SecondsPeriodUnavailable)
+            Refusal::new(RefusalKind::Invalid, Msg::SecondsPeriodUnavailable)
                 .with_field("periodSeconds")
                 .with_param("seconds", order.period_seconds.to_string())
         })?;
@@ -109,18 +109,16 @@ async fn check(
         Some(period.min_stake),
         Some(period.max_stake),
     )
-    .map_err(|violation| ApiError::rule("quantity", &violation))?;
+    .map_err(|violation| Refusal::rule("quantity", &violation))?;
     let stake = wasm_core::money::parse_decimal(&order.quantity)
-        .map_err(|_| {
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("quantity")
-        })?
+        .map_err(|_| Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("quantity"))?
         .normalize();
     let accepted_ms = now_ms();
     let open = settle::newest_tick(db, &symbol)
         .await?
         .filter(|tick| accepted_ms - tick.ts_ms <= MAX_QUOTE_AGE_MS)
         .ok_or_else(|| {
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::PriceUnavailable)
+            Refusal::new(RefusalKind::Unavailable, Msg::PriceUnavailable)
                 .with_param("coin", symbol.to_ascii_uppercase())
         })?;
     Ok(Checked {
@@ -151,7 +149,7 @@ pub async fn submit(
     config: &SecondsConfig,
     order: &NewOrder,
     idempotency: Option<&Idempotency>,
-) -> Result<Submitted, ApiError> {
+) -> Result<Submitted, Refusal> {
     let checked = check(db, config, order).await?;
     let entry = NewEntry {
         kind: "seconds_stake".into(),
@@ -224,7 +222,7 @@ pub async fn orders(
     symbol: Option<&str>,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<SecondsOrder>), ApiError> {
+) -> Result<(u64, Vec<SecondsOrder>), Refusal> {
     let mut query = seconds_order::Entity::find()
         .filter(seconds_order::Column::UserId.eq(user_id))
         .filter(seconds_order::Column::Status.eq(if open { "open" } else { "settled" }));

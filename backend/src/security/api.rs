@@ -5,7 +5,7 @@
 //! answer; the rules live in [`super::service`], [`super::passwords`], [`super::api_keys`] and
 //! [`super::reauth`].
 
-use poem::{Request, http::StatusCode, web::Data};
+use poem::{Request, web::Data};
 use poem_openapi::{
     OpenApi, Tags,
     param::{Path, Query},
@@ -21,8 +21,9 @@ use super::passwords::{self, FundPasswordForm, NewPassword};
 use super::service::{self, MemberCode};
 use super::{api_keys, reauth};
 use crate::app::AppState;
-use crate::http::{ApiError, JsonBody, MemberResponse, PublicResponse, check_head};
+use crate::http::{JsonBody, MemberResponse, PublicResponse, check_head};
 use crate::i18n::Msg;
+use crate::refusal::{Refusal, RefusalKind};
 use crate::user::api::{CodeSent, UserInfo, client_ip, code_sent, user_info};
 use crate::user::mailer::Channel;
 use crate::user::service::parse_account;
@@ -318,7 +319,7 @@ impl SecurityApi {
         let result = async {
             check_head(&head, &state.config)?;
             if x.0 != "bind" {
-                return Err(ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound));
+                return Err(Refusal::new(RefusalKind::NotFound, Msg::NotFound));
             }
             let setup =
                 service::start_totp(&state.db, &auth.0, &state.config.platform.site_name).await?;
@@ -358,7 +359,7 @@ impl SecurityApi {
             match y.0 {
                 2 => service::bind_totp(&state.db, &auth.0, &x.0).await,
                 1 => service::unbind_totp(&state.db, &auth.0, &x.0).await,
-                _ => Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("y")),
+                _ => Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("y")),
             }
         }
         .await;
@@ -618,7 +619,7 @@ async fn fund_password(
     state: &AppState,
     current: &CurrentUser,
     body: FundPasswordRequest,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Refusal> {
     passwords::set_fund_password(
         &state.db,
         &state.limiter,
@@ -638,7 +639,7 @@ async fn change_password(
     state: &AppState,
     current: &CurrentUser,
     body: ChangePasswordRequest,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Refusal> {
     passwords::change_with_old(
         &state.db,
         &state.limiter,

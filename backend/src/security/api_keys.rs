@@ -4,7 +4,6 @@
 
 use std::net::IpAddr;
 
-use poem::http::StatusCode;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait,
     QueryFilter, QueryOrder, sea_query::Expr,
@@ -13,7 +12,8 @@ use wasm_core::validate::Violation;
 
 use super::reauth;
 use crate::entity::api_key;
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::{CurrentUser, now_ms, random_token, sha256_hex};
 
@@ -63,13 +63,13 @@ fn shown(value: &str) -> String {
 }
 
 /// A label as typed: trimmed, 1 to [`MAX_LABEL_CHARS`] characters.
-pub fn check_label(raw: &str) -> Result<&str, ApiError> {
+pub fn check_label(raw: &str) -> Result<&str, Refusal> {
     let label = raw.trim();
     if label.is_empty() {
-        return Err(ApiError::rule("label", &Violation::Required));
+        return Err(Refusal::rule("label", &Violation::Required));
     }
     if label.chars().count() > MAX_LABEL_CHARS {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             "label",
             &Violation::TooLong {
                 max: MAX_LABEL_CHARS as u32,
@@ -81,14 +81,12 @@ pub fn check_label(raw: &str) -> Result<&str, ApiError> {
 
 /// The permissions asked for, without duplicates, in canonical order; at least one, each one of
 /// [`PERMISSIONS`] (else [`Msg::InvalidPermission`] naming it).
-pub fn parse_permissions(raw: &[String]) -> Result<Vec<&'static str>, ApiError> {
+pub fn parse_permissions(raw: &[String]) -> Result<Vec<&'static str>, Refusal> {
     for name in raw {
         if !PERMISSIONS.contains(&name.trim()) {
-            return Err(
-                ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidPermission)
-                    .with_field("permissions")
-                    .with_param("value", shown(name)),
-            );
+            return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidPermission)
+                .with_field("permissions")
+                .with_param("value", shown(name)));
         }
     }
     let chosen: Vec<&'static str> = PERMISSIONS
@@ -96,18 +94,18 @@ pub fn parse_permissions(raw: &[String]) -> Result<Vec<&'static str>, ApiError> 
         .filter(|permission| raw.iter().any(|name| name.trim() == *permission))
         .collect();
     if chosen.is_empty() {
-        return Err(ApiError::rule("permissions", &Violation::Required));
+        return Err(Refusal::rule("permissions", &Violation::Required));
     }
     Ok(chosen)
 }
 
 /// The allow-list asked for: each an IPv4 or IPv6 address (else [`Msg::InvalidIp`] naming it),
 /// normalised, without duplicates, at most [`MAX_IPS`] (else [`Msg::TooManyIps`]).
-pub fn parse_ip_whitelist(raw: &[String]) -> Result<Vec<String>, ApiError> {
+pub fn parse_ip_whitelist(raw: &[String]) -> Result<Vec<String>, Refusal> {
     let mut ips: Vec<String> = Vec::new();
     for text in raw {
         let ip: IpAddr = text.trim().parse().map_err(|_| {
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidIp)
+            Refusal::new(RefusalKind::Invalid, Msg::InvalidIp)
                 .with_field("ipWhitelist")
                 .with_param("value", shown(text))
         })?;
@@ -117,7 +115,7 @@ pub fn parse_ip_whitelist(raw: &[String]) -> Result<Vec<String>, ApiError> {
         }
     }
     if ips.len() > MAX_IPS {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::TooManyIps)
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::TooManyIps)
             .with_field("ipWhitelist")
             .with_param("max", MAX_IPS.to_string()));
     }
@@ -125,10 +123,7 @@ pub fn parse_ip_whitelist(raw: &[String]) -> Result<Vec<String>, ApiError> {
 }
 
 /// `user_id`'s live keys, newest first.
-pub async fn list(
-    db: &impl ConnectionTrait,
-    user_id: i64,
-) -> Result<Vec<api_key::Model>, ApiError> {
+pub async fn list(db: &impl ConnectionTrait, user_id: i64) -> Result<Vec<api_key::Model>, Refusal> {
     Ok(api_key::Entity::find()
         .filter(api_key::Column::UserId.eq(user_id))
         .filter(api_key::Column::DeletedAt.is_null())
@@ -143,7 +138,7 @@ pub async fn create(
     db: &impl ConnectionTrait,
     current: &CurrentUser,
     form: NewApiKey,
-) -> Result<CreatedApiKey, ApiError> {
+) -> Result<CreatedApiKey, Refusal> {
     reauth::require(&current.session)?;
     let label = check_label(&form.label)?;
     let permissions = parse_permissions(&form.permissions)?;
@@ -154,7 +149,7 @@ pub async fn create(
         .count(db)
         .await?;
     if live >= MAX_API_KEYS {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::ApiKeyLimit)
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::ApiKeyLimit)
             .with_param("max", MAX_API_KEYS.to_string()));
     }
     let access_key = random_token(16);
@@ -180,7 +175,7 @@ pub async fn create(
 }
 
 /// Deletes key `id` of `user_id`; [`Msg::NotFound`] (404) when the user has no such live key.
-pub async fn delete(db: &impl ConnectionTrait, user_id: i64, id: i64) -> Result<(), ApiError> {
+pub async fn delete(db: &impl ConnectionTrait, user_id: i64, id: i64) -> Result<(), Refusal> {
     let deleted = api_key::Entity::update_many()
         .col_expr(api_key::Column::DeletedAt, Expr::value(now_ms()))
         .filter(api_key::Column::Id.eq(id))
@@ -191,7 +186,7 @@ pub async fn delete(db: &impl ConnectionTrait, user_id: i64, id: i64) -> Result<
     if deleted.rows_affected == 1 {
         Ok(())
     } else {
-        Err(ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound))
+        Err(Refusal::new(RefusalKind::NotFound, Msg::NotFound))
     }
 }
 

@@ -3,7 +3,6 @@
 //! or reset with a code after it was forgotten. A changed login password ends the user's other
 //! sessions; a reset ends all of them.
 
-use poem::http::StatusCode;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, TransactionTrait,
     sea_query::Expr,
@@ -12,7 +11,8 @@ use wasm_core::validate::{PasswordChange, PasswordRule, Violation, validate_pass
 
 use super::{reauth, service::consume_security_code};
 use crate::entity::user;
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::codes::{self, Purpose};
 use crate::user::rate_limit::RateLimiter;
@@ -31,8 +31,8 @@ pub struct FundPasswordForm {
 }
 
 /// Checks a fund password form against rule B; `old` is the current fund password when one is set.
-pub fn check_fund_password(form: &FundPasswordForm, old: Option<&str>) -> Result<(), ApiError> {
-    ApiError::first_of(validate_password_change(&PasswordChange {
+pub fn check_fund_password(form: &FundPasswordForm, old: Option<&str>) -> Result<(), Refusal> {
+    Refusal::first_of(validate_password_change(&PasswordChange {
         rule: PasswordRule::B,
         old_password: old.map(str::to_owned),
         password: Some(form.password.clone()),
@@ -49,7 +49,7 @@ pub async fn set_fund_password(
     limiter: &RateLimiter,
     current: &CurrentUser,
     form: FundPasswordForm,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     reauth::require(&current.session)?;
     let user = &current.user;
     let old = form.old_password.clone().filter(|old| !old.is_empty());
@@ -57,7 +57,7 @@ pub async fn set_fund_password(
         (None, _) => check_fund_password(&form, None)?,
         (Some(_), None) => {
             return Err(
-                ApiError::new(StatusCode::BAD_REQUEST, Msg::FundPasswordAlreadySet)
+                Refusal::new(RefusalKind::Invalid, Msg::FundPasswordAlreadySet)
                     .with_field("oldPassword"),
             );
         }
@@ -66,10 +66,8 @@ pub async fn set_fund_password(
             reauth::check_failures(limiter, user)?;
             if !password::verify_blocking(old, stored.clone()).await {
                 reauth::record_failure(limiter, user);
-                return Err(
-                    ApiError::new(StatusCode::BAD_REQUEST, Msg::WrongFundPassword)
-                        .with_field("oldPassword"),
-                );
+                return Err(Refusal::new(RefusalKind::Invalid, Msg::WrongFundPassword)
+                    .with_field("oldPassword"));
             }
         }
     }
@@ -88,7 +86,7 @@ pub async fn set_fund_password(
         .await?;
     if updated.rows_affected != 1 {
         return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::FundPasswordAlreadySet)
+            Refusal::new(RefusalKind::Invalid, Msg::FundPasswordAlreadySet)
                 .with_field("oldPassword"),
         );
     }
@@ -113,14 +111,14 @@ pub async fn change_with_old(
     current: &CurrentUser,
     old_password: &str,
     new: NewPassword,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     check_new_password(&new.password, &new.confirm_password, Some(old_password))?;
     let user = &current.user;
     reauth::check_failures(limiter, user)?;
     if !password::verify_blocking(old_password.to_owned(), user.password_hash.clone()).await {
         reauth::record_failure(limiter, user);
         return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::WrongPassword).with_field("oldPassword")
+            Refusal::new(RefusalKind::Invalid, Msg::WrongPassword).with_field("oldPassword")
         );
     }
     store(db, user.id, new.password, Some(current.session.id)).await
@@ -133,11 +131,11 @@ pub async fn change_with_code(
     current: &CurrentUser,
     code: &str,
     new: NewPassword,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     check_new_password(&new.password, &new.confirm_password, None)?;
     let user = &current.user;
     if password::verify_blocking(new.password.clone(), user.password_hash.clone()).await {
-        return Err(ApiError::rule("password", &Violation::PasswordUnchanged));
+        return Err(Refusal::rule("password", &Violation::PasswordUnchanged));
     }
     consume_security_code(db, user, code).await?;
     store(db, user.id, new.password, Some(current.session.id)).await
@@ -150,12 +148,12 @@ pub async fn reset(
     account: &Account,
     code: &str,
     new: NewPassword,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     check_new_password(&new.password, &new.confirm_password, None)?;
     // No code is ever sent for an unknown account, so this fails for it with `invalid_code`.
     codes::consume(db, account.as_str(), Purpose::Reset, code).await?;
     let Some(user) = account.find(db).await? else {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCode).with_field("code"));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidCode).with_field("code"));
     };
     store(db, user.id, new.password, None).await
 }
@@ -167,7 +165,7 @@ async fn store(
     user_id: i64,
     new: String,
     keep: Option<i64>,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let hash = password::hash_blocking(new).await?;
     let txn = db.begin().await?;
     set_password_hash(&txn, user_id, hash).await?;
@@ -182,7 +180,7 @@ async fn set_password_hash(
     db: &impl ConnectionTrait,
     user_id: i64,
     hash: String,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     user::Entity::update_many()
         .col_expr(user::Column::PasswordHash, Expr::value(hash))
         .col_expr(user::Column::UpdatedAt, Expr::value(now_ms()))

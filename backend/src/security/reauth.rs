@@ -3,11 +3,11 @@
 //! the same session within the last five minutes. The confirmation is stored per session
 //! (`user_session.reauth_at`), so a stolen token alone cannot make such changes.
 
-use poem::http::StatusCode;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, sea_query::Expr};
 
 use crate::entity::{user, user_session};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::rate_limit::{Limit, RateLimiter};
 use crate::user::{CurrentUser, now_ms, password, service::use_totp_code};
@@ -29,17 +29,17 @@ pub fn is_fresh(reauth_at: Option<i64>, now: i64) -> bool {
 }
 
 /// [`Msg::ReauthRequired`] (400) unless `session` was confirmed within [`REAUTH_WINDOW_MS`].
-pub fn require(session: &user_session::Model) -> Result<(), ApiError> {
+pub fn require(session: &user_session::Model) -> Result<(), Refusal> {
     if is_fresh(session.reauth_at, now_ms()) {
         Ok(())
     } else {
-        Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::ReauthRequired))
+        Err(Refusal::new(RefusalKind::Invalid, Msg::ReauthRequired))
     }
 }
 
 /// The 429 failure with the seconds to wait.
-pub fn too_many(seconds: u64) -> ApiError {
-    ApiError::new(StatusCode::TOO_MANY_REQUESTS, Msg::TooManyRequests)
+pub fn too_many(seconds: u64) -> Refusal {
+    Refusal::new(RefusalKind::RateLimited, Msg::TooManyRequests)
         .with_param("seconds", seconds.to_string())
 }
 
@@ -60,14 +60,14 @@ pub async fn confirm(
     limiter: &RateLimiter,
     current: &CurrentUser,
     proof: Proof,
-) -> Result<i64, ApiError> {
+) -> Result<i64, Refusal> {
     let user = &current.user;
     let key = failure_key(user.id);
     limiter.check(&key, REAUTH_FAILURES).map_err(too_many)?;
     let password = proof.password.filter(|p| !p.is_empty());
     let totp_code = proof.totp_code.filter(|c| !c.trim().is_empty());
     if password.is_none() && totp_code.is_none() {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             "password",
             &wasm_core::validate::Violation::Required,
         ));
@@ -76,15 +76,13 @@ pub async fn confirm(
         && !password::verify_blocking(password, user.password_hash.clone()).await
     {
         limiter.record(&key, REAUTH_FAILURES);
-        return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::WrongPassword).with_field("password")
-        );
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::WrongPassword).with_field("password"));
     }
     if let Some(code) = totp_code
         && !(user.totp_enabled && use_totp_code(db, user, &code).await?)
     {
         limiter.record(&key, REAUTH_FAILURES);
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidTotp).with_field("totpCode"));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidTotp).with_field("totpCode"));
     }
     limiter.clear(&key);
     let now = now_ms();
@@ -97,14 +95,17 @@ pub async fn confirm(
         .await?;
     crate::user::session_cache::forget_user(user.id);
     if updated.rows_affected != 1 {
-        return Err(ApiError::new(StatusCode::UNAUTHORIZED, Msg::Unauthorized));
+        return Err(Refusal::new(
+            RefusalKind::Unauthenticated,
+            Msg::Unauthorized,
+        ));
     }
     Ok(now + REAUTH_WINDOW_MS)
 }
 
 /// Counts a wrong secret of `user` (old password, fund password) against the same limit as wrong
 /// confirmations, or answers 429 when the limit is used up already.
-pub fn check_failures(limiter: &RateLimiter, user: &user::Model) -> Result<(), ApiError> {
+pub fn check_failures(limiter: &RateLimiter, user: &user::Model) -> Result<(), Refusal> {
     limiter
         .check(&failure_key(user.id), REAUTH_FAILURES)
         .map_err(too_many)
@@ -144,7 +145,7 @@ mod tests {
             reauth_at: Some(now_ms() - REAUTH_WINDOW_MS - 1_000),
         };
         let error = require(&session).unwrap_err();
-        assert_eq!(error.status, StatusCode::BAD_REQUEST);
+        assert_eq!(error.kind, RefusalKind::Invalid);
         assert_eq!(error.msg, Msg::ReauthRequired);
         let fresh = user_session::Model {
             reauth_at: Some(now_ms()),

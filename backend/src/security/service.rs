@@ -3,7 +3,6 @@
 //! anti-phishing code. Plain functions over the database, the mailer and the limiter: no HTTP
 //! types. Passwords are in [`super::passwords`], API keys in [`super::api_keys`].
 
-use poem::http::StatusCode;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
     QueryOrder, QuerySelect, SqlErr, sea_query::Expr,
@@ -12,7 +11,8 @@ use wasm_core::validate::Violation;
 
 use super::reauth;
 use crate::entity::{login_log, user, user_session};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::user::codes::{self, Purpose};
 use crate::user::mailer::{Channel, Mailer};
@@ -26,24 +26,24 @@ pub const MAX_PAGE_SIZE: u64 = 100;
 pub const MAX_DEVICE_NAME_CHARS: usize = 100;
 
 /// An e-mail address typed into `field`, lower case; a phone number there is an e-mail format error.
-pub fn parse_email(raw: &str, field: &str) -> Result<Account, ApiError> {
+pub fn parse_email(raw: &str, field: &str) -> Result<Account, Refusal> {
     if raw.trim().is_empty() {
-        return Err(ApiError::rule(field, &Violation::Required));
+        return Err(Refusal::rule(field, &Violation::Required));
     }
     match accounts::parse_account(raw, field) {
         Ok(account @ Account::Email(_)) => Ok(account),
-        _ => Err(ApiError::rule(field, &Violation::EmailFormat)),
+        _ => Err(Refusal::rule(field, &Violation::EmailFormat)),
     }
 }
 
 /// A phone number typed into `field`, in E.164 form.
-pub fn parse_phone(raw: &str, field: &str) -> Result<Account, ApiError> {
+pub fn parse_phone(raw: &str, field: &str) -> Result<Account, Refusal> {
     if raw.trim().is_empty() {
-        return Err(ApiError::rule(field, &Violation::Required));
+        return Err(Refusal::rule(field, &Violation::Required));
     }
     accounts::parse_phone(raw)
         .map(Account::Phone)
-        .ok_or_else(|| ApiError::rule(field, &Violation::PhoneFormat))
+        .ok_or_else(|| Refusal::rule(field, &Violation::PhoneFormat))
 }
 
 /// [`Msg::ContactTaken`] when `account` belongs to a user other than `user_id`.
@@ -52,10 +52,10 @@ async fn ensure_free(
     account: &Account,
     user_id: i64,
     field: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     match account.find(db).await? {
         Some(owner) if owner.id != user_id => {
-            Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::ContactTaken).with_field(field))
+            Err(Refusal::new(RefusalKind::Invalid, Msg::ContactTaken).with_field(field))
         }
         _ => Ok(()),
     }
@@ -83,7 +83,7 @@ impl MemberCode<'_> {
         user: &user::Model,
         account: &Account,
         field: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Refusal> {
         ensure_free(self.db, account, user.id, field).await?;
         self.send(user, account, Purpose::Bind).await
     }
@@ -94,7 +94,7 @@ impl MemberCode<'_> {
         &self,
         user: &user::Model,
         channel: Channel,
-    ) -> Result<Account, ApiError> {
+    ) -> Result<Account, Refusal> {
         let account = contact_of(user, channel)?;
         self.send(user, &account, Purpose::Security).await?;
         Ok(account)
@@ -105,7 +105,7 @@ impl MemberCode<'_> {
         user: &user::Model,
         account: &Account,
         purpose: Purpose,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Refusal> {
         accounts::send_code(
             self.db,
             self.mailer,
@@ -121,18 +121,18 @@ impl MemberCode<'_> {
 }
 
 /// `user`'s bound e-mail address or phone.
-pub fn contact_of(user: &user::Model, channel: Channel) -> Result<Account, ApiError> {
+pub fn contact_of(user: &user::Model, channel: Channel) -> Result<Account, Refusal> {
     match channel {
         Channel::Email => user
             .email
             .clone()
             .map(Account::Email)
-            .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, Msg::EmailNotBound)),
+            .ok_or_else(|| Refusal::new(RefusalKind::Invalid, Msg::EmailNotBound)),
         Channel::Sms => user
             .phone
             .clone()
             .map(Account::Phone)
-            .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, Msg::PhoneNotBound)),
+            .ok_or_else(|| Refusal::new(RefusalKind::Invalid, Msg::PhoneNotBound)),
     }
 }
 
@@ -142,9 +142,8 @@ pub async fn consume_security_code(
     db: &impl ConnectionTrait,
     user: &user::Model,
     code: &str,
-) -> Result<(), ApiError> {
-    let mut result =
-        Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCode).with_field("code"));
+) -> Result<(), Refusal> {
+    let mut result = Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidCode).with_field("code"));
     for target in [user.email.as_deref(), user.phone.as_deref()]
         .into_iter()
         .flatten()
@@ -164,7 +163,7 @@ pub async fn bind_contact(
     current: &CurrentUser,
     account: &Account,
     code: &str,
-) -> Result<user::Model, ApiError> {
+) -> Result<user::Model, Refusal> {
     reauth::require(&current.session)?;
     let user_id = current.id();
     ensure_free(db, account, user_id, "account").await?;
@@ -183,7 +182,7 @@ pub async fn bind_contact(
         Ok(_) => accounts::reload(db, user_id).await,
         Err(error) if matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
             // Someone bound the same address between the check and the update.
-            Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::ContactTaken).with_field("account"))
+            Err(Refusal::new(RefusalKind::Invalid, Msg::ContactTaken).with_field("account"))
         }
         Err(error) => Err(error.into()),
     }
@@ -205,14 +204,12 @@ pub async fn login_log(
     user_id: i64,
     page: u64,
     page_size: u64,
-) -> Result<LoginLogPage, ApiError> {
+) -> Result<LoginLogPage, Refusal> {
     if page == 0 {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("page"));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("page"));
     }
     if !(1..=MAX_PAGE_SIZE).contains(&page_size) {
-        return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("pageSize")
-        );
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("pageSize"));
     }
     let select = login_log::Entity::find().filter(login_log::Column::UserId.eq(user_id));
     let total = select.clone().count(db).await?;
@@ -230,7 +227,7 @@ pub async fn login_log(
 pub async fn devices(
     db: &impl ConnectionTrait,
     user_id: i64,
-) -> Result<Vec<user_session::Model>, ApiError> {
+) -> Result<Vec<user_session::Model>, Refusal> {
     session::list(db, user_id).await
 }
 
@@ -240,7 +237,7 @@ pub async fn revoke_device(
     db: &impl ConnectionTrait,
     user_id: i64,
     id: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     if session::revoke(db, user_id, id).await? {
         Ok(())
     } else {
@@ -249,13 +246,13 @@ pub async fn revoke_device(
 }
 
 /// A device name as typed: trimmed, 1 to [`MAX_DEVICE_NAME_CHARS`] characters.
-pub fn check_device_name(raw: &str) -> Result<&str, ApiError> {
+pub fn check_device_name(raw: &str) -> Result<&str, Refusal> {
     let name = raw.trim();
     if name.is_empty() {
-        return Err(ApiError::rule("deviceName", &Violation::Required));
+        return Err(Refusal::rule("deviceName", &Violation::Required));
     }
     if name.chars().count() > MAX_DEVICE_NAME_CHARS {
-        return Err(ApiError::rule(
+        return Err(Refusal::rule(
             "deviceName",
             &Violation::TooLong {
                 max: MAX_DEVICE_NAME_CHARS as u32,
@@ -272,7 +269,7 @@ pub async fn rename_device(
     user_id: i64,
     id: i64,
     raw_name: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let name = check_device_name(raw_name)?;
     if session::rename(db, user_id, id, name).await? {
         Ok(())
@@ -281,8 +278,8 @@ pub async fn rename_device(
     }
 }
 
-fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, Msg::NotFound)
+fn not_found() -> Refusal {
+    Refusal::new(RefusalKind::NotFound, Msg::NotFound)
 }
 
 /// A new authenticator secret waiting for its first code.
@@ -303,7 +300,7 @@ pub async fn start_totp(
     db: &impl ConnectionTrait,
     current: &CurrentUser,
     issuer: &str,
-) -> Result<TotpSetup, ApiError> {
+) -> Result<TotpSetup, Refusal> {
     reauth::require(&current.session)?;
     let user = &current.user;
     if user.totp_enabled {
@@ -316,7 +313,7 @@ pub async fn start_totp(
         .or_else(|| user.phone.clone())
         .unwrap_or_else(|| user.id.to_string());
     let otpauth_uri = totp::otpauth_uri(issuer, &label, &secret);
-    let qr_svg = totp::qr_svg(&otpauth_uri).ok_or_else(|| ApiError::internal("QR code"))?;
+    let qr_svg = totp::qr_svg(&otpauth_uri).ok_or_else(|| Refusal::internal("QR code"))?;
     let updated = user::Entity::update_many()
         .col_expr(user::Column::TotpSecret, Expr::value(secret.clone()))
         .col_expr(user::Column::TotpLastStep, Expr::value(Option::<i64>::None))
@@ -342,7 +339,7 @@ pub async fn bind_totp(
     db: &impl ConnectionTrait,
     current: &CurrentUser,
     code: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     reauth::require(&current.session)?;
     let user = &current.user;
     if user.totp_enabled {
@@ -375,11 +372,11 @@ pub async fn unbind_totp(
     db: &impl ConnectionTrait,
     current: &CurrentUser,
     code: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     reauth::require(&current.session)?;
     let user = &current.user;
     if !user.totp_enabled {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::TotpNotBound));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::TotpNotBound));
     }
     if !accounts::use_totp_code(db, user, code).await? {
         return Err(invalid_totp());
@@ -397,27 +394,27 @@ pub async fn unbind_totp(
         .exec(db)
         .await?;
     if updated.rows_affected != 1 {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::TotpNotBound));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::TotpNotBound));
     }
     Ok(())
 }
 
-fn already_bound() -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, Msg::TotpAlreadyBound)
+fn already_bound() -> Refusal {
+    Refusal::new(RefusalKind::Invalid, Msg::TotpAlreadyBound)
 }
 
-fn invalid_totp() -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidTotp).with_field("x")
+fn invalid_totp() -> Refusal {
+    Refusal::new(RefusalKind::Invalid, Msg::InvalidTotp).with_field("x")
 }
 
 /// An anti-phishing code as typed: trimmed, 4 to 20 ASCII letters or digits
 /// ([`wasm_core::validate::validate_anti_code`], the rule the webapp checks too); else
 /// [`Msg::AntiCodeFormat`].
-pub fn check_anti_code(raw: &str) -> Result<&str, ApiError> {
+pub fn check_anti_code(raw: &str) -> Result<&str, Refusal> {
     match wasm_core::validate::validate_anti_code(raw) {
         Ok(()) => Ok(raw.trim()),
         Err(_) => {
-            Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::AntiCodeFormat).with_field("antiCode"))
+            Err(Refusal::new(RefusalKind::Invalid, Msg::AntiCodeFormat).with_field("antiCode"))
         }
     }
 }
@@ -428,7 +425,7 @@ pub async fn set_anti_code(
     db: &impl ConnectionTrait,
     current: &CurrentUser,
     raw: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     reauth::require(&current.session)?;
     let code = check_anti_code(raw)?;
     user::Entity::update_many()

@@ -16,9 +16,10 @@ use super::service;
 use super::views::{OrderSide, OrderType, SpotFill, SpotOrder, TimeInForce};
 use crate::app::AppState;
 use crate::funds::api::replayed;
-use crate::http::{ApiError, JsonBody, LookupResponse, MemberResponse, check_head};
+use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::market::api::{RecentTrades, SymbolLimitQuery, recent_trades};
+use crate::refusal::Refusal;
 use crate::user::{Satoken, SatokenCached};
 
 #[derive(Tags)]
@@ -258,7 +259,7 @@ impl SpotApi {
             let (page, page_size) = service::paging(query.page, query.page_size);
             let (total, records) =
                 service::fills(&state.db, auth.0.id(), &query, page, page_size).await?;
-            Ok::<_, ApiError>(SpotFillPage {
+            Ok::<_, Refusal>(SpotFillPage {
                 total,
                 page,
                 page_size,

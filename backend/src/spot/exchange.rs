@@ -7,7 +7,6 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -19,7 +18,8 @@ use crate::config::TradingConfig;
 use crate::db::Writer;
 use crate::entity::{coin, journal_entry};
 use crate::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::book::BookSnapshot;
@@ -180,7 +180,7 @@ impl SpotExchange {
             .map(|handle| handle.rules.clone())
     }
 
-    fn sender(&self, symbol: &str) -> Result<mpsc::Sender<Command>, ApiError> {
+    fn sender(&self, symbol: &str) -> Result<mpsc::Sender<Command>, Refusal> {
         self.markets
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -193,8 +193,8 @@ impl SpotExchange {
     pub async fn submit(
         &self,
         symbol: &str,
-        make: impl FnOnce(oneshot::Sender<Result<Answer, ApiError>>) -> Submit,
-    ) -> Result<Answer, ApiError> {
+        make: impl FnOnce(oneshot::Sender<Result<Answer, Refusal>>) -> Submit,
+    ) -> Result<Answer, Refusal> {
         let sender = self.sender(symbol)?;
         let (reply, answer) = oneshot::channel();
         enqueue(&sender, Command::Submit(Box::new(make(reply))))?;
@@ -207,7 +207,7 @@ impl SpotExchange {
         symbol: &str,
         user_id: i64,
         order_id: i64,
-    ) -> Result<SpotOrder, ApiError> {
+    ) -> Result<SpotOrder, Refusal> {
         let sender = self.sender(symbol)?;
         let (reply, answer) = oneshot::channel();
         enqueue(
@@ -349,17 +349,17 @@ async fn fund_market_maker(
         .map_err(|error| DbErr::Custom(format!("funding the market maker failed: {error}")))
 }
 
-fn enqueue(sender: &mpsc::Sender<Command>, command: Command) -> Result<(), ApiError> {
+fn enqueue(sender: &mpsc::Sender<Command>, command: Command) -> Result<(), Refusal> {
     sender.try_send(command).map_err(|_| busy())
 }
 
 /// The refusal of an order on `symbol`, which has no spot market.
-pub fn unavailable(symbol: &str) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, Msg::SpotPairUnavailable)
+pub fn unavailable(symbol: &str) -> Refusal {
+    Refusal::new(RefusalKind::Invalid, Msg::SpotPairUnavailable)
         .with_field("symbol")
         .with_param("symbol", symbol.to_uppercase())
 }
 
-fn busy() -> ApiError {
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::TradingBusy)
+fn busy() -> Refusal {
+    Refusal::new(RefusalKind::Unavailable, Msg::TradingBusy)
 }

@@ -36,7 +36,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use matching::{Book, CancelReason, Event, OrderKind, OrderRequest, RejectReason, StopCondition};
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
     ColumnTrait, DatabaseBackend, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
@@ -51,7 +50,8 @@ use crate::db::{Writer, WriterTransaction};
 use crate::entity::{spot_order, spot_trade};
 use crate::funds::ledger::batch::{self, EntryIndex, LedgerBatch, NewIds, Writes};
 use crate::funds::ledger::{self, AccountRef, Bucket, House, Idempotency, LedgerError};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::book::{BookSnapshot, Level};
@@ -163,7 +163,7 @@ pub struct Submit {
     /// The caller's idempotency key.
     pub idempotency: Option<Idempotency>,
     /// Where the answer goes.
-    pub reply: oneshot::Sender<Result<Answer, ApiError>>,
+    pub reply: oneshot::Sender<Result<Answer, Refusal>>,
 }
 
 /// The answer to an order.
@@ -187,7 +187,7 @@ pub enum Command {
         /// The order.
         order_id: i64,
         /// Where the answer goes.
-        reply: oneshot::Sender<Result<SpotOrder, ApiError>>,
+        reply: oneshot::Sender<Result<SpotOrder, Refusal>>,
     },
     /// The simulated market moved: re-quote the house ladder and trigger stops.
     Quote {
@@ -311,7 +311,7 @@ impl OpenOrder {
 
 /// Why a step stopped: the order is refused (its hold is taken back), or the batch cannot go on.
 enum Stop {
-    Refused(ApiError),
+    Refused(Refusal),
     Fatal(String),
 }
 
@@ -328,7 +328,7 @@ impl From<LedgerError> for Stop {
 }
 
 /// Where an answer goes, and the answer.
-type Reply<T> = (oneshot::Sender<Result<T, ApiError>>, Result<T, ApiError>);
+type Reply<T> = (oneshot::Sender<Result<T, Refusal>>, Result<T, Refusal>);
 
 /// A message for a user's channel, complete once the batch's trades have their ids.
 enum PendingEvent {
@@ -544,7 +544,7 @@ impl SpotMarket {
             }
             Err(cause) => {
                 tracing::error!(%cause, symbol = %self.rules.symbol, "a spot batch failed; nothing of it was kept");
-                let busy = || ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Msg::TradingBusy);
+                let busy = || Refusal::new(RefusalKind::Unavailable, Msg::TradingBusy);
                 for (reply, _) in outbox.submits {
                     let _ = reply.send(Err(busy()));
                 }
@@ -909,7 +909,7 @@ impl SpotMarket {
                 } else {
                     "quantity"
                 };
-                return Err(Stop::Refused(ApiError::rule(
+                return Err(Stop::Refused(Refusal::rule(
                     field,
                     &wasm_core::validate::Violation::InsufficientBalance {
                         available: available.normalize(),
@@ -1636,8 +1636,8 @@ fn lots(rules: &PairRules, quantity: Decimal) -> Result<u64, Stop> {
         .ok_or_else(|| Stop::Refused(refusal(Msg::InvalidField, "quantity")))
 }
 
-fn refusal(msg: Msg, field: &str) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, msg).with_field(field)
+fn refusal(msg: Msg, field: &str) -> Refusal {
+    Refusal::new(RefusalKind::Invalid, msg).with_field(field)
 }
 
 #[cfg(test)]
@@ -1724,7 +1724,7 @@ mod tests {
         user_id: i64,
         side: OrderSide,
         spec: OrderSpec,
-    ) -> (Command, oneshot::Receiver<Result<Answer, ApiError>>) {
+    ) -> (Command, oneshot::Receiver<Result<Answer, Refusal>>) {
         let (reply, answer) = oneshot::channel();
         let submit = Submit {
             user_id,

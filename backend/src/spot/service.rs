@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use poem::http::StatusCode;
 use rust_decimal::Decimal;
 use sea_orm::{
     ColumnTrait, Condition, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
@@ -18,7 +17,8 @@ use super::rules::PairRules;
 use super::views::{OrderStatus, OrderType, SpotFill, SpotOrder, TimeInForce};
 use crate::app::AppState;
 use crate::entity::{coin, spot_order, spot_trade};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 
 /// Largest page of orders or fills.
@@ -27,7 +27,7 @@ const MAX_PAGE_SIZE: u64 = 100;
 const DEFAULT_PAGE_SIZE: u64 = 20;
 
 /// The rules of the spot pair `symbol` (lower case).
-pub fn rules(exchange: &SpotExchange, symbol: &str) -> Result<Arc<PairRules>, ApiError> {
+pub fn rules(exchange: &SpotExchange, symbol: &str) -> Result<Arc<PairRules>, Refusal> {
     exchange
         .rules(symbol)
         .ok_or_else(|| super::exchange::unavailable(symbol))
@@ -39,7 +39,7 @@ pub(super) fn checked_order(
     state: &AppState,
     rules: &PairRules,
     body: &SpotOrderRequest,
-) -> Result<CheckedOrder, ApiError> {
+) -> Result<CheckedOrder, Refusal> {
     let last_price = state.hub.ticker(&rules.symbol).map(|t| t.close.to_string());
     let form = SpotOrderForm {
         side: Some(body.side.as_str().to_owned()),
@@ -55,14 +55,12 @@ pub(super) fn checked_order(
         available_base: None,
         available_quote: None,
     };
-    let errors = validate_spot_order(&form).map_err(ApiError::internal)?;
-    ApiError::first_of(errors)?;
-    let decimal = |text: &Option<String>, field: &str| -> Result<Decimal, ApiError> {
+    let errors = validate_spot_order(&form).map_err(Refusal::internal)?;
+    Refusal::first_of(errors)?;
+    let decimal = |text: &Option<String>, field: &str| -> Result<Decimal, Refusal> {
         text.as_deref()
             .and_then(|t| wasm_core::money::parse_decimal(t.trim()).ok())
-            .ok_or_else(|| {
-                ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field(field)
-            })
+            .ok_or_else(|| Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field(field))
     };
     let filled = |text: &Option<String>| text.as_deref().is_some_and(|t| !t.trim().is_empty());
     let time_in_force = body.time_in_force.unwrap_or_default();
@@ -87,9 +85,7 @@ pub(super) fn checked_order(
     // Post-only means "rest or nothing": only a good-till-cancelled limit order can.
     let resting = body.order_type != OrderType::Market && time_in_force == TimeInForce::Gtc;
     if post_only && !resting {
-        return Err(
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidField).with_field("postOnly")
-        );
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("postOnly"));
     }
     Ok(CheckedOrder {
         spec,
@@ -121,7 +117,7 @@ pub async fn orders(
     symbol: Option<&str>,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<SpotOrder>), ApiError> {
+) -> Result<(u64, Vec<SpotOrder>), Refusal> {
     let statuses: &[&str] = if current {
         &OrderStatus::OPEN
     } else {
@@ -148,19 +144,17 @@ pub async fn symbol_of(
     db: &DatabaseConnection,
     user_id: i64,
     order_id: i64,
-) -> Result<String, ApiError> {
+) -> Result<String, Refusal> {
     let order = spot_order::Entity::find_by_id(order_id)
         .filter(spot_order::Column::UserId.eq(user_id))
         .one(db)
         .await?
-        .ok_or_else(|| {
-            ApiError::new(StatusCode::BAD_REQUEST, Msg::OrderNotFound).with_field("id")
-        })?;
+        .ok_or_else(|| Refusal::new(RefusalKind::Invalid, Msg::OrderNotFound).with_field("id"))?;
     let finished = [OrderStatus::DealTotol, OrderStatus::Cancelled]
         .iter()
         .any(|status| status.as_str() == order.status);
     if finished {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::OrderNotOpen).with_field("id"));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::OrderNotOpen).with_field("id"));
     }
     Ok(order.symbol)
 }
@@ -172,7 +166,7 @@ pub async fn fills(
     query: &FillQuery,
     page: u64,
     page_size: u64,
-) -> Result<(u64, Vec<SpotFill>), ApiError> {
+) -> Result<(u64, Vec<SpotFill>), Refusal> {
     let mine = Condition::any()
         .add(spot_trade::Column::TakerUserId.eq(user_id))
         .add(spot_trade::Column::MakerUserId.eq(user_id));

@@ -16,8 +16,9 @@ use super::session::{self, Device};
 use super::{Satoken, now_ms};
 use crate::app::AppState;
 use crate::entity::{outbox_message, user};
-use crate::http::{ApiError, JsonBody, MemberResponse, PublicResponse};
+use crate::http::{JsonBody, MemberResponse, PublicResponse};
 use crate::i18n::Msg;
+use crate::refusal::Refusal;
 
 #[derive(Tags)]
 enum ApiTags {
@@ -384,7 +385,7 @@ pub async fn dev_outbox(
     }
     let messages = select.all(&state.db).await.map_err(|e| {
         poem::Error::from_string(
-            ApiError::internal(e).msg.key(),
+            Refusal::internal(e).msg.key(),
             poem::http::StatusCode::INTERNAL_SERVER_ERROR,
         )
     })?;

@@ -2,7 +2,6 @@
 //! guesses, one use. Only a SHA-256 of (target, purpose, code) is stored; a new code for the same
 //! target and purpose voids the older ones.
 
-use poem::http::StatusCode;
 use rand::RngExt;
 use sea_orm::{
     ActiveModelTrait,
@@ -13,7 +12,8 @@ use sea_orm::{
 
 use super::{now_ms, sha256_hex};
 use crate::entity::verification_code::{self, Column, Entity as Code};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::Msg;
 
 /// Minutes a code stays valid.
@@ -61,7 +61,7 @@ pub async fn issue(
     db: &impl ConnectionTrait,
     target: &str,
     purpose: Purpose,
-) -> Result<String, ApiError> {
+) -> Result<String, Refusal> {
     let code = format!("{:06}", rand::rng().random_range(0..1_000_000u32));
     let now = now_ms();
     Code::update_many()
@@ -92,8 +92,8 @@ pub async fn consume(
     target: &str,
     purpose: Purpose,
     code: &str,
-) -> Result<(), ApiError> {
-    let invalid = || ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCode).with_field("code");
+) -> Result<(), Refusal> {
+    let invalid = || Refusal::new(RefusalKind::Invalid, Msg::InvalidCode).with_field("code");
     let now = now_ms();
     let Some(current) = Code::find()
         .filter(Column::Target.eq(target))

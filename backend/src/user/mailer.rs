@@ -12,7 +12,8 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, DatabaseConnection};
 
 use crate::config::{Config, Mode};
 use crate::entity::outbox_message;
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::{Msg, t};
 
 /// Where a message goes.
@@ -98,7 +99,7 @@ impl Mailer {
     }
 
     /// Sends `message`: by SMTP when configured (e-mail), else to the dev outbox.
-    pub async fn send(&self, db: &DatabaseConnection, message: Outgoing) -> Result<(), ApiError> {
+    pub async fn send(&self, db: &DatabaseConnection, message: Outgoing) -> Result<(), Refusal> {
         let mut body = message.body.clone();
         if message.channel == Channel::Email
             && let Some(code) = message.anti_code.as_deref()
@@ -110,23 +111,20 @@ impl Mailer {
         }
         match (&self.smtp, message.channel) {
             (Some((transport, from)), Channel::Email) => {
-                let to: Mailbox = message.recipient.parse().map_err(ApiError::internal)?;
+                let to: Mailbox = message.recipient.parse().map_err(Refusal::internal)?;
                 let email = Message::builder()
                     .from(from.clone())
                     .to(to)
                     .subject(message.subject.clone())
                     .header(ContentType::TEXT_PLAIN)
                     .body(body.clone())
-                    .map_err(ApiError::internal)?;
-                transport.send(email).await.map_err(ApiError::internal)?;
+                    .map_err(Refusal::internal)?;
+                transport.send(email).await.map_err(Refusal::internal)?;
                 tracing::info!(channel = "email", "message sent by SMTP");
             }
             _ if self.outbox => {}
             _ => {
-                return Err(ApiError::new(
-                    poem::http::StatusCode::SERVICE_UNAVAILABLE,
-                    Msg::SmsUnavailable,
-                ));
+                return Err(Refusal::new(RefusalKind::Unavailable, Msg::SmsUnavailable));
             }
         }
         if self.outbox {

@@ -37,11 +37,11 @@ pub async fn verify_blocking(password: String, stored: String) -> bool {
 }
 
 /// Runs [`hash`] off the async runtime.
-pub async fn hash_blocking(password: String) -> Result<String, crate::http::ApiError> {
+pub async fn hash_blocking(password: String) -> Result<String, crate::refusal::Refusal> {
     tokio::task::spawn_blocking(move || hash(&password))
         .await
-        .map_err(crate::http::ApiError::internal)?
-        .map_err(crate::http::ApiError::internal)
+        .map_err(crate::refusal::Refusal::internal)?
+        .map_err(crate::refusal::Refusal::internal)
 }
 
 /// A fixed hash to verify against when the account does not exist, so that a login for an unknown

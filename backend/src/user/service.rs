@@ -1,7 +1,6 @@
 //! The rules of accounts: who may register, log in, receive a code; what `getInfo` shows. Plain
 //! functions over the database and the shared limiter and mailer: no HTTP types.
 
-use poem::http::StatusCode;
 use rand::RngExt;
 use sea_orm::{
     ActiveModelTrait,
@@ -17,7 +16,8 @@ use super::rate_limit::{self, RateLimiter};
 use super::session::{self, Device, NewSession};
 use super::{now_ms, password, totp};
 use crate::entity::{login_log, user};
-use crate::http::ApiError;
+use crate::refusal::{Refusal, RefusalKind};
+
 use crate::i18n::{Msg, t};
 
 /// The avatar every account starts with (spec: a stock image).
@@ -62,21 +62,21 @@ impl Account {
 }
 
 /// Reads an e-mail address or phone number typed by a user; `field` names it in errors.
-pub fn parse_account(raw: &str, field: &str) -> Result<Account, ApiError> {
+pub fn parse_account(raw: &str, field: &str) -> Result<Account, Refusal> {
     let raw = raw.trim();
     if raw.is_empty() {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::AccountRequired).with_field(field));
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::AccountRequired).with_field(field));
     }
     if raw.contains('@') {
-        validate_email(raw).map_err(|violation| ApiError::rule(field, &violation))?;
+        validate_email(raw).map_err(|violation| Refusal::rule(field, &violation))?;
         if raw.len() > 254 {
-            return Err(ApiError::rule(field, &Violation::TooLong { max: 254 }));
+            return Err(Refusal::rule(field, &Violation::TooLong { max: 254 }));
         }
         return Ok(Account::Email(raw.to_lowercase()));
     }
     parse_phone(raw)
         .map(Account::Phone)
-        .ok_or_else(|| ApiError::rule(field, &Violation::PhoneFormat))
+        .ok_or_else(|| Refusal::rule(field, &Violation::PhoneFormat))
 }
 
 /// `+` and 5 to 15 digits from a phone typed with spaces, dashes, dots or parentheses
@@ -86,12 +86,8 @@ pub fn parse_phone(raw: &str) -> Option<String> {
 }
 
 /// Checks a new password and its confirmation against rule A (spec section 5).
-pub fn check_new_password(
-    password: &str,
-    confirm: &str,
-    old: Option<&str>,
-) -> Result<(), ApiError> {
-    ApiError::first_of(wasm_core::validate::validate_password_change(
+pub fn check_new_password(password: &str, confirm: &str, old: Option<&str>) -> Result<(), Refusal> {
+    Refusal::first_of(wasm_core::validate::validate_password_change(
         &PasswordChange {
             rule: PasswordRule::A,
             old_password: old.map(str::to_owned),
@@ -101,8 +97,8 @@ pub fn check_new_password(
     ))
 }
 
-fn too_many(seconds: u64) -> ApiError {
-    ApiError::new(StatusCode::TOO_MANY_REQUESTS, Msg::TooManyRequests)
+fn too_many(seconds: u64) -> Refusal {
+    Refusal::new(RefusalKind::RateLimited, Msg::TooManyRequests)
         .with_param("seconds", seconds.to_string())
 }
 
@@ -119,7 +115,7 @@ pub async fn send_code(
     purpose: Purpose,
     ip: &str,
     anti_code: Option<String>,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let target = account.as_str();
     let limits = limiter.code_limits();
     limiter
@@ -188,10 +184,7 @@ pub struct Registration {
 }
 
 /// Creates the account after checking the password, the invitation code and the sent code.
-pub async fn register(
-    db: &DatabaseConnection,
-    form: Registration,
-) -> Result<user::Model, ApiError> {
+pub async fn register(db: &DatabaseConnection, form: Registration) -> Result<user::Model, Refusal> {
     check_new_password(&form.password, &form.confirm_password, None)?;
     let inviter = match form
         .invite_code
@@ -205,7 +198,7 @@ pub async fn register(
                 .one(db)
                 .await?
                 .ok_or_else(|| {
-                    ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidInviteCode)
+                    Refusal::new(RefusalKind::Invalid, Msg::InvalidInviteCode)
                         .with_field("inviteCode")
                 })?,
         ),
@@ -226,7 +219,7 @@ pub async fn register(
         // The account was registered meanwhile (its owner got no code, so this is a race of two
         // sign-ups with one code): the code is spent.
         NewAccount::Taken => {
-            Err(ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCode).with_field("code"))
+            Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidCode).with_field("code"))
         }
     }
 }
@@ -247,7 +240,7 @@ pub async fn insert_account(
     password_hash: &str,
     invited_by: Option<i64>,
     role: &str,
-) -> Result<NewAccount, ApiError> {
+) -> Result<NewAccount, Refusal> {
     let now = now_ms();
     let (email, phone) = match account {
         Account::Email(email) => (Some(email.clone()), None),
@@ -289,7 +282,7 @@ pub async fn insert_account(
             Err(error) => return Err(error.into()),
         }
     }
-    Err(ApiError::internal("no free invitation code after 5 tries"))
+    Err(Refusal::internal("no free invitation code after 5 tries"))
 }
 
 /// Eight characters from an alphabet without look-alikes (no 0/O, 1/I).
@@ -320,7 +313,7 @@ pub async fn login(
     limiter: &RateLimiter,
     form: Login,
     ttl_secs: i64,
-) -> Result<(NewSession, user::Model), ApiError> {
+) -> Result<(NewSession, user::Model), Refusal> {
     let account_key = format!("login:account:{}", form.account.as_str());
     let ip_key = format!("login:ip:{}", form.device.ip);
     limiter
@@ -336,7 +329,7 @@ pub async fn login(
     let fail = |limiter: &RateLimiter| {
         limiter.record(&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT);
         limiter.record(&ip_key, rate_limit::LOGIN_FAILURES_PER_IP);
-        ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidCredentials)
+        Refusal::new(RefusalKind::Invalid, Msg::InvalidCredentials)
     };
     let Some(user) = found else {
         return Err(fail(limiter));
@@ -348,15 +341,13 @@ pub async fn login(
     if user.totp_enabled {
         let Some(code) = form.totp_code.as_deref().filter(|c| !c.trim().is_empty()) else {
             return Err(
-                ApiError::new(StatusCode::BAD_REQUEST, Msg::TotpRequired).with_field("totpCode")
+                Refusal::new(RefusalKind::Invalid, Msg::TotpRequired).with_field("totpCode")
             );
         };
         if !use_totp_code(db, &user, code).await? {
             log_attempt(db, user.id, &form.device, false).await?;
             limiter.record(&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT);
-            return Err(
-                ApiError::new(StatusCode::BAD_REQUEST, Msg::InvalidTotp).with_field("totpCode")
-            );
+            return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidTotp).with_field("totpCode"));
         }
     }
     limiter.clear(&account_key);
@@ -371,7 +362,7 @@ pub async fn use_totp_code(
     db: &impl ConnectionTrait,
     user: &user::Model,
     code: &str,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Refusal> {
     let Some(secret) = user.totp_secret.as_deref() else {
         return Ok(false);
     };
@@ -396,7 +387,7 @@ async fn log_attempt(
     user_id: i64,
     device: &Device,
     success: bool,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     login_log::ActiveModel {
         user_id: Set(user_id),
         ip: Set(device.ip.chars().take(64).collect()),
@@ -411,11 +402,11 @@ async fn log_attempt(
 }
 
 /// The identity level as shown: 0 none, 1 basic passed, 2 advanced passed.
-pub async fn reload(db: &impl ConnectionTrait, user_id: i64) -> Result<user::Model, ApiError> {
+pub async fn reload(db: &impl ConnectionTrait, user_id: i64) -> Result<user::Model, Refusal> {
     user::Entity::find_by_id(user_id)
         .one(db)
         .await?
-        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, Msg::Unauthorized))
+        .ok_or_else(|| Refusal::new(RefusalKind::Unauthenticated, Msg::Unauthorized))
 }
 
 #[cfg(test)]

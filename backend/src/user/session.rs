@@ -16,7 +16,7 @@ use crate::entity::{
     user,
     user_session::{self, Column, Entity as Session},
 };
-use crate::http::ApiError;
+use crate::refusal::Refusal;
 
 /// How often `last_seen_at` is refreshed at most (it is a write per request otherwise).
 const TOUCH_INTERVAL_MS: i64 = 60_000;
@@ -55,7 +55,7 @@ pub async fn create(
     user_id: i64,
     device: &Device,
     ttl_secs: i64,
-) -> Result<NewSession, ApiError> {
+) -> Result<NewSession, Refusal> {
     let token = random_token(32);
     let now = now_ms();
     let name = device
@@ -85,7 +85,7 @@ pub async fn create(
 pub async fn authenticate(
     db: &DatabaseConnection,
     token: &str,
-) -> Result<Option<(user_session::Model, user::Model)>, ApiError> {
+) -> Result<Option<(user_session::Model, user::Model)>, Refusal> {
     let token = token.trim();
     if token.is_empty() || token.len() > 128 {
         return Ok(None);
@@ -105,7 +105,7 @@ pub async fn authenticate(
 pub async fn authenticate_cached(
     db: &DatabaseConnection,
     token: &str,
-) -> Result<Option<SessionIdentity>, ApiError> {
+) -> Result<Option<SessionIdentity>, Refusal> {
     let token = token.trim();
     if token.is_empty() || token.len() > 128 {
         return Ok(None);
@@ -137,7 +137,7 @@ async fn read_live(
     db: &DatabaseConnection,
     hash: &str,
     now: i64,
-) -> Result<Option<(user_session::Model, user::Model)>, ApiError> {
+) -> Result<Option<(user_session::Model, user::Model)>, Refusal> {
     // The session and its user in one statement: this runs before every member call.
     let found = Session::find()
         .filter(Column::TokenHash.eq(hash))
@@ -188,7 +188,7 @@ fn touch_soon(
 pub async fn list(
     db: &impl ConnectionTrait,
     user_id: i64,
-) -> Result<Vec<user_session::Model>, ApiError> {
+) -> Result<Vec<user_session::Model>, Refusal> {
     Ok(Session::find()
         .filter(Column::UserId.eq(user_id))
         .filter(Column::RevokedAt.is_null())
@@ -204,7 +204,7 @@ pub async fn revoke(
     db: &impl ConnectionTrait,
     user_id: i64,
     session_id: i64,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Refusal> {
     let result = Session::update_many()
         .col_expr(Column::RevokedAt, Expr::value(now_ms()))
         .filter(Column::Id.eq(session_id))
@@ -222,7 +222,7 @@ pub async fn revoke_all_except(
     db: &impl ConnectionTrait,
     user_id: i64,
     keep: Option<i64>,
-) -> Result<u64, ApiError> {
+) -> Result<u64, Refusal> {
     let mut update = Session::update_many()
         .col_expr(Column::RevokedAt, Expr::value(now_ms()))
         .filter(Column::UserId.eq(user_id))
@@ -241,7 +241,7 @@ pub async fn rename(
     user_id: i64,
     session_id: i64,
     name: &str,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Refusal> {
     let result = Session::update_many()
         .col_expr(Column::DeviceName, Expr::value(truncate(name.trim(), 100)))
         .filter(Column::Id.eq(session_id))

@@ -9,7 +9,7 @@ use backend::funds::{
     audit::audit,
     ledger::{self, AccountRef, Bucket, House, LedgerError, NewEntry, Posting},
 };
-use backend::http::envelope::is_pool_timeout;
+use backend::refusal::is_pool_timeout;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, EntityTrait, PaginatorTrait};
