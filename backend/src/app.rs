@@ -20,8 +20,8 @@ use crate::admin::funds::AdminFundsApi;
 use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
 use crate::funds::api::FundsApi;
+use crate::funds::conversion_api::ConversionApi;
 use crate::funds::deposits::DepositApi;
-use crate::funds::exchange_api::ExchangeApi;
 use crate::funds::reports_api::ReportsApi;
 use crate::funds::withdrawals::WithdrawalApi;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
@@ -56,13 +56,13 @@ pub struct AppState {
     /// Key that signs short-lived file links.
     pub link_key: Arc<[u8; 32]>,
     /// The spot markets.
-    pub spot: Arc<crate::spot::SpotExchange>,
+    pub spot: Arc<crate::spot::SpotRegistry>,
     /// Rolled-up closed candles of the kline history.
     pub kline_cache: Arc<crate::market::kline_cache::KlineCache>,
     /// The settlement task of seconds contracts.
     pub seconds: Arc<crate::seconds::SecondsEngine>,
     /// The USDT-M futures engines.
-    pub futures: Arc<crate::futures::FuturesExchange>,
+    pub futures: Arc<crate::futures::FuturesRegistry>,
 }
 
 /// Every domain API, in the order the OpenAPI document lists them.
@@ -74,7 +74,7 @@ pub type DomainApis = (
     KycApi,
     AdminApi,
     FundsApi,
-    ExchangeApi,
+    ConversionApi,
     ReportsApi,
     DepositApi,
     WithdrawalApi,
@@ -95,7 +95,7 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             KycApi,
             AdminApi,
             FundsApi,
-            ExchangeApi,
+            ConversionApi,
             ReportsApi,
             DepositApi,
             WithdrawalApi,
@@ -178,7 +178,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
 
     let security_percent =
         wasm_core::money::parse_decimal(&config.platform.security_fund_percent).unwrap_or_default();
-    let spot = crate::spot::SpotExchange::start(
+    let spot = crate::spot::SpotRegistry::start(
         crate::db::connect_writer(&config, &db).await?,
         db.clone(),
         hub.clone(),
@@ -199,7 +199,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         ));
     }
     let seconds = crate::seconds::SecondsEngine::start(db.clone(), shutdown_rx.clone()).await?;
-    let futures = crate::futures::FuturesExchange::start(
+    let futures = crate::futures::FuturesRegistry::start(
         db.clone(),
         hub.clone(),
         config.futures.clone(),
@@ -217,9 +217,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
             &db,
         )
         .await?
-        .with_quote_sink(Arc::new(crate::spot::exchange::ExchangeQuotes(
-            spot.clone(),
-        )));
+        .with_quote_sink(Arc::new(crate::spot::registry::SpotQuoteSink(spot.clone())));
         if crate::db::is_sqlite_file(&config.effective_database_url()) {
             simulator = simulator.with_write_turn(spot.write_turn());
         }

@@ -5,8 +5,8 @@
 pub mod api;
 pub mod audit;
 pub mod conversion;
+pub mod conversion_api;
 pub mod deposits;
-pub mod exchange_api;
 pub mod ledger;
 pub mod prices;
 pub mod push;

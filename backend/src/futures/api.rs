@@ -648,7 +648,7 @@ impl FuturesApi {
             state
                 .futures
                 .funding_info(&symbol)
-                .ok_or_else(|| super::exchange::unavailable(&symbol))
+                .ok_or_else(|| super::registry::unavailable(&symbol))
         });
         LookupResponse::of(result)
     }

@@ -43,12 +43,12 @@ use wasm_core::margin::{
 };
 use wasm_core::validate::Violation;
 
-use super::exchange::{CrossFigures, MarkPrice, Shared};
 use super::funding::{PremiumSampler, funding_payment, funding_rate, next_funding_time};
 use super::index::{Direction, TriggerIndex};
 use super::position::{
     CrossContext, Position, SymbolRules, amount, opposite, plan_fill, reducing_part, walk_book,
 };
+use super::registry::{CrossFigures, MarkPrice, Shared};
 use super::settle::{self, FillAmounts, Legs, SECURITY_FUND, USDT};
 use super::views::{
     FundingInfo, FuturesOrder, FuturesOrderType, FuturesPosition, FuturesSetting, FuturesStopOrder,

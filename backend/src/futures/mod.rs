@@ -7,17 +7,17 @@
 //!   scanning every position), [`settle`] (the journal entries), [`funding`] (rate and payments).
 //! - Around it, [`engine`]: one single-writer tokio task per symbol that owns the symbol's state,
 //!   persists every change in the transaction of its journal entries and rebuilds from the database
-//!   at start; [`exchange`] finds a symbol's engine; [`service`] the rules of the calls; [`api`] the
+//!   at start; [`registry`] finds a symbol's engine; [`service`] the rules of the calls; [`api`] the
 //!   HTTP; [`views`] the shapes HTTP and the user channel share.
 
 pub mod api;
 pub mod engine;
-pub mod exchange;
 pub mod funding;
 pub mod index;
 pub mod position;
+pub mod registry;
 pub mod service;
 pub mod settle;
 pub mod views;
 
-pub use exchange::FuturesExchange;
+pub use registry::FuturesRegistry;

@@ -10,8 +10,8 @@ use sea_orm::{
 use wasm_core::validate::Violation;
 
 use super::engine::{Answer, Command, OrderSpec, StopSpec};
-use super::exchange::FuturesExchange;
 use super::position::SymbolRules;
+use super::registry::FuturesRegistry;
 use super::views::{FuturesOrder, FuturesPosition, FuturesStopOrder, closed_view};
 use crate::entity::{futures_funding, futures_order, futures_position, futures_stop};
 use crate::refusal::{Refusal, RefusalKind};
@@ -99,7 +99,7 @@ pub fn required<T>(value: Option<T>, field: &str) -> Result<T, Refusal> {
 
 /// Places an order.
 pub async fn submit(
-    exchange: &FuturesExchange,
+    exchange: &FuturesRegistry,
     symbol: &str,
     user_id: i64,
     spec: OrderSpec,
@@ -117,7 +117,7 @@ pub async fn submit(
 
 /// Places a stop order.
 pub async fn set_stop(
-    exchange: &FuturesExchange,
+    exchange: &FuturesRegistry,
     symbol: &str,
     user_id: i64,
     spec: StopSpec,
@@ -193,7 +193,7 @@ pub async fn orders(
 /// liquidated ones, newest first.
 pub async fn positions(
     db: &DatabaseConnection,
-    exchange: &FuturesExchange,
+    exchange: &FuturesRegistry,
     user_id: i64,
     current: bool,
     symbol: Option<&str>,
@@ -273,7 +273,7 @@ pub async fn fundings(
 /// The unrealised PnL and the margin of the user's open positions (USDT): what the user
 /// channel's `au` message adds to the trading wallet.
 pub async fn open_figures(
-    exchange: &FuturesExchange,
+    exchange: &FuturesRegistry,
     db: &DatabaseConnection,
     user_id: i64,
 ) -> Result<Decimal, Refusal> {
@@ -284,7 +284,7 @@ pub async fn open_figures(
 /// What the user may move out of the trading wallet now: the wallet less what the cross positions
 /// use of it (initial margin) and their unrealised loss, as the engines last figured them.
 pub async fn transferable_from_trading(
-    exchange: &FuturesExchange,
+    exchange: &FuturesRegistry,
     db: &DatabaseConnection,
     user_id: i64,
 ) -> Result<Decimal, Refusal> {

@@ -548,7 +548,7 @@ async fn pair_spec(
     }))
 }
 
-/// Takes the simulated book of a pair every tick in place of the hub: the spot exchange, whose
+/// Takes the simulated book of a pair every tick in place of the hub: the spot registry, whose
 /// house market maker quotes it and which publishes the real book instead.
 pub trait QuoteSink: Send + Sync {
     /// The simulated `book` and last `price` of `symbol`; `true` when the sink publishes the pair's
@@ -595,7 +595,7 @@ impl Simulator {
         Ok(simulator)
     }
 
-    /// Hands every tick's simulated book to `sink` (the spot exchange).
+    /// Hands every tick's simulated book to `sink` (the spot registry).
     pub fn with_quote_sink(mut self, sink: Arc<dyn QuoteSink>) -> Self {
         self.quote_sink = Some(sink);
         self

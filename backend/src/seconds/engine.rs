@@ -23,7 +23,7 @@ use crate::funds::ledger::{self, AccountRef, House, LedgerError, NewEntry, Posti
 use crate::refusal::{Refusal, RefusalKind};
 
 use crate::i18n::Msg;
-use crate::spot::market::UserEvent;
+use crate::spot::engine::UserEvent;
 use crate::user::now_ms;
 
 /// How often an expired order looks again for the tick that covers its expiry.

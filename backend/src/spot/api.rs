@@ -11,7 +11,7 @@ use poem_openapi::{
 };
 use serde::{Deserialize, Serialize};
 
-use super::market::{Answer, OrderSpec, Submit};
+use super::engine::{Answer, OrderSpec, Submit};
 use super::service;
 use super::views::{OrderSide, OrderType, SpotFill, SpotOrder, TimeInForce};
 use crate::app::AppState;

@@ -11,8 +11,8 @@ use sea_orm::{
 use wasm_core::validate::{SpotOrderForm, validate_spot_order};
 
 use super::api::{CheckedOrder, FillQuery, SpotOrderRequest};
-use super::exchange::SpotExchange;
-use super::market::OrderSpec;
+use super::engine::OrderSpec;
+use super::registry::SpotRegistry;
 use super::rules::PairRules;
 use super::views::{OrderStatus, OrderType, SpotFill, SpotOrder, TimeInForce};
 use crate::app::AppState;
@@ -27,10 +27,10 @@ const MAX_PAGE_SIZE: u64 = 100;
 const DEFAULT_PAGE_SIZE: u64 = 20;
 
 /// The rules of the spot pair `symbol` (lower case).
-pub fn rules(exchange: &SpotExchange, symbol: &str) -> Result<Arc<PairRules>, Refusal> {
+pub fn rules(exchange: &SpotRegistry, symbol: &str) -> Result<Arc<PairRules>, Refusal> {
     exchange
         .rules(symbol)
-        .ok_or_else(|| super::exchange::unavailable(symbol))
+        .ok_or_else(|| super::registry::unavailable(symbol))
 }
 
 /// `body` checked against the pair's rules (tick, step, minimum order value; a market order's

@@ -1,4 +1,4 @@
-//! The futures exchange: one engine task per USDT-M symbol (every pair listed with
+//! The registry of futures engines: one engine task per USDT-M symbol (every pair listed with
 //! `contract_enabled`), found by symbol; the state the engines share — the users' cross figures per
 //! symbol (what a cross position's liquidation price and the available balance need from the
 //! user's other symbols), the funding info of every symbol, the user channel's futures messages —
@@ -22,7 +22,7 @@ use crate::refusal::{Refusal, RefusalKind};
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::book::BookSnapshot;
-use crate::spot::market::UserEvent;
+use crate::spot::engine::UserEvent;
 
 /// Commands waiting per engine before callers are told the engine is busy.
 const QUEUE: usize = 4096;
@@ -157,13 +157,13 @@ impl Shared {
 }
 
 /// The running futures engines.
-pub struct FuturesExchange {
+pub struct FuturesRegistry {
     engines: HashMap<String, mpsc::Sender<Command>>,
     rules: HashMap<String, Arc<SymbolRules>>,
     shared: Arc<Shared>,
 }
 
-impl FuturesExchange {
+impl FuturesRegistry {
     /// Starts an engine for every pair listed as a USDT-M perpetual (none when `[futures]` is
     /// disabled); each rebuilds its symbol's positions, orders and stop orders from the database
     /// before it takes a command.

@@ -1,4 +1,4 @@
-//! The spot exchange: one [`SpotMarket`] task per pair listed for spot trading, found by symbol.
+//! The registry of spot engines: one [`SpotEngine`] task per pair listed for spot trading, found by symbol.
 //! Orders and cancellations go to their pair's queue and wait for the task's answer; the
 //! simulator's books arrive through [`QuoteSink`], without waiting (a busy market skips a quote,
 //! the next one replaces it). Pairs listed while the server runs get their market on the first
@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use super::market::{Answer, Command, MarketContext, SpotMarket, Submit, UserEvent};
+use super::engine::{Answer, Command, EngineContext, SpotEngine, Submit, UserEvent};
 use super::rules::PairRules;
 use super::views::SpotOrder;
 use crate::config::TradingConfig;
@@ -36,10 +36,10 @@ struct Handle {
 }
 
 /// Every spot market of the server.
-pub struct SpotExchange {
+pub struct SpotRegistry {
     markets: RwLock<HashMap<String, Handle>>,
     pending: Mutex<HashSet<String>>,
-    context: MarketContext,
+    context: EngineContext,
     trading: TradingConfig,
     shutdown: watch::Receiver<bool>,
     /// Where the markets run: a thread of their own on an SQLite file, else the server's runtime.
@@ -77,7 +77,7 @@ fn markets_thread(mut shutdown: watch::Receiver<bool>) -> std::io::Result<tokio:
     Ok(handle)
 }
 
-impl SpotExchange {
+impl SpotRegistry {
     /// The turn the markets take to write (first come, first served); another writer that takes
     /// it too never competes with them for SQLite's write lock.
     pub fn write_turn(&self) -> Arc<tokio::sync::Mutex<()>> {
@@ -92,7 +92,7 @@ impl SpotExchange {
         let turn_ms = started.elapsed().as_secs_f64() * 1e3;
         let frames = self.context.writer.checkpoint_passive().await?;
         let total = started.elapsed();
-        if total >= super::market::SLOW_BATCH {
+        if total >= super::engine::SLOW_BATCH {
             tracing::warn!(
                 frames,
                 turn_ms,
@@ -124,7 +124,7 @@ impl SpotExchange {
         let exchange = Arc::new(Self {
             markets: RwLock::new(HashMap::new()),
             pending: Mutex::new(HashSet::new()),
-            context: MarketContext {
+            context: EngineContext {
                 writer,
                 pool: pool.clone(),
                 hub,
@@ -166,7 +166,7 @@ impl SpotExchange {
         }
         let rules = Arc::new(rules);
         let (commands, queue) = mpsc::channel(QUEUE);
-        let market = SpotMarket::new(rules.clone(), self.context.clone());
+        let market = SpotEngine::new(rules.clone(), self.context.clone());
         self.runtime.spawn(market.run(queue, self.shutdown.clone()));
         markets.insert(coin.symbol.clone(), Handle { rules, commands });
     }
@@ -273,10 +273,10 @@ impl SpotExchange {
     }
 }
 
-/// The exchange as the simulator's sink, behind an `Arc` so new pairs can be opened.
-pub struct ExchangeQuotes(pub Arc<SpotExchange>);
+/// The registry as the simulator's sink, behind an `Arc` so new pairs can be opened.
+pub struct SpotQuoteSink(pub Arc<SpotRegistry>);
 
-impl QuoteSink for ExchangeQuotes {
+impl QuoteSink for SpotQuoteSink {
     fn quote(&self, symbol: &str, book: &BookSnapshot, price: Decimal) -> bool {
         let sender = {
             let markets = self.0.markets.read().unwrap_or_else(|e| e.into_inner());

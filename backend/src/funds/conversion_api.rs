@@ -23,7 +23,7 @@ enum ApiTags {
 }
 
 /// The conversion calls.
-pub struct ExchangeApi;
+pub struct ConversionApi;
 
 /// What the user wants to convert.
 #[derive(Debug, Object, Deserialize)]
@@ -116,7 +116,7 @@ fn exchange_result(quote: &Quote, posted: &Posted) -> ExchangeResult {
 }
 
 #[OpenApi(tag = "ApiTags::Exchange")]
-impl ExchangeApi {
+impl ConversionApi {
     /// A firm price to convert `amount` of `from` into `to`, valid for 10 seconds. Refused with 503
     /// `price_unavailable` while either asset has no recent price.
     #[oai(

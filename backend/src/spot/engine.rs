@@ -1,4 +1,4 @@
-//! One spot market: the single writer of its order book. A tokio task owns the pair's
+//! The engine of one spot pair: the single writer of its order book. A tokio task owns the pair's
 //! [`matching::Book`] and the open orders' rows; every change reaches it as a [`Command`] on its
 //! queue, so orders of one pair are matched strictly one after another.
 //!
@@ -16,7 +16,7 @@
 //! answered "busy, nothing done" and the book is rebuilt from the database (the open orders, in
 //! arrival order), exactly as after a restart.
 //!
-//! The markets of one server take turns at the database (one async lock, [`MarketContext::write_turn`]),
+//! The markets of one server take turns at the database (one async lock, [`EngineContext::write_turn`]),
 //! so on SQLite a market never sleeps in the busy handler waiting for another one's write lock.
 //!
 //! The house market maker quotes a ladder around the simulated price on every tick ([`Command::Quote`]):
@@ -209,7 +209,7 @@ pub struct UserEvent {
 
 /// What the task shares with the rest of the server.
 #[derive(Clone)]
-pub struct MarketContext {
+pub struct EngineContext {
     /// The database, as the markets write it ([`crate::db::connect_writer`]).
     pub writer: Writer,
     /// The shared pool, for reads outside a transaction: they need not wait while another
@@ -228,7 +228,7 @@ pub struct MarketContext {
     pub write_turn: Arc<Mutex<()>>,
     /// The pair of every open order, for cancellations.
     pub open_orders: Arc<OpenOrderIndex>,
-    /// The server's runtime, for work on the shared pool (see `SpotMarket::quote_in_memory`).
+    /// The server's runtime, for work on the shared pool (see `SpotEngine::quote_in_memory`).
     pub server: tokio::runtime::Handle,
 }
 
@@ -364,9 +364,9 @@ struct Outbox {
 }
 
 /// One pair's market task.
-pub struct SpotMarket {
+pub struct SpotEngine {
     rules: Arc<PairRules>,
-    context: MarketContext,
+    context: EngineContext,
     book: Book,
     open: HashMap<i64, OpenOrder>,
     house_orders: Vec<u64>,
@@ -378,9 +378,9 @@ pub struct SpotMarket {
     symbol: Arc<str>,
 }
 
-impl SpotMarket {
-    /// A market for `rules`; its book is loaded by [`SpotMarket::run`].
-    pub fn new(rules: Arc<PairRules>, context: MarketContext) -> Self {
+impl SpotEngine {
+    /// A market for `rules`; its book is loaded by [`SpotEngine::run`].
+    pub fn new(rules: Arc<PairRules>, context: EngineContext) -> Self {
         let symbol = Arc::from(rules.symbol.as_str());
         Self {
             rules,
@@ -1339,7 +1339,7 @@ impl SpotMarket {
     }
 }
 
-impl SpotMarket {
+impl SpotEngine {
     /// Settles one fill: the journal entry, the fill's row, both orders' figures, the tape.
     async fn settle_fill(
         &mut self,
@@ -1658,8 +1658,8 @@ mod tests {
         crate::db::connect(&config).await.unwrap()
     }
 
-    fn context(db: &DatabaseConnection) -> MarketContext {
-        MarketContext {
+    fn context(db: &DatabaseConnection) -> EngineContext {
+        EngineContext {
             writer: Writer::Shared(db.clone()),
             pool: db.clone(),
             server: tokio::runtime::Handle::current(),
@@ -1751,7 +1751,7 @@ mod tests {
         fund(&db, MAKER, "usdt", dec!(100000)).await;
         fund(&db, MAKER, "btc", dec!(1)).await;
         let context = context(&db);
-        let mut market = SpotMarket::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
+        let mut market = SpotEngine::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
         market.rebuild().await.unwrap();
         let before = entries(&db).await;
         // Another market holds the write turn for as long as this test runs.
@@ -1793,7 +1793,7 @@ mod tests {
         fund(&db, MAKER, "btc", dec!(1)).await;
         fund(&db, AccountRef::funding(7), "usdt", dec!(1000)).await;
         let context = context(&db);
-        let mut market = SpotMarket::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
+        let mut market = SpotEngine::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
         market.rebuild().await.unwrap();
         // A bid above where the market will be quoted rests while there is no ladder.
         let (submit, answer) = order(
@@ -1839,8 +1839,8 @@ mod tests {
         fund(&db, MAKER, "eth", dec!(10)).await;
         fund(&db, AccountRef::funding(9), "eth", dec!(1)).await;
         let context = context(&db);
-        let mut eth = SpotMarket::new(rules("eth", dec!(0.01), dec!(0.0001)), context.clone());
-        let mut btc = SpotMarket::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
+        let mut eth = SpotEngine::new(rules("eth", dec!(0.01), dec!(0.0001)), context.clone());
+        let mut btc = SpotEngine::new(rules("btc", dec!(0.01), dec!(0.00001)), context.clone());
         eth.rebuild().await.unwrap();
         btc.rebuild().await.unwrap();
         // The house bids 800 USDT for ETH; a user sells into it.
