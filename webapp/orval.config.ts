@@ -12,9 +12,15 @@
  *   pages, bills, the exchange quote, the operator's review lists) are such POSTs too, and so are
  *   the spot reads (the user's orders `listSpotOrders` and fills `getEntrustLogCurrency`) and the
  *   user's seconds contracts (`listSecondsOrders`).
+ * - `setFuturesLeverage` both reads (a body with the symbol only) and saves the user's futures
+ *   setting: it is generated as a query too (`useSetFuturesLeverage`, keyed by
+ *   `getSetFuturesLeverageQueryKey`), and the saves call the plain `setFuturesLeverage` function.
  * - `headers: true`: header parameters (the money-moving calls' `Idempotency-Key`) become a
  *   `headers` argument of the call and a `headers` field of the mutation's variables.
+ *
+ * @module
  */
+
 import { defineConfig } from 'orval';
 
 const readOnlyPosts = [
@@ -43,6 +49,7 @@ const readOnlyPosts = [
   'listFuturesPositions',
   'listFuturesStops',
   'listFuturesFundings',
+  'setFuturesLeverage',
 ] as const;
 
 export default defineConfig({

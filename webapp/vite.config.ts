@@ -1,4 +1,9 @@
-/// Vite: React, WebAssembly ESM integration for the wasm-core package, and a dev proxy to the backend.
+/**
+ * Vite: React, WebAssembly ESM integration for the wasm-core package, and a dev proxy to the backend.
+ *
+ * @module
+ */
+
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';

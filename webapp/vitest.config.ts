@@ -1,4 +1,9 @@
-/// Vitest: same app config, but `wasm-core` resolves to the Node.js build of the package.
+/**
+ * Vitest: same app config, but `wasm-core` resolves to the Node.js build of the package.
+ *
+ * @module
+ */
+
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';

@@ -1,4 +1,8 @@
-//! Entry: platform config script → i18n → startup data (settings, coin list) → mount.
+/**
+ * Entry: platform config script → i18n → startup data (settings, coin list) → mount.
+ *
+ * @module
+ */
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

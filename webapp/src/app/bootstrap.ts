@@ -1,5 +1,9 @@
-//! Startup data: getAllSetting (platform + system config) and getCoinList, fetched through the
-//! generated functions before the app mounts and seeded into react-query's cache.
+/**
+ * Startup data: getAllSetting (platform + system config) and getCoinList, fetched through the
+ * generated functions before the app mounts and seeded into react-query's cache.
+ *
+ * @module
+ */
 
 import type { QueryClient } from '@tanstack/react-query';
 import { getAllSetting, getCoinList, getGetAllSettingQueryKey, getGetCoinListQueryKey } from '../api/generated/common/common';

@@ -1,4 +1,8 @@
-//! The page of a screen that is not built yet: its name and a sentence in the user's language.
+/**
+ * The page of a screen that is not built yet: its name and a sentence in the user's language.
+ *
+ * @module
+ */
 
 import { Box, Button, Container, Heading, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

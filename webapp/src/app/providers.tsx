@@ -1,4 +1,8 @@
-//! Providers around the router: i18n, react-query, Chakra UI and the colour mode.
+/**
+ * Providers around the router: i18n, react-query, Chakra UI and the colour mode.
+ *
+ * @module
+ */
 
 import { ChakraProvider } from '@chakra-ui/react';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';

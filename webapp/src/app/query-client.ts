@@ -1,4 +1,8 @@
-//! The react-query client: calls rejected by the API (envelope codes) are not retried.
+/**
+ * The react-query client: calls rejected by the API (envelope codes) are not retried.
+ *
+ * @module
+ */
 
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';

@@ -1,5 +1,9 @@
-//! Wraps every route: invitation links, the progress bar, scroll-to-top on entry, the reload after a
-//! long hidden period, and the support-chat widget.
+/**
+ * Wraps every route: invitation links, the progress bar, scroll-to-top on entry, the reload after a
+ * long hidden period, and the support-chat widget.
+ *
+ * @module
+ */
 
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';

@@ -1,4 +1,8 @@
-//! Pure routing rules of the shell (unit-tested in route-helpers.test.ts).
+/**
+ * Pure routing rules of the shell (unit-tested in route-helpers.test.ts).
+ *
+ * @module
+ */
 
 /** Where `/` and unknown paths go. */
 export const HOME_PATH = '/home/index';

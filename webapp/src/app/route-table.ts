@@ -1,5 +1,9 @@
-//! Every route of spec section 2. Screens not built yet render the "coming soon" page named by
-//! `screen` (an i18n key under `screens.`).
+/**
+ * Every route of spec section 2. Screens not built yet render the "coming soon" page named by
+ * `screen` (an i18n key under `screens.`).
+ *
+ * @module
+ */
 
 /** How a route renders. */
 export type RouteView =

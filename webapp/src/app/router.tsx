@@ -1,4 +1,8 @@
-//! The route table of spec section 2 as a react-router data router.
+/**
+ * The route table of spec section 2 as a react-router data router.
+ *
+ * @module
+ */
 
 import { useEffect } from 'react';
 import { Navigate, type RouteObject, createBrowserRouter, useParams, useSearchParams } from 'react-router';

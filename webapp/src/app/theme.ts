@@ -1,5 +1,9 @@
-//! The Chakra UI system: default preset plus the Kestrel brand palette, exchange up/down colours and
-//! darker, calmer dark-mode surfaces.
+/**
+ * The Chakra UI system: default preset plus the Kestrel brand palette, exchange up/down colours and
+ * darker, calmer dark-mode surfaces.
+ *
+ * @module
+ */
 
 import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
 

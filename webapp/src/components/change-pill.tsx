@@ -1,4 +1,8 @@
-//! The 24h change, coloured by direction (the sign is in the text, so colour is never the only cue).
+/**
+ * The 24h change, coloured by direction (the sign is in the text, so colour is never the only cue).
+ *
+ * @module
+ */
 
 import { Box } from '@chakra-ui/react';
 import type { TickerRowView } from '../lib/wasm';

@@ -1,5 +1,9 @@
-//! A coin's logo (decorative: the pair name is always shown beside it). A 1px ring in a border colour
-//! keeps dark logos (XRP's near-black disc) visible on dark surfaces and light ones on white.
+/**
+ * A coin's logo (decorative: the pair name is always shown beside it). A 1px ring in a border colour
+ * keeps dark logos (XRP's near-black disc) visible on dark surfaces and light ones on white.
+ *
+ * @module
+ */
 
 import { Box, Image } from '@chakra-ui/react';
 import { useState } from 'react';

@@ -1,6 +1,10 @@
-//! The dense tables of the live market panels (order book, recent trades): small muted column
-//! headers, the first column at the start and the others at the end, and tight rows of tabular
-//! figures.
+/**
+ * The dense tables of the live market panels (order book, recent trades): small muted column
+ * headers, the first column at the start and the others at the end, and tight rows of tabular
+ * figures.
+ *
+ * @module
+ */
 
 import { Table } from '@chakra-ui/react';
 import type { ComponentProps } from 'react';

@@ -1,5 +1,9 @@
-//! A plain data table: a caption for screen readers, a header row of column labels, rows that do
-//! not wrap and a sideways scroll on narrow screens; plus the right-aligned number cell.
+/**
+ * A plain data table: a caption for screen readers, a header row of column labels, rows that do
+ * not wrap and a sideways scroll on narrow screens; plus the right-aligned number cell.
+ *
+ * @module
+ */
 
 import { Table } from '@chakra-ui/react';
 import type { ComponentProps, ReactNode } from 'react';

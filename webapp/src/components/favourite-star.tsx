@@ -1,5 +1,9 @@
-//! The star that adds a market to the favourites or takes it out: a toggle button whose pressed
-//! state is the favourite state, named after the pair.
+/**
+ * The star that adds a market to the favourites or takes it out: a toggle button whose pressed
+ * state is the favourite state, named after the pair.
+ *
+ * @module
+ */
 
 import { IconButton } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

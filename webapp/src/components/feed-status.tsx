@@ -1,4 +1,8 @@
-//! The live-data freshness indicator: Live / Connecting / Reconnecting / Stale.
+/**
+ * The live-data freshness indicator: Live / Connecting / Reconnecting / Stale.
+ *
+ * @module
+ */
 
 import { Box, HStack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,8 @@
-//! Small inline SVG icons (decorative: always aria-hidden; the control carries the label).
+/**
+ * Small inline SVG icons (decorative: always aria-hidden; the control carries the label).
+ *
+ * @module
+ */
 
 import { Icon, type IconProps } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

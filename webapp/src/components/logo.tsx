@@ -1,4 +1,8 @@
-//! The Kestrel mark (a swept wing in a rounded square) and the site name.
+/**
+ * The Kestrel mark (a swept wing in a rounded square) and the site name.
+ *
+ * @module
+ */
 
 import { Box, HStack, Text } from '@chakra-ui/react';
 

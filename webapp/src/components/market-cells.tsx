@@ -1,6 +1,10 @@
-//! The cells every market table shares: the pair (a row header with the coin's logo), the last
-//! price, the 24h change and the Trade action. One place, so the home table and the markets page
-//! show a pair the same way.
+/**
+ * The cells every market table shares: the pair (a row header with the coin's logo), the last
+ * price, the 24h change and the Trade action. One place, so the home table and the markets page
+ * show a pair the same way.
+ *
+ * @module
+ */
 
 import { Button, HStack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

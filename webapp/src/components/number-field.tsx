@@ -1,5 +1,9 @@
-//! A labelled decimal input of the order form: only what wasm-core's keystroke rule lets through can
-//! be typed (digits, one point, at most the field's decimals), the unit at the end, the error under it.
+/**
+ * A labelled decimal input of the order form: only what wasm-core's keystroke rule lets through can
+ * be typed (digits, one point, at most the field's decimals), the unit at the end, the error under it.
+ *
+ * @module
+ */
 
 import { Field, Input, InputGroup, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

@@ -1,7 +1,11 @@
-//! The header of a pair's screen (trade, market): the pair's logo, name and favourite star (and what
-//! the screen puts beside them), the last price coloured by its last move, the live ticker's figures
-//! as a description list, and the feed's status. Every figure is a decimal string formatted by
-//! wasm-core; the screen names the figures in its own words.
+/**
+ * The header of a pair's screen (trade, market): the pair's logo, name and favourite star (and what
+ * the screen puts beside them), the last price coloured by its last move, the live ticker's figures
+ * as a description list, and the feed's status. Every figure is a decimal string formatted by
+ * wasm-core; the screen names the figures in its own words.
+ *
+ * @module
+ */
 
 import { Box, Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { type ReactNode, useId } from 'react';

@@ -1,7 +1,11 @@
-//! The pair's recent trades from the market channel (`useTrades`), newest first, formatted by
-//! wasm-core in one `formatTrades` call per frame: price coloured by the taker's side (with the side
-//! also in words for screen readers), amount and time of day in the platform's time zone.
-//! Shared by the market and trade screens.
+/**
+ * The pair's recent trades from the market channel (`useTrades`), newest first, formatted by
+ * wasm-core in one `formatTrades` call per frame: price coloured by the taker's side (with the side
+ * also in words for screen readers), amount and time of day in the platform's time zone.
+ * Shared by the market and trade screens.
+ *
+ * @module
+ */
 
 import { Box, Flex, Table, Text, chakra } from '@chakra-ui/react';
 import { useId, useMemo } from 'react';

@@ -1,4 +1,8 @@
-//! Renders the app's toast store (`lib/toaster.ts`).
+/**
+ * Renders the app's toast store (`lib/toaster.ts`).
+ *
+ * @module
+ */
 
 import { Toaster as ChakraToaster, Portal, Stack, Toast } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

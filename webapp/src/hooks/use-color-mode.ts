@@ -1,4 +1,8 @@
-//! Light / dark theme (next-themes under Chakra UI v3), persisted as `coin_web-theme`; light is default.
+/**
+ * Light / dark theme (next-themes under Chakra UI v3), persisted as `coin_web-theme`; light is default.
+ *
+ * @module
+ */
 
 import { useTheme } from 'next-themes';
 

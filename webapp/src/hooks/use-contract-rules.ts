@@ -2,7 +2,10 @@
  * The rules of a USDT-M perpetual as the server applies them — maintenance margin tiers, fee rates and
  * the funding settings — read from `GET /api/contract/coin/rules`, so the order form's preview, the
  * position dialogs and the rules page compute with the deployment's own configuration.
+ *
+ * @module
  */
+
 import { useGetContractRules } from '../api/generated/futures/futures';
 import type { ContractRules } from '../api/generated/model';
 import { SILENT } from '../lib/api-calls';

@@ -1,5 +1,9 @@
-//! The logged-in user (`POST /api/user/getInfo`), shared by the shell and the account pages.
-//! Visitors get `undefined` without a call; a 401 logs out through the API client.
+/**
+ * The logged-in user (`POST /api/user/getInfo`), shared by the shell and the account pages.
+ * Visitors get `undefined` without a call; a 401 logs out through the API client.
+ *
+ * @module
+ */
 
 import { useGetInfo } from '../api/generated/user/user';
 import type { UserInfo } from '../api/generated/model';

@@ -1,4 +1,8 @@
-//! Sets the document title to "<screen> · <site name>".
+/**
+ * Sets the document title to "<screen> · <site name>".
+ *
+ * @module
+ */
 
 import { useEffect } from 'react';
 import { useSiteName } from './use-settings';

@@ -1,14 +1,18 @@
-//! Favourite markets, as ids `<market>:<symbol>` (`spot:btcusdt`, `contract:ethusdt`,
-//! `flash:solusdt`).
-//!
-//! - Visitors keep them in local storage (`coin_web-favourites`).
-//! - Members keep them on their account (`GET`/`POST /api/market/favourites`). On the first login
-//!   with a local list, that list is merged into the account's (`POST /api/market/favourites/merge`)
-//!   and then emptied: the favourites have moved to the account, so logging out later does not
-//!   bring back ones removed meanwhile.
-//!
-//! A toggle shows at once (the cached list is updated before the call) and takes the server's answer
-//! when it comes; a failed call puts the list back as the server has it.
+/**
+ * Favourite markets, as ids `<market>:<symbol>` (`spot:btcusdt`, `contract:ethusdt`,
+ * `flash:solusdt`).
+ *
+ * - Visitors keep them in local storage (`coin_web-favourites`).
+ * - Members keep them on their account (`GET`/`POST /api/market/favourites`). On the first login
+ *   with a local list, that list is merged into the account's (`POST /api/market/favourites/merge`)
+ *   and then emptied: the favourites have moved to the account, so logging out later does not
+ *   bring back ones removed meanwhile.
+ *
+ * A toggle shows at once (the cached list is updated before the call) and takes the server's answer
+ * when it comes; a failed call puts the list back as the server has it.
+ *
+ * @module
+ */
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';

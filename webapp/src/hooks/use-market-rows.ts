@@ -1,5 +1,9 @@
-//! Market rows for display: the coin list (getCoinList's `amount` / `open`) overlaid with the live
-//! tickers, formatted by wasm-core in ONE `formatTickerRows` call per change.
+/**
+ * Market rows for display: the coin list (getCoinList's `amount` / `open`) overlaid with the live
+ * tickers, formatted by wasm-core in ONE `formatTickerRows` call per change.
+ *
+ * @module
+ */
 
 import { useMemo } from 'react';
 import { useGetCoinList } from '../api/generated/common/common';

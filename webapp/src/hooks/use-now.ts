@@ -1,5 +1,9 @@
-//! The clock of the countdowns: one shared one-second tick, and the whole seconds left until an
-//! order's fixed expiry (`closeTime`), rounded up like the server's `countdown`.
+/**
+ * The clock of the countdowns: one shared one-second tick, and the whole seconds left until an
+ * order's fixed expiry (`closeTime`), rounded up like the server's `countdown`.
+ *
+ * @module
+ */
 
 import { useSyncExternalStore } from 'react';
 

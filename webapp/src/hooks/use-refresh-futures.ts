@@ -1,14 +1,38 @@
-//! Refetching the futures reads after an action (the user channel does it too, a moment later).
+/**
+ * Refetching the futures reads after an action (the user channel does it too, a moment later).
+ *
+ * @module
+ */
 
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { getGetUserCoinQueryKey } from '../api/generated/funds/funds';
+import {
+  getGetContractRulesQueryKey,
+  getGetFuturesFundingInfoQueryKey,
+  getListFuturesFundingsQueryKey,
+  getListFuturesOrdersQueryKey,
+  getListFuturesPositionsQueryKey,
+  getListFuturesStopsQueryKey,
+  getSetFuturesLeverageQueryKey,
+} from '../api/generated/futures/futures';
+import { getGetContractCurrencyPriceQueryKey } from '../api/generated/market/market';
+import { invalidateOperations } from '../lib/query-keys';
 
-/** Whether a query key is a futures read (`/api/contract/...`) or the balances. */
-export function isFuturesRead(queryKey: readonly unknown[]): boolean {
-  return queryKey.some((part) => typeof part === 'string' && /\/api\/contract\/|\/api\/userCoin\/getUserCoin$/.test(part));
-}
+/** The futures reads (every list, the rules and funding, the mark price, the user's setting) and the balances. */
+const FUTURES_READS: readonly QueryKey[] = [
+  getListFuturesOrdersQueryKey(),
+  getListFuturesPositionsQueryKey(),
+  getListFuturesStopsQueryKey(),
+  getListFuturesFundingsQueryKey(),
+  getGetFuturesFundingInfoQueryKey(),
+  getGetContractRulesQueryKey(),
+  getGetContractCurrencyPriceQueryKey(),
+  getSetFuturesLeverageQueryKey(),
+  getGetUserCoinQueryKey(),
+];
 
 /** Refetches every futures list, the setting and the balances. */
 export function useRefreshFutures(): () => void {
   const queryClient = useQueryClient();
-  return () => void queryClient.invalidateQueries({ predicate: (query) => isFuturesRead(query.queryKey) });
+  return () => void invalidateOperations(queryClient, FUTURES_READS);
 }

@@ -1,5 +1,9 @@
-//! Platform settings from getAllSetting (seeded into the cache at startup), with the platform
-//! config script's values as fallbacks.
+/**
+ * Platform settings from getAllSetting (seeded into the cache at startup), with the platform
+ * config script's values as fallbacks.
+ *
+ * @module
+ */
 
 import { useGetAllSetting } from '../api/generated/common/common';
 import { getPlatformConfig } from '../lib/platform-config';

@@ -1,27 +1,32 @@
-//! Logging out, everywhere in the app (the side menu's Exit, the account menu's Log out): end the
-//! session on the server (`POST /api/user/logout`; a failure is ignored, the token then simply
-//! expires), clear it in the browser (cookies, stored user info, login flag), drop the cached
-//! data of the user, and go to `/`.
+/**
+ * Logging out, everywhere in the app (the side menu's Exit, the account menu's Log out): end the
+ * session on the server (`POST /api/user/logout`; a failure is ignored, the token then simply
+ * expires), clear it in the browser (cookies, stored user info, login flag), drop the cached
+ * data of the user, and go to `/`.
+ *
+ * @module
+ */
 
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { getGetAllSettingQueryKey, getGetCoinListQueryKey } from '../api/generated/common/common';
 import { useLogout } from '../api/generated/user/user';
+import { isQueryOf } from '../lib/query-keys';
 import { logout } from '../lib/session';
 
 /** How long the server gets to end the session before the browser forgets the token anyway. */
 const SERVER_LOGOUT_TIMEOUT_MS = 5_000;
 
-/** URLs (second part of a generated query key) of public data that survive a change of user. */
-const PUBLIC_QUERY_URLS: readonly unknown[] = [getGetAllSettingQueryKey()[1], getGetCoinListQueryKey()[1]];
+/** The public reads (any body) whose data survive a change of user. */
+const PUBLIC_READS = [getGetAllSettingQueryKey(), getGetCoinListQueryKey()];
 
 /**
  * Removes every cached query except the public startup data, so nothing of one user is shown to
  * the next one (called when a session ends and when a new one starts).
  */
 export function clearUserQueries(queryClient: QueryClient): void {
-  queryClient.removeQueries({ predicate: (query) => !PUBLIC_QUERY_URLS.includes(query.queryKey[1]) });
+  queryClient.removeQueries({ predicate: (query) => !isQueryOf(query.queryKey, PUBLIC_READS) });
 }
 
 /** Returns `signOut()`: ends the session on the server and in the browser, then goes to `/`. */

@@ -1,5 +1,9 @@
-//! Whether a price went up or down since its last different value (a price's tick direction), for
-//! the colour of a last price on the trade and market screens.
+/**
+ * Whether a price went up or down since its last different value (a price's tick direction), for
+ * the colour of a last price on the trade and market screens.
+ *
+ * @module
+ */
 
 import { useState } from 'react';
 import { compareDecimal } from '../lib/decimal';

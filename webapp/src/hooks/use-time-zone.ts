@@ -1,8 +1,12 @@
-//! The time zone every screen shows times in: the user's choice (kept in local storage as
-//! `coin_web-timeZone`, like the language and the theme), else the platform's default time zone
-//! (getAllSetting's `defaultTimeZone`, America/New_York by default, spec section 9), looked up in
-//! the 38-offset table that wasm-core formats dates with. Candles follow the same offset, so days,
-//! weeks and months start at the user's midnight.
+/**
+ * The time zone every screen shows times in: the user's choice (kept in local storage as
+ * `coin_web-timeZone`, like the language and the theme), else the platform's default time zone
+ * (getAllSetting's `defaultTimeZone`, America/New_York by default, spec section 9), looked up in
+ * the 38-offset table that wasm-core formats dates with. Candles follow the same offset, so days,
+ * weeks and months start at the user's midnight.
+ *
+ * @module
+ */
 
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useGetAllSetting } from '../api/generated/common/common';

@@ -1,6 +1,11 @@
-// Every error wasm-core can report (as its JSON vectors show it: `{code, key, params}`) must have a
-// text in the locales, and that text may only use placeholders the payload fills. The locale test
-// checks that the 13 other languages have every key of en.json, so checking en.json here is enough.
+/**
+ * Every error wasm-core can report (as its JSON vectors show it: `{code, key, params}`) must have a
+ * text in the locales, and that text may only use placeholders the payload fills. The locale test
+ * checks that the 13 other languages have every key of en.json, so checking en.json here is enough.
+ *
+ * @module
+ */
+
 import { describe, expect, it } from 'vitest';
 import { en } from './index';
 

@@ -1,11 +1,15 @@
-//! i18next setup: English is bundled, the other 13 locales load on demand. The chosen language is
-//! kept in local storage (`coin_web-lang`) and mirrored to `<html lang>`.
-//!
-//! A language's messages are `./<code>.json` (shell, markets, errors) merged with one file per
-//! feature area, `./<area>/<code>.json`, whose only top-level key is the area (`auth`, `account`,
-//! `kyc`, `market`, `funds`, `trade`), so feature areas own their texts without touching each
-//! other's files.
-//! A new area is picked up by the globs below: adding its 14 files is all it takes.
+/**
+ * i18next setup: English is bundled, the other 13 locales load on demand. The chosen language is
+ * kept in local storage (`coin_web-lang`) and mirrored to `<html lang>`.
+ *
+ * A language's messages are `./<code>.json` (shell, markets, errors) merged with one file per
+ * feature area, `./<area>/<code>.json`, whose only top-level key is the area (`auth`, `account`,
+ * `kyc`, `market`, `funds`, `trade`), so feature areas own their texts without touching each
+ * other's files.
+ * A new area is picked up by the globs below: adding its 14 files is all it takes.
+ *
+ * @module
+ */
 
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';

@@ -1,4 +1,8 @@
-//! The 14 interface languages, each named in its own language (endonyms are data, not translations).
+/**
+ * The 14 interface languages, each named in its own language (endonyms are data, not translations).
+ *
+ * @module
+ */
 
 /** Language codes in display order; `en` is the default. */
 export const LANGUAGES = [

@@ -1,18 +1,33 @@
-//! What the screens share around the generated API calls: the `{head}` segment of member-area
-//! paths, the options of calls whose errors a screen shows itself, and the readable parts of a failed
-//! call.
+/**
+ * What the screens share around the generated API calls: the `{head}` segment of member-area
+ * paths, the options of calls whose errors a screen shows itself, and the readable parts of a failed
+ * call.
+ *
+ * @module
+ */
 
-import { useGetAllSetting } from '../api/generated/common/common';
+import type { QueryClient } from '@tanstack/react-query';
+import { getGetAllSettingQueryKey, useGetAllSetting } from '../api/generated/common/common';
+import type { AllSetting } from '../api/generated/model';
 import { ApiError, type RequestOptions } from './api-client';
 import { getPlatformConfig } from './platform-config';
 
 /** Request options of calls whose errors the screen shows itself (no toast from the client). */
 export const SILENT: RequestOptions = { silent: true };
 
+function apiHeadOf(settings: AllSetting | undefined): string {
+  return settings?.platform.apiHead || getPlatformConfig().apiHead || 'coin';
+}
+
 /** The `{head}` segment of `/api/{head}/coin/…`: getAllSetting's `platform.apiHead`, else the platform config. */
 export function useApiHead(): string {
   const { data } = useGetAllSetting();
-  return data?.platform.apiHead || getPlatformConfig().apiHead || 'coin';
+  return apiHeadOf(data);
+}
+
+/** The `{head}` segment as `useApiHead` gives it, from the settings in `queryClient`'s cache (outside React). */
+export function cachedApiHead(queryClient: QueryClient): string {
+  return apiHeadOf(queryClient.getQueryData<AllSetting>(getGetAllSettingQueryKey()));
 }
 
 /** What a failed call says: the stable `reason`, the `field` at fault, the message to show. */

@@ -1,11 +1,15 @@
-//! The orval mutator: every API call of the generated hooks goes through `apiClient`.
-//!
-//! - base URL from the platform config (empty: the page's origin);
-//! - headers `satoken` (cookie `coin-access-token`), `lang` and `language` (current language);
-//! - the envelope `{code, msg, data}` is unwrapped: callers get `data`, typed by `Unwrap<T>`;
-//! - the code comes from the body, else the HTTP status; 401 logs the user out; any other
-//!   non-200 code shows an error toast with `msg`, else `error_description`, else 'Unknown error';
-//! - a network failure or the 300 s timeout rejects the call without a toast.
+/**
+ * The orval mutator: every API call of the generated hooks goes through `apiClient`.
+ *
+ * - base URL from the platform config (empty: the page's origin);
+ * - headers `satoken` (cookie `coin-access-token`), `lang` and `language` (current language);
+ * - the envelope `{code, msg, data}` is unwrapped: callers get `data`, typed by `Unwrap<T>`;
+ * - the code comes from the body, else the HTTP status; 401 logs the user out; any other
+ *   non-200 code shows an error toast with `msg`, else `error_description`, else 'Unknown error';
+ * - a network failure or the 300 s timeout rejects the call without a toast.
+ *
+ * @module
+ */
 
 import { currentLanguage, i18n } from '../i18n';
 import { getPlatformConfig } from './platform-config';

@@ -1,7 +1,11 @@
-//! The few exact decimal operations the order form needs that wasm-core does not offer as such: a
-//! share of a balance, a quantity a balance buys at a price, rounded DOWN to the pair's step (a
-//! percentage button must never ask for more than the balance). Decimal strings are scaled to
-//! BigInt integers: no floating point touches money.
+/**
+ * The few exact decimal operations the order form needs that wasm-core does not offer as such: a
+ * share of a balance, a quantity a balance buys at a price, rounded DOWN to the pair's step (a
+ * percentage button must never ask for more than the balance). Decimal strings are scaled to
+ * BigInt integers: no floating point touches money.
+ *
+ * @module
+ */
 
 interface Scaled {
   /** The value × 10^scale. */

@@ -1,4 +1,8 @@
-//! Ordering of decimal strings without floating point (money never goes through f64 here).
+/**
+ * Ordering of decimal strings without floating point (money never goes through f64 here).
+ *
+ * @module
+ */
 
 function parts(value: string): { negative: boolean; int: string; frac: string } | null {
   const match = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(value.trim().replace(/,/g, ''));

@@ -1,8 +1,12 @@
-//! The `Idempotency-Key` of a call that must happen at most once (an order, a money-moving
-//! operation): one key per intended operation. A submission that got no answer (network, timeout)
-//! and is sent again with the same body reuses its key, so the server applies it at most once; any
-//! answer — the result, or a refusal — settles the key, and a changed body or the next click gets a
-//! new one.
+/**
+ * The `Idempotency-Key` of a call that must happen at most once (an order, a money-moving
+ * operation): one key per intended operation. A submission that got no answer (network, timeout)
+ * and is sent again with the same body reuses its key, so the server applies it at most once; any
+ * answer — the result, or a refusal — settles the key, and a changed body or the next click gets a
+ * new one.
+ *
+ * @module
+ */
 
 import { useMemo, useRef } from 'react';
 

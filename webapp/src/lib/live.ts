@@ -1,21 +1,25 @@
-//! The market WebSocket (`/ws/market/{clientId}`): ref-counted subscriptions, a ping every 15 s,
-//! reconnect 3 s after an error or close (re-sending every subscription), and a staleness flag when
-//! nothing has been heard for 30 s.
-//!
-//! Channels (docs/api.md, "Market channel"):
-//! - `ticker` (every pair): `useTickers()`, handed to React every 250 ms;
-//! - `depth`: a snapshot, then diffs numbered by `seq`; a diff whose `prevSeq` is not the last `seq`
-//!   applied means one was missed, so the feed subscribes again for a fresh snapshot and drops diffs
-//!   until it arrives (a reconnect does the same for every book): `useOrderBook(symbol)`;
-//! - `trade`: the last 50 trades on subscription, then every trade: `useTrades(symbol)`, and
-//!   `onTrades(symbol, listener)` for consumers that want each message as it arrives (the chart);
-//! - `kline` per interval (the server's UTC candle): `useLiveKline(symbol, interval)`;
-//! - `detail` (mark, index, top of book): `useMarketDetail(symbol)`.
-//!
-//! Messages are applied to the feed's state as they arrive, but React hears about depth, trades,
-//! kline and detail changes at most once per animation frame (one notification per changed key), so
-//! a burst of messages costs one render. Prices and quantities stay decimal strings throughout. The
-//! socket, its ping and its reconnect are `socket-loop.ts`, shared with the user channel.
+/**
+ * The market WebSocket (`/ws/market/{clientId}`): ref-counted subscriptions, a ping every 15 s,
+ * reconnect 3 s after an error or close (re-sending every subscription), and a staleness flag when
+ * nothing has been heard for 30 s.
+ *
+ * Channels (docs/api.md, "Market channel"):
+ * - `ticker` (every pair): `useTickers()`, handed to React every 250 ms;
+ * - `depth`: a snapshot, then diffs numbered by `seq`; a diff whose `prevSeq` is not the last `seq`
+ *   applied means one was missed, so the feed subscribes again for a fresh snapshot and drops diffs
+ *   until it arrives (a reconnect does the same for every book): `useOrderBook(symbol)`;
+ * - `trade`: the last 50 trades on subscription, then every trade: `useTrades(symbol)`, and
+ *   `onTrades(symbol, listener)` for consumers that want each message as it arrives (the chart);
+ * - `kline` per interval (the server's UTC candle): `useLiveKline(symbol, interval)`;
+ * - `detail` (mark, index, top of book): `useMarketDetail(symbol)`.
+ *
+ * Messages are applied to the feed's state as they arrive, but React hears about depth, trades,
+ * kline and detail changes at most once per animation frame (one notification per changed key), so
+ * a burst of messages costs one render. Prices and quantities stay decimal strings throughout. The
+ * socket, its ping and its reconnect are `socket-loop.ts`, shared with the user channel.
+ *
+ * @module
+ */
 
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { currentLanguage } from '../i18n';

@@ -1,5 +1,9 @@
-//! The platform config script (`/platform/dev/config.js`), loaded before the app mounts. It sets
-//! `window.__PLATFORM_CONFIG__`; empty base URLs mean the page's own origin.
+/**
+ * The platform config script (`/platform/dev/config.js`), loaded before the app mounts. It sets
+ * `window.__PLATFORM_CONFIG__`; empty base URLs mean the page's own origin.
+ *
+ * @module
+ */
 
 /** What the platform script provides. */
 export interface PlatformConfig {

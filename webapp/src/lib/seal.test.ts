@@ -1,4 +1,9 @@
-// sealText (WebCrypto) against wasm-core's cipher vectors, the ones the native core passes too.
+/**
+ * sealText (WebCrypto) against wasm-core's cipher vectors, the ones the native core passes too.
+ *
+ * @module
+ */
+
 import { describe, expect, it } from 'vitest';
 import vectors from '../../../wasm-core/tests/cipher/seal-text.json';
 import { sealText } from './seal';

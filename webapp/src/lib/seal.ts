@@ -3,7 +3,10 @@
  * wasm module, where the cipher cost ~9 KB; docs/benchmarks.md). Byte for byte what wasm-core's
  * `cipher::seal_text` gives, which the server opens with `cipher::open_text`: both run the same
  * vectors (`wasm-core/tests/cipher/seal-text.json`, natively and in `seal.test.ts`).
+ *
+ * @module
  */
+
 import type { CoreError } from './wasm';
 
 // Strict standard base64 with padding; canonical form (no stray bits) is checked by re-encoding.

@@ -1,12 +1,16 @@
-//! The session: "logged in" means the `coin-access-token` cookie is present.
-//!
-//! - `startSession(token)` after a successful login: the cookie (7 days, path /, SameSite=Lax,
-//!   Secure on https), then `saveUserInfo(info)` once getInfo answered: the user info and the
-//!   login flag in local storage. Both tell subscribers.
-//! - `logout()` (Exit, Log out, or a 401 from the API) removes the token cookies, the stored user
-//!   info and the login flag and tells subscribers. Ending the session on the server as well is
-//!   `useSignOut()` (src/hooks/use-sign-out.ts).
-//! - `safeRedirect` / `loginPath`: where a login returns to (`?redirect=`, same-origin paths only).
+/**
+ * The session: "logged in" means the `coin-access-token` cookie is present.
+ *
+ * - `startSession(token)` after a successful login: the cookie (7 days, path /, SameSite=Lax,
+ *   Secure on https), then `saveUserInfo(info)` once getInfo answered: the user info and the
+ *   login flag in local storage. Both tell subscribers.
+ * - `logout()` (Exit, Log out, or a 401 from the API) removes the token cookies, the stored user
+ *   info and the login flag and tells subscribers. Ending the session on the server as well is
+ *   `useSignOut()` (src/hooks/use-sign-out.ts).
+ * - `safeRedirect` / `loginPath`: where a login returns to (`?redirect=`, same-origin paths only).
+ *
+ * @module
+ */
 
 import { useSyncExternalStore } from 'react';
 import { readStored, removeStored, writeStored } from './storage';

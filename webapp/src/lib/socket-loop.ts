@@ -1,7 +1,11 @@
-//! The connection plumbing the market feed and the user channel share: one WebSocket at a time, a
-//! ping at a fixed interval while it is open, and a reconnect a fixed delay after an error or close
-//! (or when the owner gives up on a silent socket). Handlers of a socket that was replaced or dropped
-//! are ignored. What the messages mean, and what a lost connection changes, stays with the owner.
+/**
+ * The connection plumbing the market feed and the user channel share: one WebSocket at a time, a
+ * ping at a fixed interval while it is open, and a reconnect a fixed delay after an error or close
+ * (or when the owner gives up on a silent socket). Handlers of a socket that was replaced or dropped
+ * are ignored. What the messages mean, and what a lost connection changes, stays with the owner.
+ *
+ * @module
+ */
 
 /** The WebSocket surface the clients use (the DOM one, or a test double). */
 export interface SocketLike {

@@ -1,4 +1,8 @@
-//! Local storage under the product's `coin_web-` prefix; failures (private mode, quota) are ignored.
+/**
+ * Local storage under the product's `coin_web-` prefix; failures (private mode, quota) are ignored.
+ *
+ * @module
+ */
 
 /** Prefix of every key this app writes to local storage. */
 export const STORAGE_PREFIX = 'coin_web-';

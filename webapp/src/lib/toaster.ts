@@ -1,4 +1,8 @@
-//! The app's single toast store; `src/components/toaster.tsx` renders it.
+/**
+ * The app's single toast store; `src/components/toaster.tsx` renders it.
+ *
+ * @module
+ */
 
 import { createToaster } from '@chakra-ui/react';
 

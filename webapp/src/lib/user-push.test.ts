@@ -1,5 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getGetAllSettingQueryKey, getGetCoinListQueryKey } from '../api/generated/common/common';
+import { getGetExchangeQuoteQueryKey } from '../api/generated/exchange/exchange';
+import { getGetUserCoinQueryKey } from '../api/generated/funds/funds';
+import { getGetContractRulesQueryKey, getListFuturesPositionsQueryKey } from '../api/generated/futures/futures';
+import { getListSecondsOrdersQueryKey } from '../api/generated/seconds-contracts/seconds-contracts';
+import { getGetEntrustLogCurrencyQueryKey, getListSpotOrdersQueryKey } from '../api/generated/spot-trading/spot-trading';
 import { FakeSocket } from '../test/fake-socket';
 import {
   INVALIDATE_DEBOUNCE_MS,
@@ -9,7 +15,6 @@ import {
   UserPushClient,
   acquireUserPush,
   invalidatePushedReads,
-  isPushedRead,
   setUserPushFactory,
   userPushUrl,
 } from './user-push';
@@ -84,20 +89,31 @@ describe('user channel', () => {
     expect(FakeSocket.latest().closed).toBe(true);
   });
 
-  it('refetches the user’s orders, fills, seconds contracts and balances only', async () => {
+  it('refetches the user’s orders, fills, seconds contracts, positions and balances only', async () => {
     const queryClient = new QueryClient();
     const keys = [
-      ['POST', '/api/currency/order/orderList', { scope: 'current' }],
-      ['POST', '/api/coin/coin/entrust/getEntrustLogCurrency', { page: 1 }],
-      ['POST', '/api/userCoin/getUserCoin'],
-      ['POST', '/api/seconds/order/list', { scope: 'open' }],
-      ['POST', '/api/common/getCoinList'],
+      getListSpotOrdersQueryKey({ scope: 'current' }),
+      getGetEntrustLogCurrencyQueryKey('coin', { page: 1 }),
+      getGetUserCoinQueryKey(),
+      getListSecondsOrdersQueryKey({ scope: 'open' }),
+      getListFuturesPositionsQueryKey(),
+      getGetCoinListQueryKey(),
+      getGetExchangeQuoteQueryKey({ from: 'usdt', to: 'btc', amount: '1' }),
+      getGetContractRulesQueryKey({ symbol: 'btcusdt' }),
     ];
     for (const key of keys) queryClient.setQueryData(key, { ok: true });
-    expect(keys.map((key) => isPushedRead(key))).toEqual([true, true, true, true, false]);
     await invalidatePushedReads(queryClient);
-    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, true, true, false]);
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, true, true, true, false, false, false]);
     expect(INVALIDATE_DEBOUNCE_MS).toBeLessThan(1000);
+  });
+
+  it('refetches the fills under the `{head}` the settings give', async () => {
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(getGetAllSettingQueryKey(), { platform: { apiHead: 'v1' } });
+    const keys = [getGetEntrustLogCurrencyQueryKey('v1', { page: 2 }), getGetEntrustLogCurrencyQueryKey('coin', { page: 2 })];
+    for (const key of keys) queryClient.setQueryData(key, { ok: true });
+    await invalidatePushedReads(queryClient);
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, false]);
   });
 
   it('authenticates with the cookie on its own origin and with the token elsewhere', () => {

@@ -1,29 +1,40 @@
-//! The user channel (`/ws/user/push/{userId}`, docs/api.md "User channel"): the logged-in user's own
-//! live messages — `au` (account values), `order` (one of their spot orders changed) and `fill` (one
-//! of their orders traded). A ping every 15 s keeps the socket alive (the server closes a client
-//! silent for 60 s); an error or close reconnects after 3 s like the market feed, except a close with
-//! code 4401 (the session ended: logout, device removed), after which the channel stays closed.
-//!
-//! The socket authenticates with the `coin-access-token` cookie the browser sends on a same-origin
-//! socket; only when the platform config puts the sockets on another origin (where the cookie is not
-//! sent) does the token travel as `?satoken=`.
-//!
-//! Seconds contracts add `seconds_order` (one of the user's bets was accepted) and `SETTLEMENT` (one
-//! settled, with its settlement tick, result and profit). USDT-M futures add `POSITION` (one of the
-//! user's positions changed or ended), `futuresOrder` and `futuresStop` (an order or a stop order
-//! changed); they refetch the futures orders, positions and stop orders (`contract/*/list`).
-//!
-//! `useUserPush(userId)` keeps one shared connection per user open while any component uses it and
-//! turns `order`, `fill`, `seconds_order` and `SETTLEMENT` messages into a refetch of the reads they
-//! change: the user's spot orders (`listSpotOrders`), fills (`getEntrustLogCurrency`), seconds
-//! orders (`listSecondsOrders`) and balances (`getUserCoin`). A burst of messages (a market order
-//! crossing several levels) costs one refetch.
+/**
+ * The user channel (`/ws/user/push/{userId}`, docs/api.md "User channel"): the logged-in user's own
+ * live messages — `au` (account values), `order` (one of their spot orders changed) and `fill` (one
+ * of their orders traded). A ping every 15 s keeps the socket alive (the server closes a client
+ * silent for 60 s); an error or close reconnects after 3 s like the market feed, except a close with
+ * code 4401 (the session ended: logout, device removed), after which the channel stays closed.
+ *
+ * The socket authenticates with the `coin-access-token` cookie the browser sends on a same-origin
+ * socket; only when the platform config puts the sockets on another origin (where the cookie is not
+ * sent) does the token travel as `?satoken=`.
+ *
+ * Seconds contracts add `seconds_order` (one of the user's bets was accepted) and `SETTLEMENT` (one
+ * settled, with its settlement tick, result and profit). USDT-M futures add `POSITION` (one of the
+ * user's positions changed or ended), `futuresOrder` and `futuresStop` (an order or a stop order
+ * changed); they refetch the futures orders, positions and stop orders
+ * (`contract/{order,position,loss}/list`).
+ *
+ * `useUserPush(userId)` keeps one shared connection per user open while any component uses it and
+ * turns `order`, `fill`, `seconds_order` and `SETTLEMENT` messages into a refetch of the reads they
+ * change: the user's spot orders (`listSpotOrders`), fills (`getEntrustLogCurrency`), seconds
+ * orders (`listSecondsOrders`) and balances (`getUserCoin`). A burst of messages (a market order
+ * crossing several levels) costs one refetch.
+ *
+ * @module
+ */
 
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { getGetUserCoinQueryKey } from '../api/generated/funds/funds';
+import { getListFuturesOrdersQueryKey, getListFuturesPositionsQueryKey, getListFuturesStopsQueryKey } from '../api/generated/futures/futures';
 import type { FuturesOrder, FuturesPosition, FuturesStopOrder, SecondsOrder, SpotFill, SpotOrder } from '../api/generated/model';
+import { getListSecondsOrdersQueryKey } from '../api/generated/seconds-contracts/seconds-contracts';
+import { getGetEntrustLogCurrencyQueryKey, getListSpotOrdersQueryKey } from '../api/generated/spot-trading/spot-trading';
 import { currentLanguage } from '../i18n';
+import { cachedApiHead } from './api-calls';
 import { getPlatformConfig, wsOrigin } from './platform-config';
+import { invalidateOperations } from './query-keys';
 import { getAccessToken } from './session';
 import { type SocketLike, SocketLoop } from './socket-loop';
 
@@ -161,18 +172,25 @@ function sameHost(origin: string): boolean {
   }
 }
 
-/** The reads a trading message changes: the user's spot orders, fills, seconds and futures orders, positions and balances. */
-const PUSHED_READS =
-  /\/api\/currency\/order\/orderList$|\/coin\/entrust\/getEntrustLogCurrency$|\/api\/userCoin\/getUserCoin$|\/api\/seconds\/order\/list$|\/api\/contract\/(order|position|loss)\/list$/;
-
-/** Whether a query key is one of the reads `order` and `fill` messages change. */
-export function isPushedRead(queryKey: readonly unknown[]): boolean {
-  return queryKey.some((part) => typeof part === 'string' && PUSHED_READS.test(part));
+/**
+ * The reads a trading message changes (any page or filter): the user's spot orders, fills, seconds
+ * and futures orders, positions, stop orders and balances.
+ */
+export function pushedReads(head: string): QueryKey[] {
+  return [
+    getListSpotOrdersQueryKey(),
+    getGetEntrustLogCurrencyQueryKey(head),
+    getGetUserCoinQueryKey(),
+    getListSecondsOrdersQueryKey(),
+    getListFuturesOrdersQueryKey(),
+    getListFuturesPositionsQueryKey(),
+    getListFuturesStopsQueryKey(),
+  ];
 }
 
-/** Refetches the user's spot orders, fills, seconds orders and balances. */
+/** Refetches the user's spot orders, fills, seconds and futures orders, positions, stop orders and balances. */
 export function invalidatePushedReads(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({ predicate: (query) => isPushedRead(query.queryKey) });
+  return invalidateOperations(queryClient, pushedReads(cachedApiHead(queryClient)));
 }
 
 type Factory = (userId: number) => UserPushClient;

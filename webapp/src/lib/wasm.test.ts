@@ -1,4 +1,9 @@
-// Formats through the real wasm-core Node.js build (../wasm-core/pkg-node).
+/**
+ * Formats through the real wasm-core Node.js build (../wasm-core/pkg-node).
+ *
+ * @module
+ */
+
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../i18n';
 import {

@@ -1,9 +1,13 @@
-//! The only importer of `wasm-core`, the exchange's Rust compute core compiled to WebAssembly.
-//!
-//! In the app `wasm-core` is the wasm-pack bundler build (`../wasm-core/pkg`), instantiated by
-//! vite-plugin-wasm when this module is first imported (a top-level await), so every export is
-//! ready to call synchronously. In vitest the alias points at the Node.js build instead.
-//! Errors thrown by the core are `{code, key, params}` payloads; `coreErrorText` translates them.
+/**
+ * The only importer of `wasm-core`, the exchange's Rust compute core compiled to WebAssembly.
+ *
+ * In the app `wasm-core` is the wasm-pack bundler build (`../wasm-core/pkg`), instantiated by
+ * vite-plugin-wasm when this module is first imported (a top-level await), so every export is
+ * ready to call synchronously. In vitest the alias points at the Node.js build instead.
+ * Errors thrown by the core are `{code, key, params}` payloads; `coreErrorText` translates them.
+ *
+ * @module
+ */
 
 import type { TFunction } from 'i18next';
 import * as core from 'wasm-core';

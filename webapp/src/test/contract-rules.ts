@@ -1,6 +1,11 @@
-// Test fixture: the rules `GET /api/contract/coin/rules` answers for the server's default `[futures]`
-// configuration (futures-math.md's BTCUSDT table; notional floors and caps × ½ for ETHUSDT and × 1/10
-// for other pairs; maker 0.02 %, taker 0.05 %; funding every 8 h, interest 0.01 %, cap 0.75 %).
+/**
+ * Test fixture: the rules `GET /api/contract/coin/rules` answers for the server's default `[futures]`
+ * configuration (futures-math.md's BTCUSDT table; notional floors and caps × ½ for ETHUSDT and × 1/10
+ * for other pairs; maker 0.02 %, taker 0.05 %; funding every 8 h, interest 0.01 %, cap 0.75 %).
+ *
+ * @module
+ */
+
 import type { ContractRules } from '../api/generated/model';
 
 /** One tier per row: notional floor, cap, max leverage, MMR (fraction), cum. */

@@ -1,5 +1,10 @@
-// Test helper: a fake backend (`fetch` answered by route, every call recorded with its headers and
-// body) and the member the screens behind the login see.
+/**
+ * Test helper: a fake backend (`fetch` answered by route, every call recorded with its headers and
+ * body) and the member the screens behind the login see.
+ *
+ * @module
+ */
+
 import { vi } from 'vitest';
 import type { UserInfo } from '../api/generated/model';
 

@@ -1,4 +1,9 @@
-// A scripted WebSocket double for the market feed.
+/**
+ * A scripted WebSocket double for the market feed.
+ *
+ * @module
+ */
+
 import type { SocketLike } from '../lib/socket-loop';
 
 export class FakeSocket implements SocketLike {

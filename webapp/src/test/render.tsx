@@ -1,7 +1,13 @@
-// Test helper: the app's providers and routes in a memory router, with a seeded query cache (and a
-// signed-in member), and reading a rendered table.
+/**
+ * Test helper: the app's providers and routes in a memory router, with a seeded query cache (and a
+ * signed-in member), and reading a rendered table.
+ *
+ * @module
+ */
+
 import { QueryClient } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { getGetAllSettingQueryKey, getGetCoinListQueryKey } from '../api/generated/common/common';
 import type { AllSetting, CoinList, CoinListEntry, UserInfo } from '../api/generated/model';
@@ -49,6 +55,11 @@ export const SETTINGS: AllSetting = {
   },
   system: { t_app_language: [{ code: 'en', name: 'English' }], timeZone: [] },
 };
+
+/** Renders `ui` inside the app's providers (i18n, `queryClient`, Chakra UI, colour mode, toaster). */
+export function renderWithProviders(ui: ReactNode, queryClient: QueryClient) {
+  return render(<AppProviders queryClient={queryClient}>{ui}</AppProviders>);
+}
 
 /** Renders the app at `path` with `coins` (spot) in the query cache. */
 export function renderApp(path: string, coins: CoinList = { currencyList: [], contractList: [] }) {

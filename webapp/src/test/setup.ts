@@ -1,4 +1,9 @@
-// Vitest setup: i18n in English, DOM APIs jsdom lacks, and cleanup between tests.
+/**
+ * Vitest setup: i18n in English, DOM APIs jsdom lacks, and cleanup between tests.
+ *
+ * @module
+ */
+
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { initI18n } from '../i18n';

@@ -1,6 +1,10 @@
-//! The top bar's account menu for logged-in users: the avatar and the account's e-mail or phone
-//! open a menu with Account centre, My Assets and Log out. Until getInfo answers it shows the record
-//! stored at login.
+/**
+ * The top bar's account menu for logged-in users: the avatar and the account's e-mail or phone
+ * open a menu with Account centre, My Assets and Log out. Until getInfo answers it shows the record
+ * stored at login.
+ *
+ * @module
+ */
 
 import { Avatar, Box, Button, Menu, Portal, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

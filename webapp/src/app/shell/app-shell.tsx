@@ -1,4 +1,8 @@
-//! The shell: top bar, side menu, routed content (main) and footer.
+/**
+ * The shell: top bar, side menu, routed content (main) and footer.
+ *
+ * @module
+ */
 
 import { Box, Flex, chakra } from '@chakra-ui/react';
 import { useState } from 'react';

@@ -1,4 +1,8 @@
-//! The top bar's latest BTC/USDT price with its 24h change, live from the ticker stream.
+/**
+ * The top bar's latest BTC/USDT price with its 24h change, live from the ticker stream.
+ *
+ * @module
+ */
 
 import { HStack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,8 @@
-//! Open / closed state of the support-chat widget (hidden until something opens it).
+/**
+ * Open / closed state of the support-chat widget (hidden until something opens it).
+ *
+ * @module
+ */
 
 import { useSyncExternalStore } from 'react';
 

@@ -1,5 +1,9 @@
-//! The footer (contentinfo): link columns, the risk notice, the security fund statement and the
-//! copyright. Hidden on some paths (see `isFooterVisible`).
+/**
+ * The footer (contentinfo): link columns, the risk notice, the security fund statement and the
+ * copyright. Hidden on some paths (see `isFooterVisible`).
+ *
+ * @module
+ */
 
 import { Box, Container, Grid, Heading, HStack, Separator, Stack, Text, chakra } from '@chakra-ui/react';
 import { type ReactNode, useId } from 'react';

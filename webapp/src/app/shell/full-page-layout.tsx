@@ -1,6 +1,10 @@
-//! The frame of the full-page screens (login, register, reset): no navigation, price or footer, but
-//! the top bar's menu button, logo, language select and theme switch at the same places as in the
-//! shell, so the logo does not move between pages and a visitor can read the screen in their language.
+/**
+ * The frame of the full-page screens (login, register, reset): no navigation, price or footer, but
+ * the top bar's menu button, logo, language select and theme switch at the same places as in the
+ * shell, so the logo does not move between pages and a visitor can read the screen in their language.
+ *
+ * @module
+ */
 
 import { Box, Flex } from '@chakra-ui/react';
 import { useState } from 'react';

@@ -1,6 +1,10 @@
-//! The language switcher: a labelled select (role combobox, options named by their endonyms) of the
-//! 14 languages. Its trigger is compact (globe and language code) below `lg` and shows the language
-//! name from `lg` up, so it fits the top bar at every width.
+/**
+ * The language switcher: a labelled select (role combobox, options named by their endonyms) of the
+ * 14 languages. Its trigger is compact (globe and language code) below `lg` and shows the language
+ * name from `lg` up, so it fits the top bar at every width.
+ *
+ * @module
+ */
 
 import { Box, Portal, Select, createListCollection } from '@chakra-ui/react';
 import { useMemo } from 'react';

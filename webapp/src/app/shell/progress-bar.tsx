@@ -1,4 +1,8 @@
-//! A thin bar across the top that runs whenever the route or its query string changes.
+/**
+ * A thin bar across the top that runs whenever the route or its query string changes.
+ *
+ * @module
+ */
 
 import { Box } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';

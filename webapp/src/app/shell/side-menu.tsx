@@ -1,8 +1,12 @@
-//! The slide-out side menu (a dialog named "Main menu"): Resource, Features, Account and
-//! Preferences (the time zone) groups.
-//! Overview, My Assets and Help are for logged-in users; Sign in / Sign up for visitors; Exit logs
-//! out (on the server and in the browser, `useSignOut`) and goes to /. Features also holds Markets,
-//! which the top bar shows only from `lg`.
+/**
+ * The slide-out side menu (a dialog named "Main menu"): Resource, Features, Account and
+ * Preferences (the time zone) groups.
+ * Overview, My Assets and Help are for logged-in users; Sign in / Sign up for visitors; Exit logs
+ * out (on the server and in the browser, `useSignOut`) and goes to /. Features also holds Markets,
+ * which the top bar shows only from `lg`.
+ *
+ * @module
+ */
 
 import { Box, CloseButton, Drawer, Heading, HStack, Portal, Stack, Text, chakra } from '@chakra-ui/react';
 import { type ReactNode, useId } from 'react';

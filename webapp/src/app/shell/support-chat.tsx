@@ -1,5 +1,9 @@
-//! The online customer-chat widget: hidden until opened (side menu, footer); for now it says that
-//! live chat is coming and offers the support e-mail.
+/**
+ * The online customer-chat widget: hidden until opened (side menu, footer); for now it says that
+ * live chat is coming and offers the support e-mail.
+ *
+ * @module
+ */
 
 import { Box, CloseButton, Flex, Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { useId } from 'react';

@@ -1,5 +1,9 @@
-//! Light / dark switch: a toggle button named "Dark theme", pressed while the dark theme is on (its
-//! tooltip says what a press does).
+/**
+ * Light / dark switch: a toggle button named "Dark theme", pressed while the dark theme is on (its
+ * tooltip says what a press does).
+ *
+ * @module
+ */
 
 import { IconButton } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,9 @@
-//! The time zone picker of the side menu: a labelled select of the 38 zones of the platform's table
-//! (`UTC+08:00 · Asia/Shanghai`); the choice applies at once to every date, time and candle.
+/**
+ * The time zone picker of the side menu: a labelled select of the 38 zones of the platform's table
+ * (`UTC+08:00 · Asia/Shanghai`); the choice applies at once to every date, time and candle.
+ *
+ * @module
+ */
 
 import { Field, NativeSelect } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

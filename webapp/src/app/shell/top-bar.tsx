@@ -1,5 +1,9 @@
-//! The top bar (banner): menu button, logo, Markets and Features, BTC/USDT price, language, theme,
-//! and Login / Register for visitors or the account menu for logged-in users.
+/**
+ * The top bar (banner): menu button, logo, Markets and Features, BTC/USDT price, language, theme,
+ * and Login / Register for visitors or the account menu for logged-in users.
+ *
+ * @module
+ */
 
 import { Box, Button, Flex, HStack, IconButton, Menu, Portal, Spacer } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

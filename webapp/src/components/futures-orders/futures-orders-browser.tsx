@@ -1,8 +1,12 @@
-//! The user's futures lists under tabs — Positions, Current orders, Order history and (unless the
-//! lists are narrowed to one margin mode) Stop orders —, read through the `contract/*/list` calls and
-//! refetched when the user channel says something changed (a slow refetch backs it up). Used by the
-//! futures screen (with the position actions) and by /account/entrust's futures tabs (cross or
-//! isolated only, or everything).
+/**
+ * The user's futures lists under tabs — Positions, Current orders, Order history and (unless the
+ * lists are narrowed to one margin mode) Stop orders —, read through the
+ * `contract/{order,position,loss}/list` calls and refetched when the user channel says something
+ * changed (a slow refetch backs it up). Used by the futures screen (with the position actions) and by
+ * /account/entrust's futures tabs (cross or isolated only, or everything).
+ *
+ * @module
+ */
 
 import { Box, Tabs, Text } from '@chakra-ui/react';
 import { keepPreviousData } from '@tanstack/react-query';

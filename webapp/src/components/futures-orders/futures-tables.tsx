@@ -1,6 +1,10 @@
-//! The user's futures tables, shared by the futures screen and the order lists of /account/entrust:
-//! open positions (with the TP/SL, margin, stop order and close actions where the screen offers them), current
-//! orders with cancel, order history, and stop orders (`contract/loss/*`) with cancel.
+/**
+ * The user's futures tables, shared by the futures screen and the order lists of /account/entrust:
+ * open positions (with the TP/SL, margin, stop order and close actions where the screen offers them), current
+ * orders with cancel, order history, and stop orders (`contract/loss/*`) with cancel.
+ *
+ * @module
+ */
 
 import { Badge, Button, HStack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,12 +1,16 @@
-//! The one place where prices become JavaScript numbers.
-//!
-//! Candles arrive from the API and from wasm-core with every price and volume as a decimal string,
-//! and stay strings everywhere money is shown or computed (the legend formats the strings through
-//! wasm-core). klinecharts draws on a canvas and needs numbers to place pixels and to compute its
-//! indicators (MA, EMA, BOLL, VOL, MACD, RSI), so `toKLineData` converts each candle right before it
-//! is handed to the chart. A double carries about 15 significant digits, more than any listed price
-//! needs to be drawn to the pixel; nothing converted here ever flows back into an amount, an order or
-//! a displayed price.
+/**
+ * The one place where prices become JavaScript numbers.
+ *
+ * Candles arrive from the API and from wasm-core with every price and volume as a decimal string,
+ * and stay strings everywhere money is shown or computed (the legend formats the strings through
+ * wasm-core). klinecharts draws on a canvas and needs numbers to place pixels and to compute its
+ * indicators (MA, EMA, BOLL, VOL, MACD, RSI), so `toKLineData` converts each candle right before it
+ * is handed to the chart. A double carries about 15 significant digits, more than any listed price
+ * needs to be drawn to the pixel; nothing converted here ever flows back into an amount, an order or
+ * a displayed price.
+ *
+ * @module
+ */
 
 import type { KLineData } from 'klinecharts';
 import type { Candle } from '../../lib/wasm';

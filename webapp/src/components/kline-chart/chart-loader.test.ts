@@ -1,5 +1,10 @@
-// The chart's data loader against a stand-in chart (the klinecharts data list semantics it relies
-// on), a scripted history API and the market feed over the fake socket, with the real wasm-core.
+/**
+ * The chart's data loader against a stand-in chart (the klinecharts data list semantics it relies
+ * on), a scripted history API and the market feed over the fake socket, with the real wasm-core.
+ *
+ * @module
+ */
+
 import type { Chart, DataLoaderGetBarsParams, KLineData } from 'klinecharts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KlineCandle, KlinePage, KlineQuery } from '../../api/generated/model';

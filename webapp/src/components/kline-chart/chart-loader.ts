@@ -1,7 +1,11 @@
-//! klinecharts' data loader for one chart: history pages from `POST /api/market/kline` (the newest
-//! page first, older pages as the user scrolls back: klinecharts 10 asks with type `forward` and the
-//! first bar's timestamp), and the live candle from the market channel's trades (`LiveCandle`),
-//! handed to the chart at most once per animation frame.
+/**
+ * klinecharts' data loader for one chart: history pages from `POST /api/market/kline` (the newest
+ * page first, older pages as the user scrolls back: klinecharts 10 asks with type `forward` and the
+ * first bar's timestamp), and the live candle from the market channel's trades (`LiveCandle`),
+ * handed to the chart at most once per animation frame.
+ *
+ * @module
+ */
 
 import type { Chart, DataLoader, DataLoaderGetBarsParams, DataLoaderSubscribeBarParams, KLineData } from 'klinecharts';
 import type { KlinePage, KlineQuery } from '../../api/generated/model';

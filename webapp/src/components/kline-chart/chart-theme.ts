@@ -1,5 +1,9 @@
-//! The chart's colours in the app's light and dark themes (the exchange's up/down colours, the
-//! surfaces and borders of src/app/theme.ts), on top of klinecharts' own `light` / `dark` styles.
+/**
+ * The chart's colours in the app's light and dark themes (the exchange's up/down colours, the
+ * surfaces and borders of src/app/theme.ts), on top of klinecharts' own `light` / `dark` styles.
+ *
+ * @module
+ */
 
 import type { DeepPartial, Styles } from 'klinecharts';
 import type { ColorMode } from '../../hooks/use-color-mode';

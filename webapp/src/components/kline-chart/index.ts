@@ -1,4 +1,8 @@
-//! The candlestick chart shared by the market and trade screens.
+/**
+ * The candlestick chart shared by the market and trade screens.
+ *
+ * @module
+ */
 
 export { KlineChart, type KlineChartProps } from './kline-chart';
 export { CHART_INTERVALS, type ChartInterval } from './intervals';

@@ -1,4 +1,8 @@
-//! The chart's intervals (spec section 7) and their klinecharts periods.
+/**
+ * The chart's intervals (spec section 7) and their klinecharts periods.
+ *
+ * @module
+ */
 
 import type { Period } from 'klinecharts';
 import type { KlineInterval } from '../../lib/wasm';

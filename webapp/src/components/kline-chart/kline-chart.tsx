@@ -1,11 +1,15 @@
-//! The candlestick chart of a pair on klinecharts 10: an interval toolbar (spec section 7), indicator
-//! toggles (MA, EMA, BOLL on the price pane; VOL, MACD, RSI in panes below), a legend with the
-//! newest (or pointed-at) candle's exact values, history loaded page by page as the user scrolls
-//! back, and the live candle built from trades (`ChartLoader`). Light and dark follow the app's
-//! colour mode; times follow the platform's time zone.
-//!
-//! The canvas is `role="img"`, named after the pair and interval and described by how many candles
-//! it holds; everything it shows as text (legend, loading, errors) is also HTML.
+/**
+ * The candlestick chart of a pair on klinecharts 10: an interval toolbar (spec section 7), indicator
+ * toggles (MA, EMA, BOLL on the price pane; VOL, MACD, RSI in panes below), a legend with the
+ * newest (or pointed-at) candle's exact values, history loaded page by page as the user scrolls
+ * back, and the live candle built from trades (`ChartLoader`). Light and dark follow the app's
+ * colour mode; times follow the platform's time zone.
+ *
+ * The canvas is `role="img"`, named after the pair and interval and described by how many candles
+ * it holds; everything it shows as text (legend, loading, errors) is also HTML.
+ *
+ * @module
+ */
 
 import { Box, Button, Flex, HStack, Spinner, Text, chakra } from '@chakra-ui/react';
 import { type Chart, dispose, init, utils } from 'klinecharts';

@@ -1,5 +1,10 @@
-// The live candle through the real wasm-core (Node.js build): seeding from the history, trades past
-// the cut, duplicates, interval rollover and rebuilding from kept trades.
+/**
+ * The live candle through the real wasm-core (Node.js build): seeding from the history, trades past
+ * the cut, duplicates, interval rollover and rebuilding from kept trades.
+ *
+ * @module
+ */
+
 import { describe, expect, it } from 'vitest';
 import type { Trade } from '../../lib/live';
 import type { Candle } from '../../lib/wasm';

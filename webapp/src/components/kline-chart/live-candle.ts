@@ -1,14 +1,18 @@
-//! The chart's live candle, built in the browser from the market channel's trades by wasm-core
-//! (`applyTrade`), in the user's time zone.
-//!
-//! The kline history ends with the last closed minute: the minute in progress when it was read (the
-//! "cut") is not in it. So the live candle starts from the history's newest candle when that one is
-//! still the current interval, and every trade from the cut on is applied to it. Trades are kept for
-//! a few minutes (the subscription's snapshot of the last 50 included), so the candle can be rebuilt
-//! when the history is read again: after the minute of the cut has closed the chart reads the newest
-//! candles once more (`reseed`), which brings in the trades of that minute made before the
-//! subscription, and from then on the live candle is exact. Duplicate trades (a snapshot after a
-//! reconnect repeats recent ones) are recognised by id.
+/**
+ * The chart's live candle, built in the browser from the market channel's trades by wasm-core
+ * (`applyTrade`), in the user's time zone.
+ *
+ * The kline history ends with the last closed minute: the minute in progress when it was read (the
+ * "cut") is not in it. So the live candle starts from the history's newest candle when that one is
+ * still the current interval, and every trade from the cut on is applied to it. Trades are kept for
+ * a few minutes (the subscription's snapshot of the last 50 included), so the candle can be rebuilt
+ * when the history is read again: after the minute of the cut has closed the chart reads the newest
+ * candles once more (`reseed`), which brings in the trades of that minute made before the
+ * subscription, and from then on the live candle is exact. Duplicate trades (a snapshot after a
+ * reconnect repeats recent ones) are recognised by id.
+ *
+ * @module
+ */
 
 import { applyTrade, type Candle, intervalBucket, type KlineInterval } from '../../lib/wasm';
 import type { Trade } from '../../lib/live';

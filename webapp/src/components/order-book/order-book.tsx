@@ -1,10 +1,14 @@
-//! The live order book: asks above (best at the bottom), the last and mark price between, bids below
-//! (best at the top), each row with a depth bar of its cumulative size. The book comes from the
-//! market channel (`useOrderBook`: snapshot + diffs, resynced on a gap) and is grouped to the
-//! chosen tick and formatted by wasm-core in one `formatOrderBook` call per frame.
-//!
-//! Shared by the market screen and the trade screen; the trade screen passes `onPickPrice`, which
-//! makes every level's price a button that hands the level's price (a plain decimal string) over.
+/**
+ * The live order book: asks above (best at the bottom), the last and mark price between, bids below
+ * (best at the top), each row with a depth bar of its cumulative size. The book comes from the
+ * market channel (`useOrderBook`: snapshot + diffs, resynced on a gap) and is grouped to the
+ * chosen tick and formatted by wasm-core in one `formatOrderBook` call per frame.
+ *
+ * Shared by the market screen and the trade screen; the trade screen passes `onPickPrice`, which
+ * makes every level's price a button that hands the level's price (a plain decimal string) over.
+ *
+ * @module
+ */
 
 import { Box, Flex, HStack, NativeSelect, Table, Text, chakra } from '@chakra-ui/react';
 import { useId, useMemo, useState } from 'react';

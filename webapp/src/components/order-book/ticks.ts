@@ -1,5 +1,9 @@
-//! The order book's grouping choices: the pair's tick size and its multiples by 10, 100, … —
-//! computed by moving the decimal point in the string, never through floating point.
+/**
+ * The order book's grouping choices: the pair's tick size and its multiples by 10, 100, … —
+ * computed by moving the decimal point in the string, never through floating point.
+ *
+ * @module
+ */
 
 /** How many grouping choices the order book offers. */
 export const TICK_CHOICES = 5;

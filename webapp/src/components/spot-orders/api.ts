@@ -1,5 +1,9 @@
-//! The refetch of every spot read after an order changed, shared by the trade page and the order
-//! centre.
+/**
+ * The refetch of every spot read after an order changed, shared by the trade page and the order
+ * centre.
+ *
+ * @module
+ */
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';

@@ -1,5 +1,9 @@
-//! Display of spot orders and fills: each pair's name and precisions from the coin list, prices and
-//! quantities through wasm-core (money stays a decimal string), times in the user's time zone.
+/**
+ * Display of spot orders and fills: each pair's name and precisions from the coin list, prices and
+ * quantities through wasm-core (money stays a decimal string), times in the user's time zone.
+ *
+ * @module
+ */
 
 import { useMemo } from 'react';
 import { useGetCoinList } from '../../api/generated/common/common';

@@ -1,7 +1,11 @@
-//! The user's open spot orders (waiting for their trigger, on the book, partly filled), newest first,
-//! each with a Cancel button, and "Cancel all" for the orders shown. A cancel unfreezes the order's
-//! rest at once on the server; the table, the fills and the balances are refetched right after (and
-//! again by the user channel's `order` message).
+/**
+ * The user's open spot orders (waiting for their trigger, on the book, partly filled), newest first,
+ * each with a Cancel button, and "Cancel all" for the orders shown. A cancel unfreezes the order's
+ * rest at once on the server; the table, the fills and the balances are refetched right after (and
+ * again by the user channel's `order` message).
+ *
+ * @module
+ */
 
 import { Button, Flex, HStack, Table, Text } from '@chakra-ui/react';
 import { keepPreviousData } from '@tanstack/react-query';

@@ -1,5 +1,9 @@
-//! The user's finished spot orders (filled or cancelled), newest first: what was asked, what filled
-//! at which average price, the fee and how the order ended.
+/**
+ * The user's finished spot orders (filled or cancelled), newest first: what was asked, what filled
+ * at which average price, the fee and how the order ended.
+ *
+ * @module
+ */
 
 import { Table } from '@chakra-ui/react';
 import { keepPreviousData } from '@tanstack/react-query';

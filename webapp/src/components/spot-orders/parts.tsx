@@ -1,6 +1,10 @@
-//! The pieces the spot tables share: one page of a list in a table with its loading, failure and
-//! empty states and the page buttons under it, the leading cells of a row, the ordered price and
-//! amount, the side and status labels.
+/**
+ * The pieces the spot tables share: one page of a list in a table with its loading, failure and
+ * empty states and the page buttons under it, the leading cells of a row, the ordered price and
+ * amount, the side and status labels.
+ *
+ * @module
+ */
 
 import { Badge, Box, Button, HStack, IconButton, Table, Text } from '@chakra-ui/react';
 import type { TFunction } from 'i18next';

@@ -1,8 +1,12 @@
-//! The user's spot orders of every pair as one screen (the order centre, /account/entrust/spot): open
-//! orders, order history and trade history as tabs, a pair filter, the tables' own paging. The tab and
-//! the pair live in the URL (`?tab=open|history|trades&symbol=btcusdt`), so a reload or a shared link
-//! shows the same list. The user channel stays open while it is shown, so an order that fills or a
-//! cancel elsewhere refreshes the lists.
+/**
+ * The user's spot orders of every pair as one screen (the order centre, /account/entrust/spot): open
+ * orders, order history and trade history as tabs, a pair filter, the tables' own paging. The tab and
+ * the pair live in the URL (`?tab=open|history|trades&symbol=btcusdt`), so a reload or a shared link
+ * shows the same list. The user channel stays open while it is shown, so an order that fills or a
+ * cancel elsewhere refreshes the lists.
+ *
+ * @module
+ */
 
 import { Flex, NativeSelect, Tabs } from '@chakra-ui/react';
 import { useMemo } from 'react';

@@ -1,6 +1,11 @@
-// Test helpers of the spot screens: the shared fake backend (with the member logged in), spot orders
-// and fills, the live channels (market feed and user channel) on fake sockets, and the lifecycle
-// every spot screen test shares.
+/**
+ * Test helpers of the spot screens: the shared fake backend (with the member logged in), spot orders
+ * and fills, the live channels (market feed and user channel) on fake sockets, and the lifecycle
+ * every spot screen test shares.
+ *
+ * @module
+ */
+
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import type { SpotFill, SpotOrder } from '../../api/generated/model';

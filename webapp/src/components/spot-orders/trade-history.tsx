@@ -1,5 +1,9 @@
-//! The user's own trades (fills), newest first: price, quantity, amount, fee and whether the order
-//! made or took liquidity.
+/**
+ * The user's own trades (fills), newest first: price, quantity, amount, fee and whether the order
+ * made or took liquidity.
+ *
+ * @module
+ */
 
 import { Table } from '@chakra-ui/react';
 import { keepPreviousData } from '@tanstack/react-query';

@@ -1,8 +1,12 @@
-//! /account/center/* (spec section 2): the account centre. Visitors go to the login screen (and
-//! come back after it). The tabs — info, security, device-management, kyc, reward-center,
-//! contractAgents/agentManagement and, for merchants (`is_merchant === 2`), merchant — sit in a
-//! side list on wide screens and a scrolling row on narrow ones; the security settings screens
-//! (`security/setting/<name>`) hide the tabs and show a link back to the security tab.
+/**
+ * /account/center/* (spec section 2): the account centre. Visitors go to the login screen (and
+ * come back after it). The tabs — info, security, device-management, kyc, reward-center,
+ * contractAgents/agentManagement and, for merchants (`is_merchant === 2`), merchant — sit in a
+ * side list on wide screens and a scrolling row on narrow ones; the security settings screens
+ * (`security/setting/<name>`) hide the tabs and show a link back to the security tab.
+ *
+ * @module
+ */
 
 import { Container } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,9 @@
-//! The frames of the account centre: the tabbed layout (page heading, tab list, routed tab) and the
-//! settings layout (no tabs; a link back to the security tab), plus the merchant gate.
+/**
+ * The frames of the account centre: the tabbed layout (page heading, tab list, routed tab) and the
+ * settings layout (no tabs; a link back to the security tab), plus the merchant gate.
+ *
+ * @module
+ */
 
 import { Alert, Box, Button, Flex, Grid, Heading, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

@@ -1,5 +1,10 @@
-// Test helpers of the account centre: the shared fake backend (`src/test`), a member with nothing
-// set up yet, and logged in at an account screen.
+/**
+ * Test helpers of the account centre: the shared fake backend (`src/test`), a member with nothing
+ * set up yet, and logged in at an account screen.
+ *
+ * @module
+ */
+
 import type { UserInfo } from '../../api/generated/model';
 import { type UserOverrides, makeUser as member } from '../../test/fake-backend';
 import { renderSignedIn } from '../../test/render';

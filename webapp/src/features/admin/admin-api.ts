@@ -1,4 +1,8 @@
-//! The review screen's calls: the generated hooks of the Admin tag.
+/**
+ * The review screen's calls: the generated hooks of the Admin tag.
+ *
+ * @module
+ */
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';

@@ -1,5 +1,9 @@
-//! The operator console: the review queues — identity, deposits, withdrawals — as a row of links
-//! that keeps the queue in the URL (`?queue=`), and the chosen queue under it.
+/**
+ * The operator console: the review queues — identity, deposits, withdrawals — as a row of links
+ * that keeps the queue in the URL (`?queue=`), and the chosen queue under it.
+ *
+ * @module
+ */
 
 import { Box, Flex, chakra } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,9 @@
-//! Display helpers of the review screen: times through the wasm core, country names in the
-//! interface language, badge colours of the review states.
+/**
+ * Display helpers of the review screen: times through the wasm core, country names in the
+ * interface language, badge colours of the review states.
+ *
+ * @module
+ */
 
 import { formatDateTime } from '../../lib/wasm';
 

@@ -1,13 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey } from '../../api/generated/common/common';
 import type { AdminIdentityRecord } from '../../api/generated/model';
 import { getGetInfoQueryKey } from '../../api/generated/user/user';
-import { AppProviders } from '../../app/providers';
 import { toaster } from '../../lib/toaster';
-import { SETTINGS } from '../../test/render';
+import { SETTINGS, renderWithProviders } from '../../test/render';
 import { AdminPage } from './admin-page';
 
 function record(id: number, extra: Partial<AdminIdentityRecord> = {}): AdminIdentityRecord {
@@ -84,11 +83,7 @@ function renderAdmin(role: string | null) {
     ],
     { initialEntries: ['/admin'] },
   );
-  render(
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
+  renderWithProviders(<RouterProvider router={router} />, queryClient);
   return router;
 }
 

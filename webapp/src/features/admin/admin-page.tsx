@@ -1,6 +1,10 @@
-//! /admin: the operator's review screen — identity, deposit and withdrawal queues. Only accounts
-//! whose getInfo `user.role` is `operator` see the queues; other users get an "operators only"
-//! notice and visitors are sent to the login, which returns here.
+/**
+ * /admin: the operator's review screen — identity, deposit and withdrawal queues. Only accounts
+ * whose getInfo `user.role` is `operator` see the queues; other users get an "operators only"
+ * notice and visitors are sent to the login, which returns here.
+ *
+ * @module
+ */
 
 import { Box, Button, Container, Flex, Heading, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

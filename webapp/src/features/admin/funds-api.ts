@@ -1,5 +1,9 @@
-//! The deposit and withdrawal review queues' calls: the generated hooks of the AdminFunds tag, one
-//! shape for both kinds so the queue and its dialogs are written once.
+/**
+ * The deposit and withdrawal review queues' calls: the generated hooks of the AdminFunds tag, one
+ * shape for both kinds so the queue and its dialogs are written once.
+ *
+ * @module
+ */
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
@@ -13,6 +17,7 @@ import {
 } from '../../api/generated/admin-funds/admin-funds';
 import type { AdminDepositRecord, AdminWithdrawalRecord } from '../../api/generated/model';
 import { useGetSignedUrl } from '../../api/generated/kyc/kyc';
+import { invalidateOperations } from '../../lib/query-keys';
 import type { ReviewStatus } from './admin-format';
 
 export type { AdminDepositRecord, AdminWithdrawalRecord };
@@ -71,8 +76,7 @@ export function useRefreshFundsQueue(kind: FundsQueueKind): () => Promise<void> 
   const queryClient = useQueryClient();
   return useCallback(() => {
     const key = kind === 'deposits' ? getAdminListDepositsQueryKey() : getAdminListWithdrawalsQueryKey();
-    // The key's first parts (method and path) select every page and filter.
-    return queryClient.invalidateQueries({ queryKey: key.slice(0, 2) });
+    return invalidateOperations(queryClient, [key]);
   }, [queryClient, kind]);
 }
 

@@ -1,4 +1,8 @@
-//! Display helpers of the deposit and withdrawal queues: coin amounts through wasm-core.
+/**
+ * Display helpers of the deposit and withdrawal queues: coin amounts through wasm-core.
+ *
+ * @module
+ */
 
 import { formatQuantity } from '../../lib/wasm';
 

@@ -1,14 +1,13 @@
 import { QueryClient } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey } from '../../api/generated/common/common';
 import type { AdminDepositRecord, AdminWithdrawalRecord } from '../../api/generated/model';
 import { getGetInfoQueryKey } from '../../api/generated/user/user';
-import { AppProviders } from '../../app/providers';
 import { setLanguage } from '../../i18n';
 import { toaster } from '../../lib/toaster';
-import { SETTINGS } from '../../test/render';
+import { SETTINGS, renderWithProviders } from '../../test/render';
 import { AdminPage } from './admin-page';
 
 const ADDRESS = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
@@ -102,11 +101,7 @@ function renderAdmin(path: string) {
     kycLevel: 0,
   });
   const router = createMemoryRouter([{ path: '/admin/*', element: <AdminPage /> }], { initialEntries: [path] });
-  render(
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
+  renderWithProviders(<RouterProvider router={router} />, queryClient);
   return router;
 }
 

@@ -1,6 +1,10 @@
-//! The deposit and withdrawal review queues: status tabs (under review, passed, failed, each with its
-//! count), the table of records (newest first), pages, and the detail dialog of the record being
-//! reviewed. Status and page live in the URL (`?queue=&status=&page=`), like the identity queue.
+/**
+ * The deposit and withdrawal review queues: status tabs (under review, passed, failed, each with its
+ * count), the table of records (newest first), pages, and the detail dialog of the record being
+ * reviewed. Status and page live in the URL (`?queue=&status=&page=`), like the identity queue.
+ *
+ * @module
+ */
 
 import { Alert, Badge, Button, Flex, Heading, HStack, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { useState } from 'react';

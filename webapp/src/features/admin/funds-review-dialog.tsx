@@ -1,8 +1,12 @@
-//! The detail dialogs of one deposit or withdrawal: who sent it, what it is, the deposit's payment
-//! screenshot (a signed link, refreshed before it expires) or the withdrawal's destination, and —
-//! while it is under review — the decision. Failing needs a reason (the user sees it); passing a
-//! withdrawal needs the hash of the network transaction that sent it. A decision refreshes the queue
-//! and closes the dialog; a record someone else reviewed meanwhile (409) does too, with a notice.
+/**
+ * The detail dialogs of one deposit or withdrawal: who sent it, what it is, the deposit's payment
+ * screenshot (a signed link, refreshed before it expires) or the withdrawal's destination, and —
+ * while it is under review — the decision. Failing needs a reason (the user sees it); passing a
+ * withdrawal needs the hash of the network transaction that sent it. A decision refreshes the queue
+ * and closes the dialog; a record someone else reviewed meanwhile (409) does too, with a notice.
+ *
+ * @module
+ */
 
 import { Badge, Box, Button, Clipboard, CloseButton, DataList, Dialog, Field, Flex, Heading, HStack, IconButton, Image, Input, Link, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
 import { type FormEvent, type ReactNode, useState } from 'react';

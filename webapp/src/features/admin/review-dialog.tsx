@@ -1,7 +1,11 @@
-//! The detail dialog of one submission: who sent it, what they entered, the document photos
-//! (signed links from the list; a link that fails offers the original in a new tab, which also
-//! covers PDFs), and — while it is under review — Approve, or Reject with a reason (a second dialog).
-//! A decision refreshes the list and closes the dialog.
+/**
+ * The detail dialog of one submission: who sent it, what they entered, the document photos
+ * (signed links from the list; a link that fails offers the original in a new tab, which also
+ * covers PDFs), and — while it is under review — Approve, or Reject with a reason (a second dialog).
+ * A decision refreshes the list and closes the dialog.
+ *
+ * @module
+ */
 
 import { Badge, Box, Button, CloseButton, DataList, Dialog, Field, Flex, Heading, HStack, Image, Link, Portal, SimpleGrid, Stack, Text, Textarea } from '@chakra-ui/react';
 import { type FormEvent, useState } from 'react';

@@ -1,7 +1,11 @@
-//! The review queue: status tabs (under review, passed, failed, each with its count), the table of
-//! submissions (newest first), pages, and the detail dialog of the submission being reviewed. The
-//! status and page live in the URL (`?status=&page=`), so a reload or a shared link shows the same
-//! queue.
+/**
+ * The review queue: status tabs (under review, passed, failed, each with its count), the table of
+ * submissions (newest first), pages, and the detail dialog of the submission being reviewed. The
+ * status and page live in the URL (`?status=&page=`), so a reload or a shared link shows the same
+ * queue.
+ *
+ * @module
+ */
 
 import { Alert, Badge, Button, ButtonGroup, Flex, Heading, IconButton, Pagination, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { useState } from 'react';

@@ -1,5 +1,9 @@
-//! The centred card of the login, register and reset screens: the mark, a level-1 title, an
-//! optional subtitle, the form, and a footer line (links to the other screens).
+/**
+ * The centred card of the login, register and reset screens: the mark, a level-1 title, an
+ * optional subtitle, the form, and a footer line (links to the other screens).
+ *
+ * @module
+ */
 
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

@@ -1,7 +1,11 @@
-//! The auth screens' form fields: a labelled text field, a password field with a show/hide toggle,
-//! and the verification-code field with its send button. Each shows its hint, or its error in the
-//! same place, through Chakra's Field (label, `aria-invalid`, error announced), and the input is
-//! described by whichever of the two is shown.
+/**
+ * The auth screens' form fields: a labelled text field, a password field with a show/hide toggle,
+ * and the verification-code field with its send button. Each shows its hint, or its error in the
+ * same place, through Chakra's Field (label, `aria-invalid`, error announced), and the input is
+ * described by whichever of the two is shown.
+ *
+ * @module
+ */
 
 import { Button, Field, IconButton, Input, type InputProps, InputGroup, Stack, Text } from '@chakra-ui/react';
 import { type ReactNode, type Ref, useId, useState } from 'react';

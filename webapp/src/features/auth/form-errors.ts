@@ -1,5 +1,9 @@
-//! Form errors of the auth screens: the browser-side account check, and a failed call turned into
-//! a message under its field (`data.field`) or, without a known field, one for the whole form.
+/**
+ * Form errors of the auth screens: the browser-side account check, and a failed call turned into
+ * a message under its field (`data.field`) or, without a known field, one for the whole form.
+ *
+ * @module
+ */
 
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../lib/api-client';

@@ -1,4 +1,8 @@
-//! Icons of the auth screens (decorative: the control carries the label).
+/**
+ * Icons of the auth screens (decorative: the control carries the label).
+ *
+ * @module
+ */
 
 import { Icon, type IconProps } from '@chakra-ui/react';
 

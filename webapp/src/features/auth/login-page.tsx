@@ -1,7 +1,11 @@
-//! /user/login: account and password, then — when the account has 2FA on (`totp_required`) — the
-//! 6-digit authenticator code, sent again with the same credentials. Success starts the session
-//! (cookie, getInfo stored with the login flag), says so, and goes to `?redirect=` when it is a
-//! path of this site, else to /home/index.
+/**
+ * /user/login: account and password, then — when the account has 2FA on (`totp_required`) — the
+ * 6-digit authenticator code, sent again with the same credentials. Success starts the session
+ * (cookie, getInfo stored with the login flag), says so, and goes to `?redirect=` when it is a
+ * path of this site, else to /home/index.
+ *
+ * @module
+ */
 
 import { Button, HStack, Link, Stack } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';

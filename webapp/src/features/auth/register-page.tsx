@@ -1,8 +1,12 @@
-//! /user/register: account (e-mail or phone with country code), verification code with a resend
-//! countdown, password (rule A) and its confirmation, and an optional invitation code (prefilled and
-//! read-only from `?invite_code=`, which the `/i&CODE` links lead to). The form is checked with
-//! wasm-core before the call; server errors show under their field. Success goes to the login with
-//! the account filled in.
+/**
+ * /user/register: account (e-mail or phone with country code), verification code with a resend
+ * countdown, password (rule A) and its confirmation, and an optional invitation code (prefilled and
+ * read-only from `?invite_code=`, which the `/i&CODE` links lead to). The form is checked with
+ * wasm-core before the call; server errors show under their field. Success goes to the login with
+ * the account filled in.
+ *
+ * @module
+ */
 
 import { Button, Link, Stack } from '@chakra-ui/react';
 import { type FormEvent, useRef, useState } from 'react';

@@ -1,6 +1,10 @@
-//! /user/reset: account, a verification code (sendEmailCode type reset), the new password (rule A)
-//! and its confirmation → backPwd, which also ends every session of the account. Success goes to
-//! the login with the account filled in.
+/**
+ * /user/reset: account, a verification code (sendEmailCode type reset), the new password (rule A)
+ * and its confirmation → backPwd, which also ends every session of the account. Success goes to
+ * the login with the account filled in.
+ *
+ * @module
+ */
 
 import { Button, Link, Stack } from '@chakra-ui/react';
 import { type FormEvent, useRef, useState } from 'react';

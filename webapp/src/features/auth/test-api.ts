@@ -1,4 +1,9 @@
-// Test helper of the auth screens: a fetch double answering by path, recording each call.
+/**
+ * Test helper of the auth screens: a fetch double answering by path, recording each call.
+ *
+ * @module
+ */
+
 import { vi } from 'vitest';
 
 /** One recorded call. */

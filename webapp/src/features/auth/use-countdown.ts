@@ -1,5 +1,9 @@
-//! A seconds countdown (the send-code button's "Resend in 42 s"), measured against the clock so a
-//! throttled background tab still ends it on time.
+/**
+ * A seconds countdown (the send-code button's "Resend in 42 s"), measured against the clock so a
+ * throttled background tab still ends it on time.
+ *
+ * @module
+ */
 
 import { useCallback, useEffect, useState } from 'react';
 

@@ -1,4 +1,8 @@
-//! After a submit that found errors, moves the focus to the first invalid field of the form.
+/**
+ * After a submit that found errors, moves the focus to the first invalid field of the form.
+ *
+ * @module
+ */
 
 import { type RefObject, useEffect, useState } from 'react';
 

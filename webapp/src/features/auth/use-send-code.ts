@@ -1,5 +1,9 @@
-//! Sending a verification code (`POST /api/user/sendEmailCode`, type register or reset) with the
-//! resend countdown the server asks for (`resendAfterSecs`).
+/**
+ * Sending a verification code (`POST /api/user/sendEmailCode`, type register or reset) with the
+ * resend countdown the server asks for (`resendAfterSecs`).
+ *
+ * @module
+ */
 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

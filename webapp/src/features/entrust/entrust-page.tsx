@@ -1,8 +1,12 @@
-//! /account/entrust/* (spec section 2): the user's orders by product, one path per tab — spot (the
-//! shared spot tables of every pair: open orders with cancel, order history, trade history), and
-//! margin-all (cross), margin-fixed (isolated) and future/u (every USDT-M futures list) with the shared
-//! futures tables, and future/coin, which says coin-margined futures are not offered. A missing
-//! or unknown tab opens spot. Visitors go to the login screen and come back after it.
+/**
+ * /account/entrust/* (spec section 2): the user's orders by product, one path per tab — spot (the
+ * shared spot tables of every pair: open orders with cancel, order history, trade history), and
+ * margin-all (cross), margin-fixed (isolated) and future/u (every USDT-M futures list) with the shared
+ * futures tables, and future/coin, which says coin-margined futures are not offered. A missing
+ * or unknown tab opens spot. Visitors go to the login screen and come back after it.
+ *
+ * @module
+ */
 
 import { Box, Container, Flex, Heading, Stack, Text, chakra } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

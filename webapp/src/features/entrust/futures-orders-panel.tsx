@@ -1,7 +1,11 @@
-//! The futures tabs of /account/entrust: margin-all (cross margin) and margin-fixed (isolated margin)
-//! show the user's USDT-M positions, current orders and order history in that margin mode; future/u
-//! shows all of them with the stop orders. future/coin says plainly that coin-margined futures are
-//! not offered — every perpetual here is margined and settled in USDT — and leads to future/u.
+/**
+ * The futures tabs of /account/entrust: margin-all (cross margin) and margin-fixed (isolated margin)
+ * show the user's USDT-M positions, current orders and order history in that margin mode; future/u
+ * shows all of them with the stop orders. future/coin says plainly that coin-margined futures are
+ * not offered — every perpetual here is margined and settled in USDT — and leads to future/u.
+ *
+ * @module
+ */
 
 import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

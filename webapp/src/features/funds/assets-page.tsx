@@ -1,7 +1,11 @@
-//! /assets/index?key=… (spec section 2): the user's assets. `key` picks the screen — overview,
-//! contract (the futures wallet and the positions' margin), recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills)
-//! — from a side list that keeps `?key=` in the URL. Visitors go to the login screen and
-//! come back after it; an unknown key shows the overview.
+/**
+ * /assets/index?key=… (spec section 2): the user's assets. `key` picks the screen — overview,
+ * contract (the futures wallet and the positions' margin), recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills)
+ * — from a side list that keeps `?key=` in the URL. Visitors go to the login screen and
+ * come back after it; an unknown key shows the overview.
+ *
+ * @module
+ */
 
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useSearchParams } from 'react-router';

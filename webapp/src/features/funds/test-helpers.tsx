@@ -1,5 +1,10 @@
-// Test helpers of the funds screens: the shared fake backend and member (`src/test`), logged in at
-// a funds screen, and the balances and channels the funds calls answer with.
+/**
+ * Test helpers of the funds screens: the shared fake backend and member (`src/test`), logged in at
+ * a funds screen, and the balances and channels the funds calls answer with.
+ *
+ * @module
+ */
+
 import type { UserInfo } from '../../api/generated/model';
 import { makeUser } from '../../test/fake-backend';
 import { renderSignedIn } from '../../test/render';

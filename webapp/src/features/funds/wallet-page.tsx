@@ -1,6 +1,10 @@
-//! /account/wallet/* (spec section 2): the same funds screens in the account layout — assets,
-//! deposit, withdrawal, history-deposit, history-withdrawal and bills — each a path of its own.
-//! Visitors go to the login screen and come back after it.
+/**
+ * /account/wallet/* (spec section 2): the same funds screens in the account layout — assets,
+ * deposit, withdrawal, history-deposit, history-withdrawal and bills — each a path of its own.
+ * Visitors go to the login screen and come back after it.
+ *
+ * @module
+ */
 
 import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useSearchParams } from 'react-router';

@@ -1,7 +1,11 @@
-//! The futures account panel under the chart: the shared futures lists (positions with size, entry,
-//! mark, liquidation price, margin, margin ratio, unrealised PnL and ROE, TP/SL; current orders with
-//! cancel; order history; stop orders with cancel) with the position actions, which open the TP/SL,
-//! margin adjustment, stop order and close-position dialogs. A dialog follows the live position.
+/**
+ * The futures account panel under the chart: the shared futures lists (positions with size, entry,
+ * mark, liquidation price, margin, margin ratio, unrealised PnL and ROE, TP/SL; current orders with
+ * cancel; order history; stop orders with cancel) with the position actions, which open the TP/SL,
+ * margin adjustment, stop order and close-position dialogs. A dialog follows the live position.
+ *
+ * @module
+ */
 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

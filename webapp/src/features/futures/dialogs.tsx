@@ -1,10 +1,14 @@
-//! The position dialogs: take profit / stop loss (a trigger on the wrong side of the mark is refused
-//! here before the server would, PnL and ROE at each trigger from wasm-core), margin adjustment
-//! (add or remove isolated margin; the new liquidation price and the most removable come live from
-//! wasm-core's `marginAdjustment`, the function the server runs), stop order (`contract/loss/sett`:
-//! closes the quantity, or the whole position, at market when the mark reaches the trigger from the
-//! side it is on now; the estimated PnL at the trigger from wasm-core) and close position (market or
-//! limit, whole or part with 25 / 50 / 75 / 100 %, the estimated PnL from wasm-core).
+/**
+ * The position dialogs: take profit / stop loss (a trigger on the wrong side of the mark is refused
+ * here before the server would, PnL and ROE at each trigger from wasm-core), margin adjustment
+ * (add or remove isolated margin; the new liquidation price and the most removable come live from
+ * wasm-core's `marginAdjustment`, the function the server runs), stop order (`contract/loss/sett`:
+ * closes the quantity, or the whole position, at market when the mark reaches the trigger from the
+ * side it is on now; the estimated PnL at the trigger from wasm-core) and close position (market or
+ * limit, whole or part with 25 / 50 / 75 / 100 %, the estimated PnL from wasm-core).
+ *
+ * @module
+ */
 
 import { Box, Button, Dialog, Flex, HStack, Portal, Stack, Tabs, Text, chakra } from '@chakra-ui/react';
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';

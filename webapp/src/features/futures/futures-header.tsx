@@ -1,7 +1,11 @@
-//! The futures screen's header: the pair with a "Perpetual" badge, the last price, and the mark
-//! price, index price, funding rate with a live countdown to the next funding (read from
-//! `contract/coin/fundingInfo` every few seconds, counted down locally every second), and the 24h
-//! change and volume of the live ticker.
+/**
+ * The futures screen's header: the pair with a "Perpetual" badge, the last price, and the mark
+ * price, index price, funding rate with a live countdown to the next funding (read from
+ * `contract/coin/fundingInfo` every few seconds, counted down locally every second), and the 24h
+ * change and volume of the live ticker.
+ *
+ * @module
+ */
 
 import { Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

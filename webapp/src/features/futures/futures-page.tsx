@@ -1,10 +1,14 @@
-//! /trade/index?type=usta&symbol= and /exchange/full-contract/{type}: the USDT-M perpetual screen —
-//! the pair header with the mark and index prices, the funding rate and a live countdown to the next
-//! funding (`contract/coin/fundingInfo`), the shared candlestick chart, order book and recent trades,
-//! the order form (margin mode, leverage, Open Long / Open Short, wasm-core preview on every
-//! keystroke) and the account panel: positions with their TP/SL, margin and close dialogs, current
-//! and history orders, stop orders. Kept live by the user channel (`POSITION`, `futuresOrder`,
-//! `futuresStop`, `au`). Only pairs listed for contracts (`getCoinList`'s contract list) trade here.
+/**
+ * /trade/index?type=usta&symbol= and /exchange/full-contract/{type}: the USDT-M perpetual screen —
+ * the pair header with the mark and index prices, the funding rate and a live countdown to the next
+ * funding (`contract/coin/fundingInfo`), the shared candlestick chart, order book and recent trades,
+ * the order form (margin mode, leverage, Open Long / Open Short, wasm-core preview on every
+ * keystroke) and the account panel: positions with their TP/SL, margin and close dialogs, current
+ * and history orders, stop orders. Kept live by the user channel (`POSITION`, `futuresOrder`,
+ * `futuresStop`, `au`). Only pairs listed for contracts (`getCoinList`'s contract list) trade here.
+ *
+ * @module
+ */
 
 import { Box, Button, Container, Flex, Grid, Heading, Stack, Text, type SystemStyleObject } from '@chakra-ui/react';
 import { useCallback, useMemo, useState } from 'react';

@@ -1,18 +1,28 @@
-//! The futures order form: margin mode (cross / isolated) and leverage (whole, 1 to the symbol's
-//! maximum) — both the user's setting for the symbol, saved by `contract/position/leverage` (a mode
-//! change while a position or an order is open is refused by the server, whose translated message
-//! the toast shows) —, Limit / Market, price, quantity with 25-100 % of the largest size the balance
-//! opens, optional take profit and stop loss, reduce-only, and a preview recomputed by wasm-core on
-//! every keystroke (`./lib/preview.ts`): initial margin, fee, estimated liquidation price, max size,
-//! PnL / ROE at the triggers. Open Long / Open Short send the order with an `Idempotency-Key`; a
-//! filled order with triggers then gets its TP/SL. Visitors see log-in buttons.
+/**
+ * The futures order form: margin mode (cross / isolated) and leverage (whole, 1 to the symbol's
+ * maximum) — both the user's setting for the symbol, saved by `contract/position/leverage` (a mode
+ * change while a position or an order is open is refused by the server, whose translated message
+ * the toast shows) —, Limit / Market, price, quantity with 25-100 % of the largest size the balance
+ * opens, optional take profit and stop loss, reduce-only, and a preview recomputed by wasm-core on
+ * every keystroke (`./lib/preview.ts`): initial margin, fee, estimated liquidation price, max size,
+ * PnL / ROE at the triggers. Open Long / Open Short send the order with an `Idempotency-Key`; a
+ * filled order with triggers then gets its TP/SL. Visitors see log-in buttons.
+ *
+ * @module
+ */
 
 import { Box, Button, Checkbox, Flex, HStack, Stack, Tabs, Text, chakra } from '@chakra-ui/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { setFuturesLeverage, useSetFuturesTpSl, useSubmitFuturesOrder } from '../../api/generated/futures/futures';
+import {
+  getSetFuturesLeverageQueryKey,
+  setFuturesLeverage,
+  useSetFuturesLeverage,
+  useSetFuturesTpSl,
+  useSubmitFuturesOrder,
+} from '../../api/generated/futures/futures';
 import { useGetUserCoin } from '../../api/generated/funds/funds';
 import type { CoinListEntry, FuturesOrderRequest, FuturesSetting } from '../../api/generated/model';
 import { useOpenFuturesPositions } from '../../components/futures-orders';
@@ -39,11 +49,6 @@ export interface PickedPrice {
 /** Balances are refetched this often (the user channel refetches sooner). */
 const BALANCE_REFRESH_MS = 15_000;
 const PERCENTS = [25, 50, 75, 100] as const;
-
-/** The query key of the user's setting for a symbol (read by `contract/position/leverage` without fields). */
-export function settingKey(symbol: string) {
-  return ['POST', '/api/contract/position/leverage', symbol] as const;
-}
 
 type Field = 'price' | 'quantity' | 'leverage' | 'takeProfit' | 'stopLoss';
 
@@ -93,11 +98,8 @@ export function FuturesOrderForm({
   const tiers = useMemo(() => marginTiers(rules), [rules]);
   const book = useOrderBook(coin.symbol);
   const balances = useGetUserCoin({ query: { enabled: loggedIn, refetchInterval: BALANCE_REFRESH_MS } });
-  const setting = useQuery({
-    queryKey: settingKey(coin.symbol),
-    queryFn: ({ signal }) => setFuturesLeverage({ symbol: coin.symbol }, SILENT, signal),
-    enabled: loggedIn,
-  });
+  // The user's setting for the symbol: `contract/position/leverage` with the symbol only reads it.
+  const setting = useSetFuturesLeverage({ symbol: coin.symbol }, { query: { enabled: loggedIn }, request: SILENT });
   const quote = coin.baseCoin.toUpperCase();
   const base = coin.coin.toUpperCase();
   const availableId = useId();
@@ -198,7 +200,7 @@ export function FuturesOrderForm({
   const saveSetting = async (change: { leverage?: string; marginMode?: MarginModeValue }) => {
     try {
       const next = await setFuturesLeverage({ symbol: coin.symbol, ...change });
-      queryClient.setQueryData<FuturesSetting>(settingKey(coin.symbol), next);
+      queryClient.setQueryData<FuturesSetting>(getSetFuturesLeverageQueryKey({ symbol: coin.symbol }), next);
       setLeverageText(null);
       return true;
     } catch {

@@ -1,9 +1,13 @@
-//! The full coin table of the home page: pair, last price, 24h change and a Trade link.
-//!
-//! From `md` up the pair, price and change columns have fixed widths that fit their content, so a
-//! row's figures sit next to its pair however wide the page is; the Action column takes the rest
-//! and keeps the Trade button at the row's end. Below `md` every column is as wide as its content
-//! and the table scrolls inside its frame when the screen is narrower.
+/**
+ * The full coin table of the home page: pair, last price, 24h change and a Trade link.
+ *
+ * From `md` up the pair, price and change columns have fixed widths that fit their content, so a
+ * row's figures sit next to its pair however wide the page is; the Action column takes the rest
+ * and keeps the Trade button at the row's end. Below `md` every column is as wide as its content
+ * and the table scrolls inside its frame when the screen is narrower.
+ *
+ * @module
+ */
 
 import { Table } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

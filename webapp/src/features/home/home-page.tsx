@@ -1,5 +1,9 @@
-//! /home/index: hero with the site name and a coin search, hot coins, and the full coin table with
-//! live prices (one wasm-core `formatTickerRows` call per update, see `useMarketRows`).
+/**
+ * /home/index: hero with the site name and a coin search, hot coins, and the full coin table with
+ * live prices (one wasm-core `formatTickerRows` call per update, see `useMarketRows`).
+ *
+ * @module
+ */
 
 import { Box, Button, Container, Flex, Grid, Heading, HStack, Input, InputGroup, Stack, Text } from '@chakra-ui/react';
 import { useDeferredValue, useId, useMemo, useState } from 'react';

@@ -1,7 +1,11 @@
-//! "Hot coins": cards of the coins flagged `hot` in the coin list. The number of columns follows the
-//! room the panel has (two on a phone and beside the hero text at `lg`, three where the panel is
-//! wider), and a card stacks pair, price and change so that a long price or pair wraps inside the
-//! card instead of spilling out of it.
+/**
+ * "Hot coins": cards of the coins flagged `hot` in the coin list. The number of columns follows the
+ * room the panel has (two on a phone and beside the hero text at `lg`, three where the panel is
+ * wider), and a card stacks pair, price and change so that a long price or pair wraps inside the
+ * card instead of spilling out of it.
+ *
+ * @module
+ */
 
 import { Box, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useId } from 'react';

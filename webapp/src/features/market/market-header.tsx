@@ -1,7 +1,11 @@
-//! The market screen's header: the pair (with a menu of every listed pair), its last price and the
-//! 24h statistics from the `ticker` channel, the mark and index prices from `DETAIL`, and the live
-//! feed's status, and the star that makes the pair a favourite — the shared pair header in its roomy
-//! size, with the pair menu beside the star.
+/**
+ * The market screen's header: the pair (with a menu of every listed pair), its last price and the
+ * 24h statistics from the `ticker` channel, the mark and index prices from `DETAIL`, and the live
+ * feed's status, and the star that makes the pair a favourite — the shared pair header in its roomy
+ * size, with the pair menu beside the star.
+ *
+ * @module
+ */
 
 import { Button, HStack, Menu, Portal, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,11 @@
-//! /market/main: one pair's market at a glance — header with the last price and 24h statistics, the
-//! candlestick chart, the live order book and the recent trades. The pair comes from `?symbol=`
-//! (BTC/USDT by default) and is chosen from the coin list in the header's menu. On narrow screens
-//! the order book and trades stack below the chart.
+/**
+ * /market/main: one pair's market at a glance — header with the last price and 24h statistics, the
+ * candlestick chart, the live order book and the recent trades. The pair comes from `?symbol=`
+ * (BTC/USDT by default) and is chosen from the coin list in the header's menu. On narrow screens
+ * the order book and trades stack below the chart.
+ *
+ * @module
+ */
 
 import { Box, Button, Container, Grid, Stack, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';

@@ -1,5 +1,9 @@
-//! /quotes/index and /rate/index: every market in a sortable table, with tabs All, Favourites,
-//! Flash Contracts, Spot and USDT-M Futures.
+/**
+ * /quotes/index and /rate/index: every market in a sortable table, with tabs All, Favourites,
+ * Flash Contracts, Spot and USDT-M Futures.
+ *
+ * @module
+ */
 
 import { Box, Container, Flex, Heading, HStack, Input, InputGroup, Table, Tabs, chakra } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';

@@ -1,6 +1,10 @@
-//! modelType 7: fees and the asset security fund — the spot fee rates of every pair (live, from
-//! getCoinList), the asset they are charged in, the security fund's share (getAllSetting's
-//! `securityFundPercent`) and the withdrawal fee.
+/**
+ * modelType 7: fees and the asset security fund — the spot fee rates of every pair (live, from
+ * getCoinList), the asset they are charged in, the security fund's share (getAllSetting's
+ * `securityFundPercent`) and the withdrawal fee.
+ *
+ * @module
+ */
 
 import { Stack } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

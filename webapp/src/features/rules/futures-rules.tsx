@@ -1,9 +1,13 @@
-//! modelType 8: the USDT-M futures rules, as the backend applies them (docs/api.md "USDT-M futures"):
-//! what a perpetual is here (one-way positions, the house as counterparty, USDT margin), the
-//! maintenance margin tiers of each contract with their maximum leverage and rate, the fees, the
-//! mark price, the funding rule with the live rate, interval and next funding of the chosen contract
-//! (`contract/coin/fundingInfo`), and the liquidation rule. The tier tables and fee rates are the
-//! default configuration's (`lib/futures-rules.ts`: the API does not publish them).
+/**
+ * modelType 8: the USDT-M futures rules, as the backend applies them (docs/api.md "USDT-M futures"):
+ * what a perpetual is here (one-way positions, the house as counterparty, USDT margin), the
+ * maintenance margin tiers of each contract with their maximum leverage and rate, the fees, the
+ * mark price, the funding rule with the live rate, interval and next funding of the chosen contract
+ * (`contract/coin/fundingInfo`), and the liquidation rule. The tier tables and fee rates are the
+ * default configuration's (`lib/futures-rules.ts`: the API does not publish them).
+ *
+ * @module
+ */
 
 import { Box, Field, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';

@@ -1,4 +1,8 @@
-//! The screens the topics link to.
+/**
+ * The screens the topics link to.
+ *
+ * @module
+ */
 
 /** Spot trading. */
 export const SPOT_TRADE_PATH = '/trade/index?type=bb';

@@ -1,6 +1,10 @@
-//! The live table of every spot pair's order rules, straight from getCoinList's `currencyList`: price
-//! tick, quantity step and minimum order value (the rules the order form and the server check), and
-//! the maker and taker fee rates. `fees` shows the fee columns only.
+/**
+ * The live table of every spot pair's order rules, straight from getCoinList's `currencyList`: price
+ * tick, quantity step and minimum order value (the rules the order form and the server check), and
+ * the maker and taker fee rates. `fees` shows the fee columns only.
+ *
+ * @module
+ */
 
 import { Box, Button, HStack, Table, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';

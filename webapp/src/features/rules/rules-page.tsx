@@ -1,7 +1,11 @@
-//! /rule/index (spec section 2): notices and rules. `?modelType=` picks the topic from a side list
-//! grouped into trading rules, announcements, guides and legal pages (a list above the topic on
-//! narrow screens); without it, or with a number no topic has, the spot trading rules show. Other
-//! query values — the `replace` cache-buster of the original links — change nothing. Open to visitors.
+/**
+ * /rule/index (spec section 2): notices and rules. `?modelType=` picks the topic from a side list
+ * grouped into trading rules, announcements, guides and legal pages (a list above the topic on
+ * narrow screens); without it, or with a number no topic has, the spot trading rules show. Other
+ * query values — the `replace` cache-buster of the original links — change nothing. Open to visitors.
+ *
+ * @module
+ */
 
 import { Box, Container, Grid, Heading, Stack, Text, chakra } from '@chakra-ui/react';
 import { useId } from 'react';

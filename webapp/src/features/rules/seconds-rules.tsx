@@ -1,8 +1,12 @@
-//! modelType 4: the seconds (flash) contract rules, as the backend applies them (docs/api.md
-//! "Seconds contracts"): the periods with their payout rates and stake limits (a live table from
-//! getSecondsConfig), the published settlement rule — opening tick, fixed expiry, settlement tick,
-//! up/down/tie — and what a settlement record shows. When the operator switched the product off,
-//! the topic says so.
+/**
+ * modelType 4: the seconds (flash) contract rules, as the backend applies them (docs/api.md
+ * "Seconds contracts"): the periods with their payout rates and stake limits (a live table from
+ * getSecondsConfig), the published settlement rule — opening tick, fixed expiry, settlement tick,
+ * up/down/tie — and what a settlement record shows. When the operator switched the product off,
+ * the topic says so.
+ *
+ * @module
+ */
 
 import { Box, HStack, Stack, Table, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

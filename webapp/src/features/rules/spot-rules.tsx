@@ -1,7 +1,11 @@
-//! modelType 6: the spot trading rules, as the backend applies them (docs/api.md "Spot trading"):
-//! matching, order types, the per-pair price tick, quantity step and minimum order value (a live table
-//! from getCoinList), fees in the asset received with the security fund's share, self-trade
-//! prevention and held funds.
+/**
+ * modelType 6: the spot trading rules, as the backend applies them (docs/api.md "Spot trading"):
+ * matching, order types, the per-pair price tick, quantity step and minimum order value (a live table
+ * from getCoinList), fees in the asset received with the security fund's share, self-trade
+ * prevention and held funds.
+ *
+ * @module
+ */
 
 import { Stack } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

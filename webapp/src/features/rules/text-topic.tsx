@@ -1,6 +1,10 @@
-//! The topics that are text: the rules page of a product not open yet (loans), the announcement topics, the guides and the legal pages. Each is a list of
-//! sentences from `rules.<section>.*` — only what is true of this exchange today — plus its links; the
-//! new-listings topic adds the pairs open for trading, live from getCoinList.
+/**
+ * The topics that are text: the rules page of a product not open yet (loans), the announcement topics, the guides and the legal pages. Each is a list of
+ * sentences from `rules.<section>.*` — only what is true of this exchange today — plus its links; the
+ * new-listings topic adds the pairs open for trading, live from getCoinList.
+ *
+ * @module
+ */
 
 import { Badge, Box, Flex, Stack } from '@chakra-ui/react';
 import { useMemo } from 'react';

@@ -1,5 +1,9 @@
-//! The building blocks of a topic: a section with its heading, paragraphs, bullet and step lists, and
-//! the row of links that ends a topic.
+/**
+ * The building blocks of a topic: a section with its heading, paragraphs, bullet and step lists, and
+ * the row of links that ends a topic.
+ *
+ * @module
+ */
 
 import { Button, Heading, List, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

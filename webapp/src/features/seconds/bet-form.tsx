@@ -1,9 +1,13 @@
-//! The flash contract form: the period picker (each period with its payout rate), the whole-number
-//! USDT stake with the period's limits, Up and Down buttons that place the bet, the available
-//! funding balance, and an instant preview from wasm-core's `secondsPreview` — the function the
-//! server settles with: profit and payout if the call is right, the loss if it is wrong, the stake
-//! returned on a tie. The stake is checked on every keystroke by `validateSecondsQuantity`, the
-//! rule the server runs. Bets go out with an `Idempotency-Key`. Visitors get log-in buttons.
+/**
+ * The flash contract form: the period picker (each period with its payout rate), the whole-number
+ * USDT stake with the period's limits, Up and Down buttons that place the bet, the available
+ * funding balance, and an instant preview from wasm-core's `secondsPreview` — the function the
+ * server settles with: profit and payout if the call is right, the loss if it is wrong, the stake
+ * returned on a tie. The stake is checked on every keystroke by `validateSecondsQuantity`, the
+ * rule the server runs. Bets go out with an `Idempotency-Key`. Visitors get log-in buttons.
+ *
+ * @module
+ */
 
 import { Box, Button, Field, Flex, Grid, HStack, Input, InputGroup, Stack, Text, chakra } from '@chakra-ui/react';
 import { type FormEvent, useId, useMemo, useState } from 'react';

@@ -1,7 +1,11 @@
-//! The user's flash contracts under the form: Open (each with its live countdown to the fixed
-//! expiry, counted down locally every second) and History (opening price, settlement price, result,
-//! profit and the rule's inputs — the opening and settlement ticks). Kept live by the user channel:
-//! its `seconds_order` and `SETTLEMENT` messages refetch both lists; a slow refetch backs it up.
+/**
+ * The user's flash contracts under the form: Open (each with its live countdown to the fixed
+ * expiry, counted down locally every second) and History (opening price, settlement price, result,
+ * profit and the rule's inputs — the opening and settlement ticks). Kept live by the user channel:
+ * its `seconds_order` and `SETTLEMENT` messages refetch both lists; a slow refetch backs it up.
+ *
+ * @module
+ */
 
 import { Badge, Box, Table, Tabs, Text } from '@chakra-ui/react';
 import { keepPreviousData } from '@tanstack/react-query';

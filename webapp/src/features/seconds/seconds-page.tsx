@@ -1,9 +1,13 @@
-//! /trade/index?type=seconds&symbol= : the flash (seconds) contract screen — the pair header and
-//! candlestick chart shared with the spot screen, the bet form (period with its payout, Up / Down,
-//! whole-number stake, wasm-core preview) and the user's open bets with their countdown and settled
-//! ones with the settlement price and the rule's inputs. When the operator switched the product off
-//! (`getSecondsConfig` says `enabled: false`) the screen says so instead; a pair not offered shows
-//! a way back to BTC/USDT.
+/**
+ * /trade/index?type=seconds&symbol= : the flash (seconds) contract screen — the pair header and
+ * candlestick chart shared with the spot screen, the bet form (period with its payout, Up / Down,
+ * whole-number stake, wasm-core preview) and the user's open bets with their countdown and settled
+ * ones with the settlement price and the rule's inputs. When the operator switched the product off
+ * (`getSecondsConfig` says `enabled: false`) the screen says so instead; a pair not offered shows
+ * a way back to BTC/USDT.
+ *
+ * @module
+ */
 
 import { Box, Button, Container, Grid, Heading, Stack, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';

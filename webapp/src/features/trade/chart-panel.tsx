@@ -1,6 +1,10 @@
-//! The chart area of the trade screen: the candlestick chart (with its interval bar and indicators)
-//! or, on the Depth tab, the cumulative depth of the live book. From 1024 px the panel fills the
-//! height its grid cell gives it (the band beside the book and the form).
+/**
+ * The chart area of the trade screen: the candlestick chart (with its interval bar and indicators)
+ * or, on the Depth tab, the cumulative depth of the live book. From 1024 px the panel fills the
+ * height its grid cell gives it (the band beside the book and the form).
+ *
+ * @module
+ */
 
 import { Box, Tabs, type SystemStyleObject } from '@chakra-ui/react';
 import { useState } from 'react';

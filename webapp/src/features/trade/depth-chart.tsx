@@ -1,6 +1,10 @@
-//! The cumulative depth of the live book: bids as a rising area to the left of the spread, asks to
-//! the right, each step a price level. wasm-core formats the book and its cumulative sizes; the
-//! strings become JS numbers only here, to place the SVG points (the drawing boundary).
+/**
+ * The cumulative depth of the live book: bids as a rising area to the left of the spread, asks to
+ * the right, each step a price level. wasm-core formats the book and its cumulative sizes; the
+ * strings become JS numbers only here, to place the SVG points (the drawing boundary).
+ *
+ * @module
+ */
 
 import { Box, Flex, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';

@@ -1,6 +1,10 @@
-//! /exchange/full-screen/:type?symbol=: the pair's chart filling the window, under a slim header
-//! (pair, last price, 24h figures) with the way back to the trade screen. A perpetual (`usta`)
-//! follows the same market, so its chart is the same.
+/**
+ * /exchange/full-screen/:type?symbol=: the pair's chart filling the window, under a slim header
+ * (pair, last price, 24h figures) with the way back to the trade screen. A perpetual (`usta`)
+ * follows the same market, so its chart is the same.
+ *
+ * @module
+ */
 
 import { Box, Button, Container, Stack } from '@chakra-ui/react';
 import { useMemo } from 'react';

@@ -1,9 +1,13 @@
-//! The bottom panel of the trade screen: the user's open orders (with cancel), order history and
-//! trade history, for the current pair or, with "All pairs", every pair. The tables refetch when the
-//! user channel reports an order change or a fill. Visitors are asked to log in.
-//!
-//! The tables scroll sideways inside the panel when it is narrower than they are; their last column
-//! (Cancel on open orders) stays pinned to the panel's right edge, so it is always in reach.
+/**
+ * The bottom panel of the trade screen: the user's open orders (with cancel), order history and
+ * trade history, for the current pair or, with "All pairs", every pair. The tables refetch when the
+ * user channel reports an order change or a fill. Visitors are asked to log in.
+ *
+ * The tables scroll sideways inside the panel when it is narrower than they are; their last column
+ * (Cancel on open orders) stays pinned to the panel's right edge, so it is always in reach.
+ *
+ * @module
+ */
 
 import { Box, Button, Checkbox, Flex, HStack, Stack, Tabs, Text, type SystemStyleObject } from '@chakra-ui/react';
 import { useState } from 'react';

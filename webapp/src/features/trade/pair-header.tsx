@@ -1,6 +1,10 @@
-//! The trade screen's header: the pair (with its favourite star), the last price coloured by its
-//! last move, and the 24h change, high, low, volume and turnover of the live ticker, with the feed's
-//! status — the shared pair header in its dense size.
+/**
+ * The trade screen's header: the pair (with its favourite star), the last price coloured by its
+ * last move, and the 24h change, high, low, volume and turnover of the live ticker, with the feed's
+ * status — the shared pair header in its dense size.
+ *
+ * @module
+ */
 
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../../api/generated/model';

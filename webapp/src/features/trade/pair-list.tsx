@@ -1,8 +1,12 @@
-//! The spot pairs of the trade screen (under the order form from 768 px): a search box, the Spot
-//! and Favourites tabs, and each pair with its live price and 24h change. Choosing one changes
-//! `?symbol=` (a link, so it also opens in a new tab); the current pair is marked. The list scrolls
-//! under the search box and tabs: capped on phones, filling the panel from 768 px, where the trade
-//! screen sizes the panel to its neighbours.
+/**
+ * The spot pairs of the trade screen (under the order form from 768 px): a search box, the Spot
+ * and Favourites tabs, and each pair with its live price and 24h change. Choosing one changes
+ * `?symbol=` (a link, so it also opens in a new tab); the current pair is marked. The list scrolls
+ * under the search box and tabs: capped on phones, filling the panel from 768 px, where the trade
+ * screen sizes the panel to its neighbours.
+ *
+ * @module
+ */
 
 import { Box, Flex, Input, InputGroup, Table, Tabs, Text, chakra } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';

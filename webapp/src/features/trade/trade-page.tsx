@@ -1,16 +1,20 @@
-//! /trade/index?type=bb&symbol= (and /exchange/index): the spot trade screen — the pair header, the
-//! pair list, the chart with its depth view, the live order book (a level's price fills the form),
-//! the recent trades, the order form and the user's orders. `type=usta` (USDT-M futures) is
-//! dispatched by the router to the futures screen.
-//!
-//! Layout (the book and the trades are one column, "side"; the trades list scrolls inside its panel):
-//! - phones: one column — chart, form, book, trades, orders, markets;
-//! - from 768 px: the chart across, then book + trades | form + markets, then the orders;
-//! - from 1024 px: chart | form, then book and trades side by side | markets, then the orders across
-//!   (the chart stretches to the form's height);
-//! - from 1280 px: one band of the screen's height — chart | book over trades | form over markets —
-//!   with the orders under the chart and the book; the chart fills the band, the trades take what the
-//!   book leaves, the markets run from under the form down to the end of the orders.
+/**
+ * /trade/index?type=bb&symbol= (and /exchange/index): the spot trade screen — the pair header, the
+ * pair list, the chart with its depth view, the live order book (a level's price fills the form),
+ * the recent trades, the order form and the user's orders. `type=usta` (USDT-M futures) is
+ * dispatched by the router to the futures screen.
+ *
+ * Layout (the book and the trades are one column, "side"; the trades list scrolls inside its panel):
+ * - phones: one column — chart, form, book, trades, orders, markets;
+ * - from 768 px: the chart across, then book + trades | form + markets, then the orders;
+ * - from 1024 px: chart | form, then book and trades side by side | markets, then the orders across
+ *   (the chart stretches to the form's height);
+ * - from 1280 px: one band of the screen's height — chart | book over trades | form over markets —
+ *   with the orders under the chart and the book; the chart fills the band, the trades take what the
+ *   book leaves, the markets run from under the form down to the end of the orders.
+ *
+ * @module
+ */
 
 import { Box, Button, Container, Flex, Grid, Heading, Stack, Text, type SystemStyleObject } from '@chakra-ui/react';
 import { useCallback, useMemo, useState } from 'react';

@@ -1,4 +1,8 @@
-//! A confirmation dialog (an alert dialog) for destructive actions: revoke a device, delete a key.
+/**
+ * A confirmation dialog (an alert dialog) for destructive actions: revoke a device, delete a key.
+ *
+ * @module
+ */
 
 import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

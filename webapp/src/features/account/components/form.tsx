@@ -1,5 +1,9 @@
-//! Form building blocks of the account centre: labelled fields with their error under them, a
-//! password field with a show/hide toggle, a form-level error and the submit row.
+/**
+ * Form building blocks of the account centre: labelled fields with their error under them, a
+ * password field with a show/hide toggle, a form-level error and the submit row.
+ *
+ * @module
+ */
 
 import { Alert, Field, IconButton, Input, InputGroup, type InputProps } from '@chakra-ui/react';
 import { type ReactNode, useState } from 'react';

@@ -1,4 +1,8 @@
-//! Icons of the account centre (decorative: aria-hidden; the control or row carries the label).
+/**
+ * Icons of the account centre (decorative: aria-hidden; the control or row carries the label).
+ *
+ * @module
+ */
 
 import { Icon, type IconProps } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

@@ -1,4 +1,8 @@
-//! Page buttons under a table, labelled in the user's language.
+/**
+ * Page buttons under a table, labelled in the user's language.
+ *
+ * @module
+ */
 
 import { ButtonGroup, IconButton, Pagination } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

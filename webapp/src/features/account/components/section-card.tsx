@@ -1,5 +1,9 @@
-//! A titled card of the account centre (a region named by its title), with optional actions at the
-//! top right and a description under the title.
+/**
+ * A titled card of the account centre (a region named by its title), with optional actions at the
+ * top right and a description under the title.
+ *
+ * @module
+ */
 
 import { Box, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { type ReactNode, useId } from 'react';

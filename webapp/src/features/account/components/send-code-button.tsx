@@ -1,5 +1,9 @@
-//! "Send code" with a countdown: after a code went out the button waits `resendAfterSecs` before
-//! it can ask again.
+/**
+ * "Send code" with a countdown: after a code went out the button waits `resendAfterSecs` before
+ * it can ask again.
+ *
+ * @module
+ */
 
 import { Button } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';

@@ -1,4 +1,8 @@
-//! A state badge: green when a protection is on, grey when it is not.
+/**
+ * A state badge: green when a protection is on, grey when it is not.
+ *
+ * @module
+ */
 
 import { Badge, Box } from '@chakra-ui/react';
 

@@ -1,6 +1,10 @@
-//! The device-management tab: the user's live sessions (name, browser and system, IP, last seen,
-//! "This device"), renaming one, and logging one out after a confirmation. Logging out the current
-//! device ends this session: the browser forgets it and goes to the login screen.
+/**
+ * The device-management tab: the user's live sessions (name, browser and system, IP, last seen,
+ * "This device"), renaming one, and logging one out after a confirmation. Logging out the current
+ * device ends this session: the browser forgets it and goes to the login screen.
+ *
+ * @module
+ */
 
 import { Badge, Box, Button, Dialog, EmptyState, Flex, HStack, Portal, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';

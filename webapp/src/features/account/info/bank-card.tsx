@@ -1,7 +1,11 @@
-//! The bank card of the info tab: a form (card number and bank name required; bank address or
-//! phone, SWIFT code, branch, home address optional) validated by wasm-core, confirmed once more
-//! because a bound card cannot be changed; once bound, the card is shown read-only with its number
-//! masked.
+/**
+ * The bank card of the info tab: a form (card number and bank name required; bank address or
+ * phone, SWIFT code, branch, home address optional) validated by wasm-core, confirmed once more
+ * because a bound card cannot be changed; once bound, the card is shown read-only with its number
+ * masked.
+ *
+ * @module
+ */
 
 import { Alert, Box, Button, DataList, Dialog, Grid, Portal, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,5 +1,9 @@
-//! The info tab: the user's profile (avatar, user id, contacts, tier, credit score, identity level,
-//! registration date), the invitation code and link, and the bank card.
+/**
+ * The info tab: the user's profile (avatar, user id, contacts, tier, credit score, identity level,
+ * registration date), the invitation code and link, and the bank card.
+ *
+ * @module
+ */
 
 import { Avatar, Badge, Button, DataList, Flex, Grid, HStack, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,6 +1,10 @@
-//! The advanced (real-name) verification form: three document photos, each checked in the browser
-//! (type from its first bytes, at most 5 MB), previewed at once and uploaded as soon as it is chosen;
-//! "Submit for review" sends the three file ids.
+/**
+ * The advanced (real-name) verification form: three document photos, each checked in the browser
+ * (type from its first bytes, at most 5 MB), previewed at once and uploaded as soon as it is chosen;
+ * "Submit for review" sends the three file ids.
+ *
+ * @module
+ */
 
 import { Alert, Button, Flex, Separator, Stack } from '@chakra-ui/react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';

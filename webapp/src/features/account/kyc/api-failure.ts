@@ -1,5 +1,9 @@
-//! Reads a failed call of the identity API: the server's `data.reason` (a stable key), the field at
-//! fault (`data.field`) and its message, already in the user's language.
+/**
+ * Reads a failed call of the identity API: the server's `data.reason` (a stable key), the field at
+ * fault (`data.field`) and its message, already in the user's language.
+ *
+ * @module
+ */
 
 import { ApiError } from '../../../lib/api-client';
 

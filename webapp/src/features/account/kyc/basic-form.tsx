@@ -1,7 +1,11 @@
-//! The basic verification form: full name*, ID number*, country* (searchable) and document type*.
-//! wasm-core's `validateIdentityForm` checks it before the call ('Please complete all required (*)
-//! fields' when required ones are empty); errors the server ties to a field appear under it, others
-//! above the submit button.
+/**
+ * The basic verification form: full name*, ID number*, country* (searchable) and document type*.
+ * wasm-core's `validateIdentityForm` checks it before the call ('Please complete all required (*)
+ * fields' when required ones are empty); errors the server ties to a field appear under it, others
+ * above the submit button.
+ *
+ * @module
+ */
 
 import { Alert, Box, Button, Field, Flex, Input, RadioCard, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { type FormEvent, useState } from 'react';

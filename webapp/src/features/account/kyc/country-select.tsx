@@ -1,7 +1,11 @@
-//! The searchable country select of the basic form: a combobox over getCountryCode's list, names in
-//! the interface language (`Intl.DisplayNames`), sorted by that name, filtered by what is typed
-//! (accents and case ignored; the ISO code and the dial code match too). Must sit inside a `Field.Root`,
-//! whose label and invalid state it takes.
+/**
+ * The searchable country select of the basic form: a combobox over getCountryCode's list, names in
+ * the interface language (`Intl.DisplayNames`), sorted by that name, filtered by what is typed
+ * (accents and case ignored; the ISO code and the dial code match too). Must sit inside a `Field.Root`,
+ * whose label and invalid state it takes.
+ *
+ * @module
+ */
 
 import { Combobox, Field, HStack, Portal, Text, createListCollection, useFilter } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';

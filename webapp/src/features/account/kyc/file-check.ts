@@ -1,6 +1,10 @@
-//! Checks a document photo in the browser before it is uploaded, with the server's own limits
-//! (5 MB; JPEG, PNG, WebP or PDF). The type is read from the file's first bytes, as the server does,
-//! so a renamed file is refused here instead of after a wasted upload.
+/**
+ * Checks a document photo in the browser before it is uploaded, with the server's own limits
+ * (5 MB; JPEG, PNG, WebP or PDF). The type is read from the file's first bytes, as the server does,
+ * so a renamed file is refused here instead of after a wasted upload.
+ *
+ * @module
+ */
 
 /** The largest accepted file, in bytes (5 MB). */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;

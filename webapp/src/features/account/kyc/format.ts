@@ -1,5 +1,9 @@
-//! Display helpers of the identity tab: times through the wasm core, country names in the
-//! interface language.
+/**
+ * Display helpers of the identity tab: times through the wasm core, country names in the
+ * interface language.
+ *
+ * @module
+ */
 
 import { formatDateTime } from '../../../lib/wasm';
 

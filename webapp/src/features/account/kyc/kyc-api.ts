@@ -1,6 +1,10 @@
-//! The identity tab's calls: the generated hooks of the Kyc tag with the `{head}` path segment
-//! filled in from the platform settings, and errors left to the tab (`silent`) where it shows them
-//! itself.
+/**
+ * The identity tab's calls: the generated hooks of the Kyc tag with the `{head}` path segment
+ * filled in from the platform settings, and errors left to the tab (`silent`) where it shows them
+ * itself.
+ *
+ * @module
+ */
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';

@@ -1,5 +1,9 @@
-//! Icons and document illustrations of the identity tab (decorative: aria-hidden; the text beside
-//! them carries the meaning).
+/**
+ * Icons and document illustrations of the identity tab (decorative: aria-hidden; the text beside
+ * them carries the meaning).
+ *
+ * @module
+ */
 
 import { Icon, type IconProps } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

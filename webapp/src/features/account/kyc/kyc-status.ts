@@ -1,12 +1,16 @@
-//! The identity tab's state logic, free of React: which state each verification step is in, the
-//! badge that shows it and the action the user can take next.
-//!
-//! | submission | badge | action |
-//! |---|---|---|
-//! | none | grey "Not submitted" | `submit` (advanced: `locked` until basic has passed) |
-//! | `review` | amber "Under review" | `wait` |
-//! | `passed` | green "Passed" | `done` |
-//! | `failed` | red "Failed" + the operator's reason | `resubmit` (advanced: `locked` unless basic passed) |
+/**
+ * The identity tab's state logic, free of React: which state each verification step is in, the
+ * badge that shows it and the action the user can take next.
+ *
+ * | submission | badge | action |
+ * |---|---|---|
+ * | none | grey "Not submitted" | `submit` (advanced: `locked` until basic has passed) |
+ * | `review` | amber "Under review" | `wait` |
+ * | `passed` | green "Passed" | `done` |
+ * | `failed` | red "Failed" + the operator's reason | `resubmit` (advanced: `locked` unless basic passed) |
+ *
+ * @module
+ */
 
 /** The state of one verification step. */
 export type KycStatus = 'none' | 'review' | 'passed' | 'failed';

@@ -1,12 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey } from '../../../api/generated/common/common';
 import { getGetCountryCodeQueryKey, getGetIdentityStatusQueryKey } from '../../../api/generated/kyc/kyc';
 import type { IdentityStatus, Submission } from '../../../api/generated/model';
-import { AppProviders } from '../../../app/providers';
 import { toaster } from '../../../lib/toaster';
-import { SETTINGS } from '../../../test/render';
+import { SETTINGS, renderWithProviders } from '../../../test/render';
 import { MAX_UPLOAD_BYTES } from './file-check';
 import { KycTab } from './kyc-tab';
 
@@ -60,11 +59,7 @@ function renderTab(status: IdentityStatus) {
   queryClient.setQueryData(getGetAllSettingQueryKey(), SETTINGS);
   queryClient.setQueryData(getGetCountryCodeQueryKey(), COUNTRIES);
   queryClient.setQueryData(getGetIdentityStatusQueryKey('coin'), status);
-  render(
-    <AppProviders queryClient={queryClient}>
-      <KycTab />
-    </AppProviders>,
-  );
+  renderWithProviders(<KycTab />, queryClient);
   return queryClient;
 }
 

@@ -1,10 +1,14 @@
-//! The identity verification tab of the account centre (/account/center/kyc): the user's level,
-//! then the two steps as a vertical stepper — basic verification (a form) and advanced (real-name)
-//! verification (three document photos), which opens only once basic has passed. Each step shows
-//! its state as a badge: not submitted, under review, passed, or failed with the operator's reason
-//! and a resubmit action. The level and the photo tips sit beside the steps (on narrow screens the
-//! level comes first and the tips last). While a submission is under review the status is refetched
-//! every 30 s, so the decision shows up without a reload.
+/**
+ * The identity verification tab of the account centre (/account/center/kyc): the user's level,
+ * then the two steps as a vertical stepper — basic verification (a form) and advanced (real-name)
+ * verification (three document photos), which opens only once basic has passed. Each step shows
+ * its state as a badge: not submitted, under review, passed, or failed with the operator's reason
+ * and a resubmit action. The level and the photo tips sit beside the steps (on narrow screens the
+ * level comes first and the tips last). While a submission is under review the status is refetched
+ * every 30 s, so the decision shows up without a reload.
+ *
+ * @module
+ */
 
 import { Alert, Box, Button, DataList, Flex, Grid, Heading, HStack, List, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { type ReactNode, useId, useState } from 'react';

@@ -1,5 +1,9 @@
-//! The coloured badge of a verification state (grey, amber, green, red), with an icon so the state
-//! does not depend on colour alone.
+/**
+ * The coloured badge of a verification state (grey, amber, green, red), with an icon so the state
+ * does not depend on colour alone.
+ *
+ * @module
+ */
 
 import { Badge, type BadgeProps } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

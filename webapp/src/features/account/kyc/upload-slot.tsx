@@ -1,7 +1,11 @@
-//! One document photo of the advanced form: a drop zone showing the illustration, then the chosen
-//! image's preview (a PDF shows its name), the upload state (uploading with a progress bar,
-//! uploaded, failed with the reason) and a button that opens the file picker. The slot is a group
-//! named by its title; its button is named "Choose file: <title>".
+/**
+ * One document photo of the advanced form: a drop zone showing the illustration, then the chosen
+ * image's preview (a PDF shows its name), the upload state (uploading with a progress bar,
+ * uploaded, failed with the reason) and a button that opens the file picker. The slot is a group
+ * named by its title; its button is named "Choose file: <title>".
+ *
+ * @module
+ */
 
 import { Box, Button, Flex, HStack, Image, Progress, Spinner, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { type DragEvent, type ReactNode, useId, useRef, useState } from 'react';

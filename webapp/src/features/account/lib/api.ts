@@ -1,5 +1,9 @@
-//! Helpers around the generated API calls of the account centre: the readable parts of a failed call
-//! (`ApiError`) as the account forms use them, plus the shared `{head}` segment and silent options.
+/**
+ * Helpers around the generated API calls of the account centre: the readable parts of a failed call
+ * (`ApiError`) as the account forms use them, plus the shared `{head}` segment and silent options.
+ *
+ * @module
+ */
 
 import { ApiError } from '../../../lib/api-client';
 

@@ -1,4 +1,8 @@
-//! Copies text to the clipboard and says so in a toast ('Copy successful' / 'Copy Failed!').
+/**
+ * Copies text to the clipboard and says so in a toast ('Copy successful' / 'Copy Failed!').
+ *
+ * @module
+ */
 
 import type { TFunction } from 'i18next';
 import { toaster } from '../../../lib/toaster';

@@ -1,5 +1,9 @@
-//! Display helpers of the account centre: dates in the user's time zone (through wasm-core), a
-//! short device description from a user agent, and masked contacts.
+/**
+ * Display helpers of the account centre: dates in the user's time zone (through wasm-core), a
+ * short device description from a user agent, and masked contacts.
+ *
+ * @module
+ */
 
 export { useDateTimeFormatter } from '../../../hooks/use-time-zone';
 

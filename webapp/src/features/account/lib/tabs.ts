@@ -1,5 +1,9 @@
-//! The account centre's tabs and security settings (spec section 2), as paths relative to
-//! /account/center.
+/**
+ * The account centre's tabs and security settings (spec section 2), as paths relative to
+ * /account/center.
+ *
+ * @module
+ */
 
 /** A tab: its path under /account/center and the i18n key of its name. */
 export interface AccountTab {

@@ -1,5 +1,9 @@
-//! The merchant tab (merchants only, `is_merchant === 2`): the merchant status and an honest note
-//! that merchant tools are not available yet, with the support address.
+/**
+ * The merchant tab (merchants only, `is_merchant === 2`): the merchant status and an honest note
+ * that merchant tools are not available yet, with the support address.
+ *
+ * @module
+ */
 
 import { Alert, DataList, Link, Stack } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

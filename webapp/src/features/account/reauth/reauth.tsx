@@ -1,10 +1,14 @@
-//! Step-up re-authentication, built once for every sensitive change of the account centre.
-//!
-//! A change (binding a contact, 2FA, fund password, anti-phishing code, API keys) may fail with
-//! `400` and `data.reason === "reauth_required"`. `useReauth()` returns `withReauth(action)`: it
-//! runs the action and, on that failure, opens the dialog that asks for the login password — or
-//! the authenticator code when 2FA is on — confirms it with `member/reauth` and runs the action
-//! again. Closing the dialog rejects with `ReauthCancelledError`, which forms ignore.
+/**
+ * Step-up re-authentication, built once for every sensitive change of the account centre.
+ *
+ * A change (binding a contact, 2FA, fund password, anti-phishing code, API keys) may fail with
+ * `400` and `data.reason === "reauth_required"`. `useReauth()` returns `withReauth(action)`: it
+ * runs the action and, on that failure, opens the dialog that asks for the login password — or
+ * the authenticator code when 2FA is on — confirms it with `member/reauth` and runs the action
+ * again. Closing the dialog rejects with `ReauthCancelledError`, which forms ignore.
+ *
+ * @module
+ */
 
 import { Button, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
 import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from 'react';

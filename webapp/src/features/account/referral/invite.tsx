@@ -1,4 +1,8 @@
-//! The user's invitation code and link (`<origin>/i&<code>`), each with a copy button.
+/**
+ * The user's invitation code and link (`<origin>/i&<code>`), each with a copy button.
+ *
+ * @module
+ */
 
 import { Box, Code, Flex, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

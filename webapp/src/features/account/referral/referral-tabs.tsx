@@ -1,6 +1,10 @@
-//! The reward-center and agent-management tabs: the user's invitation code and link, how the
-//! three-generation referral programme works, and honest empty states (no numbers are invented
-//! while there is no referral data to show).
+/**
+ * The reward-center and agent-management tabs: the user's invitation code and link, how the
+ * three-generation referral programme works, and honest empty states (no numbers are invented
+ * while there is no referral data to show).
+ *
+ * @module
+ */
 
 import { Box, Circle, EmptyState, Grid, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

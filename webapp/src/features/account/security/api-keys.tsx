@@ -1,6 +1,10 @@
-//! API keys of the security tab: the list, creation (label, permissions, IP whitelist; the secret
-//! is shown once, with copy buttons) and deletion after a confirmation. Creating a key may need
-//! re-authentication (`useReauth`).
+/**
+ * API keys of the security tab: the list, creation (label, permissions, IP whitelist; the secret
+ * is shown once, with copy buttons) and deletion after a confirmation. Creating a key may need
+ * re-authentication (`useReauth`).
+ *
+ * @module
+ */
 
 import {
   Alert,

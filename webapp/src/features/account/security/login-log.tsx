@@ -1,4 +1,8 @@
-//! The login log of the security tab: the user's login attempts, newest first, 20 per page.
+/**
+ * The login log of the security tab: the user's login attempts, newest first, 20 per page.
+ *
+ * @module
+ */
 
 import { Badge, Box, EmptyState, Skeleton, Stack, Table, Text } from '@chakra-ui/react';
 import { keepPreviousData } from '@tanstack/react-query';

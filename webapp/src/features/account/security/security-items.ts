@@ -1,4 +1,8 @@
-//! The rows of the security tab's settings list, derived from getInfo's `security` block.
+/**
+ * The rows of the security tab's settings list, derived from getInfo's `security` block.
+ *
+ * @module
+ */
 
 import type { UserInfo } from '../../../api/generated/model';
 import { type SecuritySetting, settingPath } from '../lib/tabs';

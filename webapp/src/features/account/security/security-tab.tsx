@@ -1,5 +1,9 @@
-//! The security tab: the security level, the list of settings (state and action each), a link to
-//! device management, the API keys and the login log.
+/**
+ * The security tab: the security level, the list of settings (state and action each), a link to
+ * device management, the API keys and the login log.
+ *
+ * @module
+ */
 
 import { Box, Button, Flex, HStack, Progress, Stack, Text } from '@chakra-ui/react';
 import { type ReactNode, useId } from 'react';

@@ -1,5 +1,9 @@
-//! setting/anti-code: the anti-phishing code (4 to 20 letters or digits) that every e-mail of the
-//! platform shows. May need re-authentication.
+/**
+ * setting/anti-code: the anti-phishing code (4 to 20 letters or digits) that every e-mail of the
+ * platform shows. May need re-authentication.
+ *
+ * @module
+ */
 
 import { Alert, Box, Button, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';

@@ -1,5 +1,9 @@
-//! setting/email and setting/phone: bind (or change) the e-mail address or phone with a code sent
-//! to it (purpose `bind`). Sending and binding may need re-authentication.
+/**
+ * setting/email and setting/phone: bind (or change) the e-mail address or phone with a code sent
+ * to it (purpose `bind`). Sending and binding may need re-authentication.
+ *
+ * @module
+ */
 
 import { Button, DataList, Flex, Stack } from '@chakra-ui/react';
 import { useState } from 'react';

@@ -1,6 +1,10 @@
-//! setting/google: bind an authenticator app (scan the QR code or type the key, then confirm with
-//! its first 6-digit code), or unbind it with a current code. Both may need re-authentication;
-//! so may fetching a new secret, which happens when the screen opens.
+/**
+ * setting/google: bind an authenticator app (scan the QR code or type the key, then confirm with
+ * its first 6-digit code), or unbind it with a current code. Both may need re-authentication;
+ * so may fetching a new secret, which happens when the screen opens.
+ *
+ * @module
+ */
 
 import { Alert, Box, Button, Field, Flex, Grid, Image, Input, InputGroup, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQuery } from '@tanstack/react-query';

@@ -1,5 +1,9 @@
-//! setting/login-pwd: change the login password with the current one (rule A, different from the
-//! current one); the other devices are logged out.
+/**
+ * setting/login-pwd: change the login password with the current one (rule A, different from the
+ * current one); the other devices are logged out.
+ *
+ * @module
+ */
 
 import { Alert, Button, Stack } from '@chakra-ui/react';
 import { useState } from 'react';

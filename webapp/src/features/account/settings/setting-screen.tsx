@@ -1,6 +1,10 @@
-//! The frame of a security settings screen (heading, description, a card with the form) and what
-//! every settings form does after a successful change: refresh the user record, say so, and go
-//! back to the security tab.
+/**
+ * The frame of a security settings screen (heading, description, a card with the form) and what
+ * every settings form does after a successful change: refresh the user record, say so, and go
+ * back to the security tab.
+ *
+ * @module
+ */
 
 import { Card, Stack } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';

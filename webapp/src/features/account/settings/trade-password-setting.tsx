@@ -1,5 +1,9 @@
-//! setting/trade-pwd: set the fund password, or change it with the current one (rule B: 6 to 20
-//! letters, digits and punctuation). May need re-authentication.
+/**
+ * setting/trade-pwd: set the fund password, or change it with the current one (rule B: 6 to 20
+ * letters, digits and punctuation). May need re-authentication.
+ *
+ * @module
+ */
 
 import { Button, Stack } from '@chakra-ui/react';
 import { useState } from 'react';

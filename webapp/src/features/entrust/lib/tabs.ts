@@ -1,5 +1,9 @@
-//! The tabs of /account/entrust (spec section 2): spot, margin-all, margin-fixed, future/u and
-//! future/coin, each a path of its own under /account/entrust; spot is the default.
+/**
+ * The tabs of /account/entrust (spec section 2): spot, margin-all, margin-fixed, future/u and
+ * future/coin, each a path of its own under /account/entrust; spot is the default.
+ *
+ * @module
+ */
 
 /** The base path of the orders pages. */
 export const ENTRUST_PATH = '/account/entrust';

@@ -1,5 +1,9 @@
-//! A row of choice cards (networks): one choice of a few, each with a title and a detail line. A
-//! radio group for assistive technology; arrow keys move the choice like native radios.
+/**
+ * A row of choice cards (networks): one choice of a few, each with a title and a detail line. A
+ * radio group for assistive technology; arrow keys move the choice like native radios.
+ *
+ * @module
+ */
 
 import { Box, SimpleGrid, Text, chakra } from '@chakra-ui/react';
 import { type KeyboardEvent, useRef } from 'react';

@@ -1,4 +1,8 @@
-//! A button that copies a value (toast 'Copy successful' / 'Copy Failed!').
+/**
+ * A button that copies a value (toast 'Copy successful' / 'Copy Failed!').
+ *
+ * @module
+ */
 
 import { Button, IconButton } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,9 @@
-//! Form fields of the funds screens: labelled text and password inputs, an amount input with its
-//! unit, balance line and Max button, and a native coin picker. Each shows its error under it.
+/**
+ * Form fields of the funds screens: labelled text and password inputs, an amount input with its
+ * unit, balance line and Max button, and a native coin picker. Each shows its error under it.
+ *
+ * @module
+ */
 
 import { Alert, Box, Button, Field, Flex, IconButton, Input, InputGroup, type InputProps, NativeSelect, Text } from '@chakra-ui/react';
 import { type ReactNode, useState } from 'react';

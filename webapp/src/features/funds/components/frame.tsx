@@ -1,7 +1,11 @@
-//! The frame of both funds hosts (/assets/index and /account/wallet): the page heading, the screen
-//! list — a side list from `lg`, a horizontally scrolling row below — and the routed screen. The
-//! list's links keep the host's URL form (`?key=` or a path), so a reload or a shared link shows the
-//! same screen.
+/**
+ * The frame of both funds hosts (/assets/index and /account/wallet): the page heading, the screen
+ * list — a side list from `lg`, a horizontally scrolling row below — and the routed screen. The
+ * list's links keep the host's URL form (`?key=` or a path), so a reload or a shared link shows the
+ * same screen.
+ *
+ * @module
+ */
 
 import { Box, Container, Flex, Grid, Heading, Stack, Text, chakra } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

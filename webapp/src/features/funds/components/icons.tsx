@@ -1,5 +1,9 @@
-//! Icons of the funds screens (decorative: aria-hidden; the control or text beside them carries the
-//! meaning).
+/**
+ * Icons of the funds screens (decorative: aria-hidden; the control or text beside them carries the
+ * meaning).
+ *
+ * @module
+ */
 
 import { Icon, type IconProps } from '@chakra-ui/react';
 import type { ReactNode } from 'react';

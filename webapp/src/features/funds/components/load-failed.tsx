@@ -1,4 +1,8 @@
-//! A read that failed (other than a 401, which logs out): what failed and a retry.
+/**
+ * A read that failed (other than a 401, which logs out): what failed and a retry.
+ *
+ * @module
+ */
 
 import { Alert, Button } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,8 @@
-//! The "Before you deposit / withdraw" card: a titled list of notes, each after a small info icon.
+/**
+ * The "Before you deposit / withdraw" card: a titled list of notes, each after a small info icon.
+ *
+ * @module
+ */
 
 import { Flex, Stack, Text } from '@chakra-ui/react';
 import { InfoIcon } from './icons';

@@ -1,4 +1,8 @@
-//! Page buttons under a table, labelled in the user's language (nothing when one page holds all).
+/**
+ * Page buttons under a table, labelled in the user's language (nothing when one page holds all).
+ *
+ * @module
+ */
 
 import { ButtonGroup, IconButton, Pagination } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,8 @@
-//! A titled card of the funds screens (a region named by its title), with optional actions.
+/**
+ * A titled card of the funds screens (a region named by its title), with optional actions.
+ *
+ * @module
+ */
 
 import { Box, Card, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import { type ReactNode, useId } from 'react';

@@ -1,5 +1,9 @@
-//! A QR code of a text (a deposit address), drawn as one SVG path from the `qrcode` package's module
-//! matrix. Always dark modules on white with a quiet zone, in both themes, so every scanner reads it.
+/**
+ * A QR code of a text (a deposit address), drawn as one SVG path from the `qrcode` package's module
+ * matrix. Always dark modules on white with a quiet zone, in both themes, so every scanner reads it.
+ *
+ * @module
+ */
 
 import { Box } from '@chakra-ui/react';
 import { create } from 'qrcode';

@@ -1,6 +1,10 @@
-//! The payment screenshot of a deposit: choose (or drop) an image, which is uploaded at once through
-//! the upload call the identity documents use; the slot then shows its preview. Only images (PNG,
-//! JPEG, WebP) of at most 5 MB are taken; the server's recognised type must be an image too.
+/**
+ * The payment screenshot of a deposit: choose (or drop) an image, which is uploaded at once through
+ * the upload call the identity documents use; the slot then shows its preview. Only images (PNG,
+ * JPEG, WebP) of at most 5 MB are taken; the server's recognised type must be an image too.
+ *
+ * @module
+ */
 
 import { Box, Button, Field, Flex, HStack, Image, Spinner, Stack, Text } from '@chakra-ui/react';
 import { type DragEvent, useEffect, useId, useRef, useState } from 'react';

@@ -1,4 +1,8 @@
-//! The state of a deposit or withdrawal: under review (orange), passed (green), failed (red).
+/**
+ * The state of a deposit or withdrawal: under review (orange), passed (green), failed (red).
+ *
+ * @module
+ */
 
 import { Badge, Box } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

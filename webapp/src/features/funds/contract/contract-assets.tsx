@@ -1,8 +1,12 @@
-//! /assets/index?key=contract: the contract (USDT-M futures) assets — the trading wallet's available
-//! USDT and what its isolated margins and order holds keep (getMyBalance of the trading bucket), the
-//! futures equity and unrealised PnL of the open positions pushed by the user channel (`au`), and the
-//! open positions with their margin (the shared futures tables, read-only). Transfers in and out of
-//! the trading wallet go through the transfer screen.
+/**
+ * /assets/index?key=contract: the contract (USDT-M futures) assets — the trading wallet's available
+ * USDT and what its isolated margins and order holds keep (getMyBalance of the trading bucket), the
+ * futures equity and unrealised PnL of the open positions pushed by the user channel (`au`), and the
+ * open positions with their margin (the shared futures tables, read-only). Transfers in and out of
+ * the trading wallet go through the transfer screen.
+ *
+ * @module
+ */
 
 import { Box, Button, SimpleGrid, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';

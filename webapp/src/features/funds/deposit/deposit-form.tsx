@@ -1,8 +1,12 @@
-//! The deposit (recharge) screen: coin and network pickers over the configured channels
-//! (getRechargeCurrency), the channel's address with its QR code and a copy button, then the amount
-//! and the payment screenshot, checked by wasm-core's deposit form rules (each error in the user's
-//! language) and submitted with one `Idempotency-Key` per intended deposit (submitRecharge). The
-//! deposit then waits for an operator's review.
+/**
+ * The deposit (recharge) screen: coin and network pickers over the configured channels
+ * (getRechargeCurrency), the channel's address with its QR code and a copy button, then the amount
+ * and the payment screenshot, checked by wasm-core's deposit form rules (each error in the user's
+ * language) and submitted with one `Idempotency-Key` per intended deposit (submitRecharge). The
+ * deposit then waits for an operator's review.
+ *
+ * @module
+ */
 
 import { Button, Code, Flex, Grid, HStack, Link, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
 import { type FormEvent, useMemo, useState } from 'react';

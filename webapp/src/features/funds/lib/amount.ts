@@ -1,6 +1,10 @@
-//! The amount rules shared by the transfer and conversion forms: the number-input rule of wasm-core
-//! (digits, one point, no leading zero, at most 8 decimals), above zero, within the balance and not
-//! under a minimum — each message the core's own i18n key, so it reads like the core's violations.
+/**
+ * The amount rules shared by the transfer and conversion forms: the number-input rule of wasm-core
+ * (digits, one point, no leading zero, at most 8 decimals), above zero, within the balance and not
+ * under a minimum — each message the core's own i18n key, so it reads like the core's violations.
+ *
+ * @module
+ */
 
 import type { TFunction } from 'i18next';
 import { compareDecimal } from '../../../lib/decimal';

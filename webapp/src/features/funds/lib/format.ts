@@ -1,5 +1,9 @@
-//! Display helpers of the funds screens: amounts through wasm-core (money stays a decimal string),
-//! coin names and logos, and times in the user's time zone (the shared time-zone hook).
+/**
+ * Display helpers of the funds screens: amounts through wasm-core (money stays a decimal string),
+ * coin names and logos, and times in the user's time zone (the shared time-zone hook).
+ *
+ * @module
+ */
 
 import { useMemo } from 'react';
 import { useDateTimeFormatter as useSharedFormatter, useTimeZone } from '../../../hooks/use-time-zone';

@@ -1,5 +1,9 @@
-//! How a funds screen links to another: the host (/assets/index or /account/wallet) provides the
-//! link builder, so the same screen works in both.
+/**
+ * How a funds screen links to another: the host (/assets/index or /account/wallet) provides the
+ * link builder, so the same screen works in both.
+ *
+ * @module
+ */
 
 import { createContext, useContext } from 'react';
 import { type FundsTarget, assetsHref } from './screens';

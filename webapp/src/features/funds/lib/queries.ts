@@ -1,10 +1,37 @@
-//! The funds reads shared by several screens, over the generated hooks: the user's balances per
-//! coin and bucket (getUserCoin), and a refresh of every funds read after money moved.
+/**
+ * The funds reads shared by several screens, over the generated hooks: the user's balances per
+ * coin and bucket (getUserCoin), and a refresh of every funds read after money moved.
+ *
+ * @module
+ */
 
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { useGetUserCoin } from '../../../api/generated/funds/funds';
+import {
+  getGetRechargeChannelsQueryKey,
+  getGetRechargeCurrencyQueryKey,
+  getGetRechargeLogQueryKey,
+  getListRechargesQueryKey,
+} from '../../../api/generated/deposits/deposits';
+import { getGetUserCoinQueryKey, getListTransfersQueryKey, useGetUserCoin } from '../../../api/generated/funds/funds';
+import { getGetCurrencyPriceQueryKey } from '../../../api/generated/market/market';
 import type { UserCoin } from '../../../api/generated/model';
+import {
+  getExportMyBillQueryKey,
+  getGetCoinRateQueryKey,
+  getGetCurrencyAccountQueryKey,
+  getGetMyBalanceQueryKey,
+  getGetMyBillQueryKey,
+  getGetWalletAccountQueryKey,
+  getGetWalletTransfersQueryKey,
+} from '../../../api/generated/reports/reports';
+import {
+  getGetWithdrawalKeyQueryKey,
+  getGetWithdrawalLogQueryKey,
+  getListWithdrawalsQueryKey,
+} from '../../../api/generated/withdrawals/withdrawals';
+import { cachedApiHead } from '../../../lib/api-calls';
+import { invalidateOperations } from '../../../lib/query-keys';
 import { useIsLoggedIn } from '../../../lib/session';
 
 export type { UserCoin };
@@ -30,15 +57,35 @@ export function bucketBalance(coin: UserCoin | undefined, bucket: Bucket): strin
   return coin ? coin[bucket] : '0';
 }
 
-/** The paths whose reads change when money moves. */
-const FUNDS_PATHS = /\/(userCoin|coin\/assets|coin\/wallet|transfer|recharge|withdraw|texchange)\//;
+/**
+ * The reads that change when money moves (any page or filter): balances and account values, deposit
+ * and withdrawal records and their settings, transfers, bills, the swap's prices. The exchange quote
+ * is not one of them.
+ */
+function fundsReads(head: string): QueryKey[] {
+  return [
+    getGetUserCoinQueryKey(),
+    getListTransfersQueryKey(),
+    getGetRechargeCurrencyQueryKey(head),
+    getGetRechargeChannelsQueryKey(),
+    getListRechargesQueryKey(),
+    getGetRechargeLogQueryKey(head),
+    getGetMyBillQueryKey(head),
+    getExportMyBillQueryKey(head),
+    getGetWalletAccountQueryKey(head),
+    getGetMyBalanceQueryKey(head),
+    getGetCurrencyAccountQueryKey(head),
+    getGetCoinRateQueryKey(head),
+    getGetWalletTransfersQueryKey(head),
+    getGetWithdrawalKeyQueryKey(head),
+    getListWithdrawalsQueryKey(),
+    getGetWithdrawalLogQueryKey(head),
+    getGetCurrencyPriceQueryKey(),
+  ];
+}
 
 /** Refetches every funds read (balances, values, records, bills) after money moved. */
 export function useRefreshFunds(): () => void {
   const queryClient = useQueryClient();
-  return useCallback(() => {
-    void queryClient.invalidateQueries({
-      predicate: (query) => query.queryKey.some((part) => typeof part === 'string' && FUNDS_PATHS.test(part) && !part.includes('getExchangeQuote')),
-    });
-  }, [queryClient]);
+  return useCallback(() => void invalidateOperations(queryClient, fundsReads(cachedApiHead(queryClient))), [queryClient]);
 }

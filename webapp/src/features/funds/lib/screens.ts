@@ -1,7 +1,11 @@
-//! The funds screens and where they live: `/assets/index?key=<key>` (spec section 2: overview,
-//! recharge, withdraw, swap, transfer, order centre, records — plus contract, the futures wallet) and the account layout's
-//! `/account/wallet/<page>` (assets, deposit, withdrawal, history-deposit, history-withdrawal, bills).
-//! Both hosts render the same screens; `FundsLinks` says how one screen links to another in each.
+/**
+ * The funds screens and where they live: `/assets/index?key=<key>` (spec section 2: overview,
+ * recharge, withdraw, swap, transfer, order centre, records — plus contract, the futures wallet) and the account layout's
+ * `/account/wallet/<page>` (assets, deposit, withdrawal, history-deposit, history-withdrawal, bills).
+ * Both hosts render the same screens; `FundsLinks` says how one screen links to another in each.
+ *
+ * @module
+ */
 
 /** The `key` values of /assets/index, in menu order. */
 export const ASSET_KEYS = ['overview', 'contract', 'recharge', 'withdraw', 'swap', 'transfer', 'records', 'order'] as const;

@@ -1,7 +1,11 @@
-//! `key=order`: the order centre — the user's spot orders of every pair: open orders (with cancel),
-//! order history and trade history, with a pair filter and paging (the shared spot tables; the tab and
-//! the pair stay in the URL next to `key=order`). Futures and seconds-contract orders are not offered
-//! yet: a short note says so instead of an empty table.
+/**
+ * `key=order`: the order centre — the user's spot orders of every pair: open orders (with cancel),
+ * order history and trade history, with a pair filter and paging (the shared spot tables; the tab and
+ * the pair stay in the URL next to `key=order`). Futures and seconds-contract orders are not offered
+ * yet: a short note says so instead of an empty table.
+ *
+ * @module
+ */
 
 import { Box, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,11 @@
-//! The assets overview: the total value of every bucket in USDT and BTC (getWalletAccount), one card
-//! per bucket (funding, trading, earn), and the coin table of a bucket — available, frozen and value —
-//! from getCurrencyAccount (funding: every asset) or getMyBalance (trading, earn: the coins held).
-//! Actions lead to deposit, withdrawal, transfer and conversion, with the coin chosen.
+/**
+ * The assets overview: the total value of every bucket in USDT and BTC (getWalletAccount), one card
+ * per bucket (funding, trading, earn), and the coin table of a bucket — available, frozen and value —
+ * from getCurrencyAccount (funding: every asset) or getMyBalance (trading, earn: the coins held).
+ * Actions lead to deposit, withdrawal, transfer and conversion, with the coin chosen.
+ *
+ * @module
+ */
 
 import { Box, Button, Checkbox, Flex, HStack, IconButton, Input, InputGroup, SimpleGrid, Skeleton, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';

@@ -1,5 +1,9 @@
-//! The bills: every posting of the user's journal (getMyBill), filtered by kind, coin and a date range
-//! in the user's time zone, paged, with a CSV export of the same filters (exportMyBill → a file).
+/**
+ * The bills: every posting of the user's journal (getMyBill), filtered by kind, coin and a date range
+ * in the user's time zone, paged, with a CSV export of the same filters (exportMyBill → a file).
+ *
+ * @module
+ */
 
 import { Box, Button, Field, Flex, HStack, Input, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';

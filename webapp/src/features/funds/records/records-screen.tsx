@@ -1,5 +1,9 @@
-//! `key=records`: deposit history, withdrawal history, transfers and bills as tabs; the tab lives in
-//! the URL (`&tab=`), so a reload or a shared link opens the same list.
+/**
+ * `key=records`: deposit history, withdrawal history, transfers and bills as tabs; the tab lives in
+ * the URL (`&tab=`), so a reload or a shared link opens the same list.
+ *
+ * @module
+ */
 
 import { Stack, Tabs } from '@chakra-ui/react';
 import type { JSX } from 'react';

@@ -1,6 +1,10 @@
-//! Deposit and withdrawal histories (listRecharges, listWithdrawals): a status filter, the records with
-//! their state — under review, passed, or failed with the operator's reason — and for withdrawals the
-//! address, fee, amount received and the transaction hash with a copy button. Paged, newest first.
+/**
+ * Deposit and withdrawal histories (listRecharges, listWithdrawals): a status filter, the records with
+ * their state — under review, passed, or failed with the operator's reason — and for withdrawals the
+ * address, fee, amount received and the transaction hash with a copy button. Paged, newest first.
+ *
+ * @module
+ */
 
 import { Box, Flex, HStack, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';

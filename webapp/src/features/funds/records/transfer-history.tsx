@@ -1,5 +1,9 @@
-//! Transfer records: moves between the user's own buckets (getWalletTransfers) and transfers to and
-//! from other users (listTransfers), each paged, newest first.
+/**
+ * Transfer records: moves between the user's own buckets (getWalletTransfers) and transfers to and
+ * from other users (listTransfers), each paged, newest first.
+ *
+ * @module
+ */
 
 import { Badge, Flex, HStack, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { useState } from 'react';

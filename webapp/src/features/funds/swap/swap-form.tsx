@@ -1,7 +1,11 @@
-//! Conversion between two assets of the funding account. Once the amount follows the rules, a firm
-//! quote is asked for (getExchangeQuote); its countdown runs on screen and a new quote replaces it
-//! when it expires. Convert accepts the quote shown (currencyExchange); a quote that expired on the
-//! way (409 `quote_expired`) is replaced and the user is told to confirm again.
+/**
+ * Conversion between two assets of the funding account. Once the amount follows the rules, a firm
+ * quote is asked for (getExchangeQuote); its countdown runs on screen and a new quote replaces it
+ * when it expires. Convert accepts the quote shown (currencyExchange); a quote that expired on the
+ * way (409 `quote_expired`) is replaced and the user is told to confirm again.
+ *
+ * @module
+ */
 
 import { Box, Button, Flex, HStack, IconButton, Progress, Skeleton, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useState } from 'react';

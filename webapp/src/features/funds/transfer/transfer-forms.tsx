@@ -1,7 +1,11 @@
-//! Transfers: between the user's own buckets (funding, trading, earn: the pickers, a flip button and
-//! Max) through transferFunds, and to another user (recipient, amount, fund password) through
-//! submitTransfer. Both send an `Idempotency-Key` per intended transfer, so a retry after a lost
-//! answer moves the money at most once.
+/**
+ * Transfers: between the user's own buckets (funding, trading, earn: the pickers, a flip button and
+ * Max) through transferFunds, and to another user (recipient, amount, fund password) through
+ * submitTransfer. Both send an `Idempotency-Key` per intended transfer, so a retry after a lost
+ * answer moves the money at most once.
+ *
+ * @module
+ */
 
 import { Alert, Box, Button, Flex, IconButton, Link, Stack, Tabs, chakra } from '@chakra-ui/react';
 import { type FormEvent, useMemo, useState } from 'react';

@@ -1,11 +1,15 @@
-//! The withdrawal screen: coin and network (the channel's fee and minimum), the destination address
-//! checked live by wasm-core's withdrawal form rules for that network, the amount with the available
-//! funding balance and Max, the fee and the amount received computed live by wasm-core
-//! (`withdrawalQuote`), and the fund password. The request body is sealed in the browser: the
-//! session's key (getWithdrawalKey), a fresh nonce from `crypto.getRandomValues`, AES-256-GCM by the
-//! browser's WebCrypto (`lib/seal.ts`, byte for byte wasm-core's `cipher::seal_text`) with the
-//! associated data `assets/withdrawal`; only `{payload}` is sent (submitWithdrawal), with one
-//! `Idempotency-Key` per intended withdrawal.
+/**
+ * The withdrawal screen: coin and network (the channel's fee and minimum), the destination address
+ * checked live by wasm-core's withdrawal form rules for that network, the amount with the available
+ * funding balance and Max, the fee and the amount received computed live by wasm-core
+ * (`withdrawalQuote`), and the fund password. The request body is sealed in the browser: the
+ * session's key (getWithdrawalKey), a fresh nonce from `crypto.getRandomValues`, AES-256-GCM by the
+ * browser's WebCrypto (`lib/seal.ts`, byte for byte wasm-core's `cipher::seal_text`) with the
+ * associated data `assets/withdrawal`; only `{payload}` is sent (submitWithdrawal), with one
+ * `Idempotency-Key` per intended withdrawal.
+ *
+ * @module
+ */
 
 import { Alert, Button, Grid, Link, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,10 +1,14 @@
-//! The order form's figures, every one wasm-core's (the functions the server runs when it fills the
-//! order): initial margin (rounded as the engine rounds margins), opening fee at the taker rate,
-//! estimated liquidation price, the largest size the available balance opens, and PnL / ROE at the
-//! take-profit and stop-loss triggers. Pure: decimal strings in, decimal strings out.
-//!
-//! A cross position's liquidation price is the server's (`cross_context`): WB the trading wallet, TMM
-//! and UPNL the maintenance margin and unrealised PnL of the user's cross positions in OTHER symbols.
+/**
+ * The order form's figures, every one wasm-core's (the functions the server runs when it fills the
+ * order): initial margin (rounded as the engine rounds margins), opening fee at the taker rate,
+ * estimated liquidation price, the largest size the available balance opens, and PnL / ROE at the
+ * take-profit and stop-loss triggers. Pure: decimal strings in, decimal strings out.
+ *
+ * A cross position's liquidation price is the server's (`cross_context`): WB the trading wallet, TMM
+ * and UPNL the maintenance margin and unrealised PnL of the user's cross positions in OTHER symbols.
+ *
+ * @module
+ */
 
 import { isPositive, sumDecimals } from '../../../lib/decimal-math';
 import {

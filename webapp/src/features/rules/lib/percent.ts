@@ -1,5 +1,9 @@
-//! Fee rates as percentages, on the decimal string itself (money never goes through floating point):
-//! `0.001` → `0.1`.
+/**
+ * Fee rates as percentages, on the decimal string itself (money never goes through floating point):
+ * `0.001` → `0.1`.
+ *
+ * @module
+ */
 
 /** A fraction as a percentage (`0.001` → `0.1`, `0.02` → `2`); `null` for a value that is no decimal. */
 export function fractionToPercent(fraction: string): string | null {

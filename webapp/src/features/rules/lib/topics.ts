@@ -1,9 +1,13 @@
-//! The topics of /rule/index (spec section 2): the rules pages (spot, seconds contract, USDT-M futures,
-//! loan), fees and the security fund, and the announcement topics. `?modelType=` picks one by number;
-//! the footer's links fix 4 (seconds contract), 6 (spot), 8 (USDT-M futures), 10 (loan), 11 (user
-//! agreement), 12 (privacy) and 13 (risk disclosure); the other numbers are this page's own. A missing
-//! or unknown number shows the spot trading rules; any other query value (the `replace` cache-buster)
-//! is ignored.
+/**
+ * The topics of /rule/index (spec section 2): the rules pages (spot, seconds contract, USDT-M futures,
+ * loan), fees and the security fund, and the announcement topics. `?modelType=` picks one by number;
+ * the footer's links fix 4 (seconds contract), 6 (spot), 8 (USDT-M futures), 10 (loan), 11 (user
+ * agreement), 12 (privacy) and 13 (risk disclosure); the other numbers are this page's own. A missing
+ * or unknown number shows the spot trading rules; any other query value (the `replace` cache-buster)
+ * is ignored.
+ *
+ * @module
+ */
 
 /** The groups of the topic list, in display order. */
 export const TOPIC_GROUPS = ['trading', 'notices', 'guides', 'legal'] as const;

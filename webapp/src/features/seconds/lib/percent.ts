@@ -1,5 +1,9 @@
-//! A payout rate as a percentage, on the decimal string itself (money never goes through floating
-//! point): `0.85` → `85`, `0.925` → `92.5`.
+/**
+ * A payout rate as a percentage, on the decimal string itself (money never goes through floating
+ * point): `0.85` → `85`, `0.925` → `92.5`.
+ *
+ * @module
+ */
 
 /** A fraction as a percentage; `null` for a value that is no decimal. */
 export function rateToPercent(fraction: string): string | null {

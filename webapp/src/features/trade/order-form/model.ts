@@ -1,7 +1,11 @@
-//! The order form's data, as pure functions: what the user typed (a draft, all strings), the input of
-//! wasm-core's `validateSpotOrder` and `spotOrderPreview`, the percentage buttons and the body of
-//! `submitSpotOrder`. Amounts stay decimal strings; the only arithmetic is the exact, rounded-down
-//! share of a balance (`decimal-math.ts`).
+/**
+ * The order form's data, as pure functions: what the user typed (a draft, all strings), the input of
+ * wasm-core's `validateSpotOrder` and `spotOrderPreview`, the percentage buttons and the body of
+ * `submitSpotOrder`. Amounts stay decimal strings; the only arithmetic is the exact, rounded-down
+ * share of a balance (`decimal-math.ts`).
+ *
+ * @module
+ */
 
 import type { SpotOrderRequest } from '../../../api/generated/model';
 import { decimalsOfStep, floorToStep, isPositive, percentOf, quantityFor } from '../../../lib/decimal-math';

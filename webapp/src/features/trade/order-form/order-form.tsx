@@ -1,10 +1,14 @@
-//! The spot order form: Buy / Sell, Limit / Market / Stop-limit, the fields the type needs (trigger
-//! price, price, quantity — or, for a market buy, the amount to spend), the percentage buttons, time
-//! in force and post-only under "Advanced", the available balance, and a preview (cost or proceeds,
-//! fee at the taker rate, what arrives, balances after) recomputed by wasm-core on every keystroke.
-//! The same core rule the server runs (`validateSpotOrder`) shows each field's error as it is typed;
-//! the order goes out with an `Idempotency-Key`, and the toast says what happened to it.
-//! Visitors see log-in and sign-up buttons instead of the submit button.
+/**
+ * The spot order form: Buy / Sell, Limit / Market / Stop-limit, the fields the type needs (trigger
+ * price, price, quantity — or, for a market buy, the amount to spend), the percentage buttons, time
+ * in force and post-only under "Advanced", the available balance, and a preview (cost or proceeds,
+ * fee at the taker rate, what arrives, balances after) recomputed by wasm-core on every keystroke.
+ * The same core rule the server runs (`validateSpotOrder`) shows each field's error as it is typed;
+ * the order goes out with an `Idempotency-Key`, and the toast says what happened to it.
+ * Visitors see log-in and sign-up buttons instead of the submit button.
+ *
+ * @module
+ */
 
 import { Box, Button, Checkbox, Collapsible, Field, Flex, HStack, NativeSelect, Stack, Tabs, Text, chakra } from '@chakra-ui/react';
 import { type FormEvent, useId, useMemo, useState } from 'react';

@@ -1,6 +1,10 @@
-//! The toast after an order was accepted: what happened to it, in the user's language — filled at an
-//! average price, partly filled (the rest on the book, or cancelled), placed on the book, waiting
-//! for its trigger, or not filled at all (and why).
+/**
+ * The toast after an order was accepted: what happened to it, in the user's language — filled at an
+ * average price, partly filled (the rest on the book, or cancelled), placed on the book, waiting
+ * for its trigger, or not filled at all (and why).
+ *
+ * @module
+ */
 
 import type { TFunction } from 'i18next';
 import type { SpotOrder } from '../../../api/generated/model';
