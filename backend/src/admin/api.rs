@@ -1,12 +1,13 @@
 //! HTTP of the operator calls: `GET /api/admin/kyc/list` and `POST /api/admin/kyc/review`. Each
 //! needs a session of an account with the `operator` role; anyone else gets 403.
 
+use crate::kyc::files::LinkKey;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, Tags, param::Query};
+use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
 use super::service::{self, Review};
-use crate::app::AppState;
 use crate::entity::{kyc_submission, user};
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
@@ -126,7 +127,8 @@ impl AdminApi {
     )]
     async fn list_identity(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         /// Only submissions with this status; all when absent.
         status: Query<Option<KycStatus>>,
@@ -139,7 +141,7 @@ impl AdminApi {
         let result = async {
             service::require_operator(&auth.0.user)?;
             let found = service::list_submissions(
-                &state.db,
+                db,
                 status.0.map(KycStatus::to_service),
                 page.0.unwrap_or(1),
                 page_size.0.unwrap_or(20),
@@ -151,7 +153,7 @@ impl AdminApi {
                 records: found
                     .records
                     .into_iter()
-                    .map(|(row, owner)| record(row, owner.as_ref(), &state.link_key, now))
+                    .map(|(row, owner)| record(row, owner.as_ref(), link_key, now))
                     .collect(),
             })
         }
@@ -169,14 +171,15 @@ impl AdminApi {
     )]
     async fn review_identity(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         body: JsonBody<ReviewRequest>,
     ) -> MemberResponse<AdminIdentityRecord> {
         let body = body.0;
         let result = async {
             let (reviewed, owner) = service::review(
-                &state.db,
+                db,
                 &auth.0.user,
                 Review {
                     id: body.id,
@@ -185,7 +188,7 @@ impl AdminApi {
                 },
             )
             .await?;
-            Ok::<_, Refusal>(record(reviewed, owner.as_ref(), &state.link_key, now_ms()))
+            Ok::<_, Refusal>(record(reviewed, owner.as_ref(), link_key, now_ms()))
         }
         .await;
         MemberResponse::of(result, Msg::Reviewed)

@@ -5,13 +5,14 @@
 //! `review → passed|failed` update and the ledger entries in its transaction — live in
 //! [`crate::funds::deposits`] and [`crate::funds::withdrawals`].
 
+use crate::kyc::files::LinkKey;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, Tags, param::Path};
 use rust_decimal::Decimal;
+use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
 use super::service::require_operator;
-use crate::app::AppState;
 use crate::entity::{deposit, withdrawal};
 use crate::funds::deposits::{self, Decision, DepositRecord, ListFilter, PaymentStatus};
 use crate::funds::withdrawals::{self, WithdrawalRecord};
@@ -238,7 +239,8 @@ impl AdminFundsApi {
     )]
     async fn list_deposits(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         body: JsonBody<Option<AdminPaymentListRequest>>,
     ) -> MemberResponse<AdminDepositPage> {
@@ -250,8 +252,8 @@ impl AdminFundsApi {
                 status: body.status,
                 ..ListFilter::default()
             };
-            let (total, rows) = deposits::list(&state.db, &filter, page, page_size).await?;
-            let accounts = deposits::accounts(&state.db, rows.iter().map(|r| r.user_id)).await?;
+            let (total, rows) = deposits::list(db, &filter, page, page_size).await?;
+            let accounts = deposits::accounts(db, rows.iter().map(|r| r.user_id)).await?;
             let now = now_ms();
             Ok::<_, Refusal>(AdminDepositPage {
                 total,
@@ -261,7 +263,7 @@ impl AdminFundsApi {
                     .into_iter()
                     .map(|row| {
                         let account = accounts.get(&row.user_id);
-                        admin_deposit(row, account, &state.link_key, now)
+                        admin_deposit(row, account, link_key, now)
                     })
                     .collect(),
             })
@@ -280,7 +282,8 @@ impl AdminFundsApi {
     )]
     async fn review_deposit(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         /// The deposit's id.
         id: Path<i64>,
@@ -292,9 +295,9 @@ impl AdminFundsApi {
             approve: body.approve,
             reason: body.reason,
         };
-        let result = deposits::review(&state.db, &auth.0.user, &decision)
+        let result = deposits::review(db, &auth.0.user, &decision)
             .await
-            .map(|row| DepositRecord::of(&row, &state.link_key, now_ms()));
+            .map(|row| DepositRecord::of(&row, link_key, now_ms()));
         MemberResponse::of(result, Msg::Reviewed)
     }
 
@@ -307,7 +310,7 @@ impl AdminFundsApi {
     )]
     async fn list_withdrawals(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         body: JsonBody<Option<AdminPaymentListRequest>>,
     ) -> MemberResponse<AdminWithdrawalPage> {
@@ -319,8 +322,8 @@ impl AdminFundsApi {
                 status: body.status,
                 ..ListFilter::default()
             };
-            let (total, rows) = withdrawals::list(&state.db, &filter, page, page_size).await?;
-            let accounts = deposits::accounts(&state.db, rows.iter().map(|r| r.user_id)).await?;
+            let (total, rows) = withdrawals::list(db, &filter, page, page_size).await?;
+            let accounts = deposits::accounts(db, rows.iter().map(|r| r.user_id)).await?;
             Ok::<_, Refusal>(AdminWithdrawalPage {
                 total,
                 page,
@@ -349,7 +352,7 @@ impl AdminFundsApi {
     )]
     async fn review_withdrawal(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         /// The withdrawal's id.
         id: Path<i64>,
@@ -361,10 +364,9 @@ impl AdminFundsApi {
             approve: body.approve,
             reason: body.reason,
         };
-        let result =
-            withdrawals::review(&state.db, &auth.0.user, &decision, body.tx_hash.as_deref())
-                .await
-                .map(|row| WithdrawalRecord::of(&row));
+        let result = withdrawals::review(db, &auth.0.user, &decision, body.tx_hash.as_deref())
+            .await
+            .map(|row| WithdrawalRecord::of(&row));
         MemberResponse::of(result, Msg::Reviewed)
     }
 }

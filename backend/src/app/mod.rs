@@ -1,6 +1,10 @@
-//! Builds the whole server: the OpenAPI service over the domain APIs, the live channels, the
-//! platform config script and the static webapp, with the request-wide middleware; starts the
-//! market simulator; and stops everything cleanly.
+//! The composition root: builds the whole server — the OpenAPI service over the domain APIs, the
+//! live channels, the platform config script and the static webapp, with the request-wide
+//! middleware —, starts the engines and the market simulator, and stops everything cleanly. Every
+//! dependency a handler may use is registered on its own ([`AppState::register`]), so a handler
+//! names only the ones it uses and no domain imports this module.
+
+pub mod user_channel;
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
@@ -26,6 +30,7 @@ use crate::funds::reports_api::ReportsApi;
 use crate::funds::withdrawals::WithdrawalApi;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
 use crate::kyc::api::KycApi;
+use crate::kyc::files::LinkKey;
 use crate::market::{
     MarketHub,
     api::MarketApi,
@@ -40,7 +45,7 @@ use crate::user::{
     rate_limit::{CodeLimits, Limit, RateLimiter},
 };
 
-/// What every request handler shares.
+/// The dependencies of a running server, each handed to the handlers on its own.
 #[derive(Clone)]
 pub struct AppState {
     /// The database.
@@ -54,7 +59,7 @@ pub struct AppState {
     /// Login and code-sending limits.
     pub limiter: Arc<RateLimiter>,
     /// Key that signs short-lived file links.
-    pub link_key: Arc<[u8; 32]>,
+    pub link_key: LinkKey,
     /// The spot markets.
     pub spot: Arc<crate::spot::SpotRegistry>,
     /// Rolled-up closed candles of the kline history.
@@ -63,6 +68,23 @@ pub struct AppState {
     pub seconds: Arc<crate::seconds::SecondsEngine>,
     /// The USDT-M futures engines.
     pub futures: Arc<crate::futures::FuturesRegistry>,
+}
+
+impl AppState {
+    /// `endpoint` with every dependency registered as its own request data (`Data<&T>`).
+    pub fn register<E: Endpoint>(&self, endpoint: E) -> impl Endpoint + use<E> {
+        endpoint
+            .data(self.db.clone())
+            .data(self.hub.clone())
+            .data(self.config.clone())
+            .data(self.mailer.clone())
+            .data(self.limiter.clone())
+            .data(self.link_key.clone())
+            .data(self.spot.clone())
+            .data(self.kline_cache.clone())
+            .data(self.seconds.clone())
+            .data(self.futures.clone())
+    }
 }
 
 /// Every domain API, in the order the OpenAPI document lists them.
@@ -124,16 +146,16 @@ pub fn routes(state: AppState) -> impl Endpoint {
     let webapp = StaticFilesEndpoint::new(&state.config.webapp_dir)
         .index_file("index.html")
         .fallback_to_index();
-    Route::new()
+    let routes = Route::new()
         .at("/api/dev/outbox", get(dev_outbox))
         .nest_no_strip("/api", api_service())
         .at("/platform/dev/config.js", get(platform_config_script))
         .at("/ws/market/:client_id", get(market_channel))
         .at("/ws/business/notice", get(business_notice))
-        .at("/ws/user/push/:user_id", get(crate::funds::push::user_push))
-        .nest("/", webapp)
-        .data(state.hub.clone())
-        .data(state)
+        .at("/ws/user/push/:user_id", get(user_channel::user_push))
+        .nest("/", webapp);
+    state
+        .register(routes)
         .with(CatchPanic::new().with_handler(EnvelopePanicHandler))
         .around(api_middleware)
 }
@@ -260,7 +282,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     let state = AppState {
         db,
         hub,
-        link_key: Arc::new(link_key(&config.security.link_secret)),
+        link_key: LinkKey::from_secret(&config.security.link_secret),
         config: Arc::new(config),
         mailer,
         limiter,
@@ -302,18 +324,5 @@ impl App {
             let _ = simulator.await;
         }
         self.state.db.close_by_ref().await.ok();
-    }
-}
-
-/// The file-link signing key: SHA-256 of the configured secret, or random (links then end with
-/// the process, which only shortens their short life).
-fn link_key(secret: &str) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    if secret.is_empty() {
-        let mut key = [0u8; 32];
-        rand::fill(&mut key[..]);
-        key
-    } else {
-        Sha256::digest(secret.as_bytes()).into()
     }
 }

@@ -24,6 +24,12 @@
 //! - The session is checked again on every refresh: once revoked or expired the socket is closed
 //!   with code 4401 (`session ended`). A client silent for 60 s is closed.
 
+use crate::futures::FuturesRegistry;
+use crate::market::MarketHub;
+use crate::seconds::SecondsEngine;
+use crate::spot::SpotRegistry;
+use sea_orm::DatabaseConnection;
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -40,9 +46,8 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::time::Instant;
 
-use super::ledger::Bucket;
-use super::reports::{valued_balances, wallet};
-use crate::app::AppState;
+use crate::funds::ledger::Bucket;
+use crate::funds::reports::{valued_balances, wallet};
 use crate::market::ws::{CLIENT_IDLE_LIMIT, HEARTBEAT_EVERY, SEND_TIMEOUT};
 use crate::user::{now_ms, session};
 
@@ -66,10 +71,12 @@ pub struct AccountFigures {
 
 /// The user's figures now: the same valuation as `assets/getWalletAccount`.
 pub async fn figures(
-    state: &AppState,
+    db: &DatabaseConnection,
+    hub: &MarketHub,
+    futures: &FuturesRegistry,
     user_id: i64,
 ) -> Result<AccountFigures, crate::refusal::Refusal> {
-    let (coins, rates) = valued_balances(&state.db, &state.hub, user_id).await?;
+    let (coins, rates) = valued_balances(db, hub, user_id).await?;
     let (total, buckets) = wallet(&coins, &rates);
     let trading = buckets
         .iter()
@@ -77,8 +84,7 @@ pub async fn figures(
         .map_or(Decimal::ZERO, |(_, value)| value.usdt);
     // The trading bucket's value includes the futures margins and order holds; the open
     // positions' unrealised PnL comes from the futures engines at the mark price.
-    let user_ear =
-        crate::futures::service::open_figures(&state.futures, &state.db, user_id).await?;
+    let user_ear = crate::futures::service::open_figures(futures, db, user_id).await?;
     Ok(AccountFigures {
         all_margin: trading + user_ear,
         price: total.usdt,
@@ -132,21 +138,28 @@ fn au_message(figures: &AccountFigures) -> String {
 
 /// Upgrades to the user channel of `{userId}` for that user's own session only.
 #[handler]
+// A handler takes one argument per extractor: each dependency, header, path and body.
+#[allow(clippy::too_many_arguments)]
 pub async fn user_push(
     Path(user_id): Path<i64>,
     req: &Request,
     ws: WebSocket,
-    Data(state): Data<&AppState>,
+    Data(db): Data<&DatabaseConnection>,
+    Data(hub): Data<&Arc<MarketHub>>,
+    Data(spot): Data<&Arc<SpotRegistry>>,
+    Data(seconds): Data<&Arc<SecondsEngine>>,
+    Data(futures): Data<&Arc<FuturesRegistry>>,
 ) -> poem::Response {
     let Some(token) = token_of(req) else {
         return StatusCode::UNAUTHORIZED.into_response();
     };
-    match session::authenticate(&state.db, &token).await {
+    match session::authenticate(db, &token).await {
         Ok(Some((_, user))) if user.id == user_id => {}
         Ok(_) => return StatusCode::UNAUTHORIZED.into_response(),
         Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }
-    let state = state.clone();
+    let (db, hub) = (db.clone(), hub.clone());
+    let (spot, seconds, futures) = (spot.clone(), seconds.clone(), futures.clone());
     ws.on_upgrade(move |socket| async move {
         let (mut sink, mut stream) = socket.split();
         let mut refresh = tokio::time::interval(REFRESH_EVERY);
@@ -154,16 +167,16 @@ pub async fn user_push(
             tokio::time::interval_at(Instant::now() + HEARTBEAT_EVERY, HEARTBEAT_EVERY);
         let mut last_heard = Instant::now();
         let mut last_sent: Option<AccountFigures> = None;
-        let mut trading = state.spot.subscribe_user_events();
-        let mut seconds = state.seconds.subscribe_user_events();
-        let mut futures = state.futures.subscribe_user_events();
+        let mut trading = spot.subscribe_user_events();
+        let mut seconds_events = seconds.subscribe_user_events();
+        let mut futures_events = futures.subscribe_user_events();
         loop {
             let text = tokio::select! {
                 event = async {
                     tokio::select! {
                         event = trading.recv() => event,
-                        event = seconds.recv() => event,
-                        event = futures.recv() => event,
+                        event = seconds_events.recv() => event,
+                        event = futures_events.recv() => event,
                     }
                 } => match event {
                     Ok(event) if event.user_id == user_id => event.text.to_string(),
@@ -192,7 +205,7 @@ pub async fn user_push(
                     }
                 },
                 _ = refresh.tick() => {
-                    match session::authenticate(&state.db, &token).await {
+                    match session::authenticate(&db, &token).await {
                         Ok(Some(_)) => {}
                         Ok(None) => {
                             let _ = sink
@@ -203,7 +216,7 @@ pub async fn user_push(
                         // A passing database hiccup: try again on the next refresh.
                         Err(_) => continue,
                     }
-                    match figures(&state, user_id).await {
+                    match figures(&db, &hub, &futures, user_id).await {
                         Ok(now) if last_sent.as_ref() != Some(&now) => {
                             let text = au_message(&now);
                             last_sent = Some(now);

@@ -1,12 +1,14 @@
 //! HTTP of the platform-wide calls: `POST /api/common/getAllSetting`, `POST /api/common/getCoinList`
 //! (OpenAPI operations) and `GET /platform/dev/config.js` (a plain script endpoint).
 
+use crate::market::MarketHub;
 use poem::{IntoResponse, handler, web::Data};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
+use sea_orm::DatabaseConnection;
 use serde::Deserialize;
+use std::sync::Arc;
 
-use crate::app::AppState;
 use crate::common::service::{self, CoinFilter, ListedPair, MarketKind};
 use crate::config::Config;
 use crate::http::{Envelope, ErrorEnvelope, JsonBody, api_error_response};
@@ -18,7 +20,7 @@ enum ApiTags {
     Common,
 }
 
-/// The platform-wide calls; the shared state comes with each request as `Data<&AppState>`.
+/// The platform-wide calls; each handler receives the dependencies it uses as `Data`.
 pub struct CommonApi;
 
 /// Public platform settings and the system configuration.
@@ -213,8 +215,8 @@ impl CommonApi {
         method = "post",
         operation_id = "getAllSetting"
     )]
-    async fn get_all_setting(&self, state: Data<&AppState>) -> AllSettingResponse {
-        AllSettingResponse::Ok(Json(Envelope::ok(all_setting(&state.config))))
+    async fn get_all_setting(&self, Data(config): Data<&Arc<Config>>) -> AllSettingResponse {
+        AllSettingResponse::Ok(Json(Envelope::ok(all_setting(config))))
     }
 
     /// The listed spot pairs (`currencyList`) and USDT-M perpetuals (`contractList`) with live prices.
@@ -225,7 +227,9 @@ impl CommonApi {
     )]
     async fn get_coin_list(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
+        Data(config): Data<&Arc<Config>>,
         filter: JsonBody<Option<CoinListFilter>>,
     ) -> CoinListResponse {
         let filter = filter.0.unwrap_or_default();
@@ -236,17 +240,17 @@ impl CommonApi {
             }),
             keyword: filter.keyword,
         };
-        match service::coin_lists(&state.db, &state.hub, &filter).await {
+        match service::coin_lists(db, hub, &filter).await {
             Ok(lists) => CoinListResponse::Ok(Json(Envelope::ok(CoinList {
                 currency_list: lists
                     .spot
                     .into_iter()
-                    .map(|pair| entry(pair, &state.config.trading))
+                    .map(|pair| entry(pair, &config.trading))
                     .collect(),
                 contract_list: lists
                     .contract
                     .into_iter()
-                    .map(|pair| entry(pair, &state.config.trading))
+                    .map(|pair| entry(pair, &config.trading))
                     .collect(),
             }))),
             Err(error) => Refusal::from(error).into(),
@@ -316,8 +320,8 @@ fn entry(pair: ListedPair, trading: &crate::config::TradingConfig) -> CoinListEn
 
 /// `GET /platform/dev/config.js`: the platform config script the webapp evaluates before it mounts.
 #[handler]
-pub fn platform_config_script(Data(state): Data<&AppState>) -> impl IntoResponse {
-    service::config_script(&state.config.platform)
+pub fn platform_config_script(Data(config): Data<&Arc<Config>>) -> impl IntoResponse {
+    service::config_script(&config.platform)
         .with_content_type("application/javascript; charset=utf-8")
         .with_header("Cache-Control", "no-cache")
 }

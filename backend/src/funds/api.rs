@@ -4,6 +4,8 @@
 //! `Idempotency-Key` header: a retry with the same key and body gets the first answer and moves
 //! nothing; the same key with another body is refused.
 
+use crate::futures::FuturesRegistry;
+use crate::user::rate_limit::RateLimiter;
 use poem::web::Data;
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
@@ -11,11 +13,12 @@ use poem_openapi::{
     types::{ParseFromJSON, ToJSON},
 };
 use rust_decimal::Decimal;
+use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 use super::ledger::{AccountRef, Bucket, Outcome, Posted};
 use super::service::{self, BucketMove, UserTransfer};
-use crate::app::AppState;
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::refusal::Refusal;
@@ -208,10 +211,10 @@ impl FundsApi {
     )]
     async fn get_user_coin(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
     ) -> MemberResponse<UserCoins> {
-        let result = service::user_coins(&state.db, auth.0.id())
+        let result = service::user_coins(db, auth.0.id())
             .await
             .map(|coins| UserCoins {
                 coins: coins
@@ -245,7 +248,8 @@ impl FundsApi {
     )]
     async fn transfer_funds(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         /// Makes a retry safe: the same key and body answer like the first request and move nothing.
         #[oai(name = "Idempotency-Key")]
@@ -261,7 +265,7 @@ impl FundsApi {
                 "transferFunds",
                 &body,
             )?;
-            let coin = service::asset(&state.db, &body.coin, "coin").await?;
+            let coin = service::asset(db, &body.coin, "coin").await?;
             let amount = service::amount(&body.amount, "amount")?;
             let request = BucketMove {
                 user_id,
@@ -273,12 +277,9 @@ impl FundsApi {
             // The trading wallet is the balance of the user's cross futures positions: what they
             // use of it stays.
             if request.from == Bucket::Trading && coin == crate::futures::settle::USDT {
-                let transferable = crate::futures::service::transferable_from_trading(
-                    &state.futures,
-                    &state.db,
-                    user_id,
-                )
-                .await?;
+                let transferable =
+                    crate::futures::service::transferable_from_trading(futures, db, user_id)
+                        .await?;
                 if amount > transferable {
                     return Err(Refusal::rule(
                         "amount",
@@ -296,7 +297,7 @@ impl FundsApi {
                 from_balance: decimal_of(posted, account(request.from), &coin),
                 to_balance: decimal_of(posted, account(request.to), &coin),
             };
-            match service::move_between_buckets(&state.db, &request, idempotency.as_ref(), |p| {
+            match service::move_between_buckets(db, &request, idempotency.as_ref(), |p| {
                 stored(&result(p))
             })
             .await?
@@ -317,7 +318,8 @@ impl FundsApi {
     )]
     async fn submit_transfer(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         auth: Satoken,
         /// Makes a retry safe: the same key and body answer like the first request and move nothing.
         #[oai(name = "Idempotency-Key")]
@@ -333,10 +335,10 @@ impl FundsApi {
                 "submitTransfer",
                 &body,
             )?;
-            let coin = service::asset(&state.db, &body.coin, "coin").await?;
+            let coin = service::asset(db, &body.coin, "coin").await?;
             let amount = service::amount(&body.amount, "amount")?;
-            let to = service::recipient(&state.db, &sender, &body.to_account).await?;
-            service::check_fund_password(&state.limiter, &sender, &body.fund_password).await?;
+            let to = service::recipient(db, &sender, &body.to_account).await?;
+            service::check_fund_password(limiter, &sender, &body.fund_password).await?;
             let transfer = UserTransfer {
                 from: sender.clone(),
                 to,
@@ -350,7 +352,7 @@ impl FundsApi {
                 to_user_id: transfer.to.id,
                 balance: decimal_of(posted, AccountRef::funding(sender.id), &coin),
             };
-            match service::transfer_to_user(&state.db, &transfer, idempotency.as_ref(), |p| {
+            match service::transfer_to_user(db, &transfer, idempotency.as_ref(), |p| {
                 stored(&result(p))
             })
             .await?
@@ -371,7 +373,7 @@ impl FundsApi {
     )]
     async fn list_transfers(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         /// Page, from 1.
         #[oai(validator(minimum(value = "1")))]
@@ -385,27 +387,29 @@ impl FundsApi {
     ) -> MemberResponse<TransferPage> {
         let user_id = auth.0.id();
         let (page, page_size) = (page.0.unwrap_or(1), page_size.0.unwrap_or(20));
-        let result = service::transfers(&state.db, user_id, page, page_size)
-            .await
-            .map(|(total, records)| TransferPage {
-                total,
-                page,
-                page_size,
-                records: records
-                    .into_iter()
-                    .map(|t| {
-                        let out = t.from_user_id == user_id;
-                        TransferRecord {
-                            id: t.id,
-                            direction: if out { "out" } else { "in" }.to_owned(),
-                            counterpart_id: if out { t.to_user_id } else { t.from_user_id },
-                            amount: wasm_core::money::parse_decimal(&t.amount).unwrap_or_default(),
-                            coin: t.coin,
-                            created_at: t.created_at,
-                        }
-                    })
-                    .collect(),
-            });
+        let result =
+            service::transfers(db, user_id, page, page_size)
+                .await
+                .map(|(total, records)| TransferPage {
+                    total,
+                    page,
+                    page_size,
+                    records: records
+                        .into_iter()
+                        .map(|t| {
+                            let out = t.from_user_id == user_id;
+                            TransferRecord {
+                                id: t.id,
+                                direction: if out { "out" } else { "in" }.to_owned(),
+                                counterpart_id: if out { t.to_user_id } else { t.from_user_id },
+                                amount: wasm_core::money::parse_decimal(&t.amount)
+                                    .unwrap_or_default(),
+                                coin: t.coin,
+                                created_at: t.created_at,
+                            }
+                        })
+                        .collect(),
+                });
         MemberResponse::of(result, Msg::Success)
     }
 }

@@ -1,16 +1,19 @@
 //! HTTP of conversion (swap): `POST /api/texchange/getExchangeQuote` (a quote valid for 10 s) and
 //! `POST /api/texchange/currencyExchange` (accept it). The rules are in [`super::conversion`].
 
+use crate::kyc::files::LinkKey;
+use crate::market::MarketHub;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, Tags};
 use rust_decimal::Decimal;
+use sea_orm::DatabaseConnection;
 use serde::Deserialize;
+use std::sync::Arc;
 
 use super::conversion::{self, QUOTE_TTL_MS, Quote};
 use super::ledger::{AccountRef, Outcome, Posted};
 use super::prices::Rates;
 use super::service;
-use crate::app::AppState;
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::refusal::Refusal;
@@ -126,19 +129,21 @@ impl ConversionApi {
     )]
     async fn get_exchange_quote(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         body: JsonBody<ExchangeQuoteRequest>,
     ) -> MemberResponse<ExchangeQuote> {
         let body = body.0;
         let result = async {
-            let from = service::asset(&state.db, &body.from, "from").await?;
-            let to = service::asset(&state.db, &body.to, "to").await?;
+            let from = service::asset(db, &body.from, "from").await?;
+            let to = service::asset(db, &body.to, "to").await?;
             let amount = service::amount(&body.amount, "amount")?;
-            let rates = Rates::live(&state.db, &state.hub).await?;
+            let rates = Rates::live(db, hub).await?;
             let quote = conversion::quote(&rates, auth.0.id(), &from, &to, amount, now_ms())?;
             Ok::<_, Refusal>(ExchangeQuote {
-                quote_id: quote.token(&state.link_key),
+                quote_id: quote.token(link_key),
                 from: quote.from,
                 to: quote.to,
                 amount: quote.amount,
@@ -162,14 +167,15 @@ impl ConversionApi {
     )]
     async fn currency_exchange(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         body: JsonBody<CurrencyExchangeRequest>,
     ) -> MemberResponse<ExchangeResult> {
         let result = async {
             let (quote, outcome) = conversion::accept(
-                &state.db,
-                &state.link_key,
+                db,
+                link_key,
                 auth.0.id(),
                 &body.0.quote_id,
                 now_ms(),

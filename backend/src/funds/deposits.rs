@@ -15,7 +15,10 @@
 //! The channel lookups, amount rules and review decisions here are shared with
 //! [`super::withdrawals`] and the operator calls of [`crate::admin::funds`].
 
+use crate::config::Config;
+use crate::kyc::files::LinkKey;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use poem::web::Data;
 use poem_openapi::{
@@ -37,7 +40,6 @@ use super::ledger::{
 };
 use super::service::{self, ledger_error};
 use crate::admin::service::require_operator;
-use crate::app::AppState;
 use crate::config::{FundingChannelConfig, FundsConfig};
 use crate::entity::{deposit, uploaded_file, user};
 use crate::http::{JsonBody, MemberResponse, check_head};
@@ -667,7 +669,8 @@ pub struct RechargeLogRequest {
 }
 
 async fn deposit_page(
-    state: &AppState,
+    db: &DatabaseConnection,
+    link_key: &LinkKey,
     user_id: i64,
     page: Option<u64>,
     page_size: Option<u64>,
@@ -680,7 +683,7 @@ async fn deposit_page(
         coin,
         status,
     };
-    let (total, rows) = list(&state.db, &filter, page, page_size).await?;
+    let (total, rows) = list(db, &filter, page, page_size).await?;
     let now = now_ms();
     Ok(DepositPage {
         total,
@@ -688,7 +691,7 @@ async fn deposit_page(
         page_size,
         records: rows
             .iter()
-            .map(|row| DepositRecord::of(row, &state.link_key, now))
+            .map(|row| DepositRecord::of(row, link_key, now))
             .collect(),
     })
 }
@@ -704,12 +707,11 @@ impl DepositApi {
     )]
     async fn get_recharge_currency(
         &self,
-        state: Data<&AppState>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         _auth: Satoken,
     ) -> MemberResponse<FundingChannels> {
-        let result =
-            check_head(&head, &state.config).map(|()| funding_channels(&state.config.funds));
+        let result = check_head(&head, config).map(|()| funding_channels(&config.funds));
         MemberResponse::of(result, Msg::Success)
     }
 
@@ -721,10 +723,10 @@ impl DepositApi {
     )]
     async fn get_recharge_channels(
         &self,
-        state: Data<&AppState>,
+        Data(config): Data<&Arc<Config>>,
         _auth: Satoken,
     ) -> MemberResponse<FundingChannels> {
-        MemberResponse::of(Ok(funding_channels(&state.config.funds)), Msg::Success)
+        MemberResponse::of(Ok(funding_channels(&config.funds)), Msg::Success)
     }
 
     /// One coin's networks and deposit addresses; a coin without channels is 404.
@@ -735,13 +737,13 @@ impl DepositApi {
     )]
     async fn get_deposit_address(
         &self,
-        state: Data<&AppState>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         coin: Path<String>,
         _auth: Satoken,
     ) -> MemberResponse<FundingChannel> {
-        let result = check_head(&head, &state.config).and_then(|()| {
-            let (coin, channels) = coin_channels(&state.config.funds, &coin, None)?;
+        let result = check_head(&head, config).and_then(|()| {
+            let (coin, channels) = coin_channels(&config.funds, &coin, None)?;
             Ok(FundingChannel {
                 coin,
                 networks: channels.into_iter().map(network_of).collect(),
@@ -759,7 +761,9 @@ impl DepositApi {
     )]
     async fn submit_recharge(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         /// Makes a retry safe: the same key and body answer like the first request and store
         /// nothing new.
@@ -776,9 +780,9 @@ impl DepositApi {
                 "submitRecharge",
                 &body,
             )?;
-            let channel = channel(&state.config.funds, &body.coin, &body.network)?;
+            let channel = channel(&config.funds, &body.coin, &body.network)?;
             let amount = channel_amount(channel, &body.amount, "amount", channel.min_deposit)?;
-            let file = screenshot(&state.db, user_id, &body.screenshot).await?;
+            let file = screenshot(db, user_id, &body.screenshot).await?;
             let claim = NewDeposit {
                 user_id,
                 coin: channel.coin.clone(),
@@ -787,8 +791,8 @@ impl DepositApi {
                 amount,
                 screenshot_file_id: file.id,
             };
-            let key = &state.link_key;
-            match submit(&state.db, &claim, idempotency.as_ref(), |row| {
+            let key = &link_key;
+            match submit(db, &claim, idempotency.as_ref(), |row| {
                 stored(&DepositRecord::of(row, key, now_ms()))
             })
             .await?
@@ -815,13 +819,15 @@ impl DepositApi {
     )]
     async fn list_recharges(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         body: JsonBody<Option<DepositListRequest>>,
     ) -> MemberResponse<DepositPage> {
         let body = body.0.unwrap_or_default();
         let result = deposit_page(
-            &state,
+            db,
+            link_key,
             auth.0.id(),
             body.page,
             body.page_size,
@@ -840,16 +846,19 @@ impl DepositApi {
     )]
     async fn get_recharge_log(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(link_key): Data<&LinkKey>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<Option<RechargeLogRequest>>,
     ) -> MemberResponse<DepositPage> {
         let body = body.0.unwrap_or_default();
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             deposit_page(
-                &state,
+                db,
+                link_key,
                 auth.0.id(),
                 body.page,
                 body.page_size,

@@ -9,7 +9,6 @@ pub mod conversion_api;
 pub mod deposits;
 pub mod ledger;
 pub mod prices;
-pub mod push;
 pub mod reports;
 pub mod reports_api;
 pub mod service;

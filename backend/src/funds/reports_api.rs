@@ -5,18 +5,21 @@
 //! (`wallet/trans`) and earn income (`POST /api/financial/personalIncome`). The rules are in
 //! [`super::reports`].
 
+use crate::config::Config;
+use crate::market::MarketHub;
 use poem::web::Data;
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
     param::{Path, Query},
 };
 use rust_decimal::Decimal;
+use sea_orm::DatabaseConnection;
 use serde::Deserialize;
+use std::sync::Arc;
 
 use super::ledger::Bucket;
 use super::prices::{Rates, Valuation};
 use super::reports::{self, BillFilter, BillRow, ValuedCoin};
-use crate::app::AppState;
 use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::refusal::Refusal;
@@ -311,10 +314,10 @@ fn bill(row: BillRow) -> Bill {
 }
 
 /// The filter of a bill query, with its asset checked.
-async fn bill_filter(state: &AppState, query: &BillQuery) -> Result<BillFilter, Refusal> {
+async fn bill_filter(db: &DatabaseConnection, query: &BillQuery) -> Result<BillFilter, Refusal> {
     let coin = match &query.coin {
         Some(coin) if !coin.trim().is_empty() => {
-            Some(super::service::asset(&state.db, coin, "coin").await?)
+            Some(super::service::asset(db, coin, "coin").await?)
         }
         _ => None,
     };
@@ -340,18 +343,18 @@ impl ReportsApi {
     )]
     async fn get_my_bill(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<BillQuery>,
     ) -> MemberResponse<BillPage> {
         let query = body.0;
         let result = async {
-            check_head(&head, &state.config)?;
-            let filter = bill_filter(&state, &query).await?;
+            check_head(&head, config)?;
+            let filter = bill_filter(db, &query).await?;
             let (page, page_size) = (query.page.unwrap_or(1), query.page_size.unwrap_or(20));
-            let (total, rows) =
-                reports::bills(&state.db, auth.0.id(), &filter, page, page_size).await?;
+            let (total, rows) = reports::bills(db, auth.0.id(), &filter, page, page_size).await?;
             Ok(BillPage {
                 total,
                 page,
@@ -373,7 +376,8 @@ impl ReportsApi {
     #[allow(clippy::too_many_arguments)]
     async fn export_my_bill(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         /// Only this asset.
@@ -406,10 +410,10 @@ impl ReportsApi {
             ..BillQuery::default()
         };
         let result = async {
-            check_head(&head, &state.config)?;
-            let filter = bill_filter(&state, &query).await?;
+            check_head(&head, config)?;
+            let filter = bill_filter(db, &query).await?;
             let offset = offset_minutes.0.unwrap_or(0);
-            let csv = reports::bills_csv(&state.db, auth.0.id(), &filter, offset).await?;
+            let csv = reports::bills_csv(db, auth.0.id(), &filter, offset).await?;
             let now = now_ms();
             let day = wasm_core::format::format_date_time(now, offset);
             // MM/DD/YYYY → YYYYMMDD for the file name.
@@ -432,14 +436,15 @@ impl ReportsApi {
     )]
     async fn get_wallet_account(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
     ) -> MemberResponse<WalletAccount> {
         let result = async {
-            check_head(&head, &state.config)?;
-            let (coins, rates) =
-                reports::valued_balances(&state.db, &state.hub, auth.0.id()).await?;
+            check_head(&head, config)?;
+            let (coins, rates) = reports::valued_balances(db, hub, auth.0.id()).await?;
             let (total, buckets) = reports::wallet(&coins, &rates);
             Ok(WalletAccount {
                 total: total.into(),
@@ -464,7 +469,9 @@ impl ReportsApi {
     )]
     async fn get_my_balance(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(hub): Data<&Arc<MarketHub>>,
         head: Path<String>,
         auth: Satoken,
         /// The bucket (funding when absent).
@@ -472,13 +479,13 @@ impl ReportsApi {
         kind: Query<Option<BalanceType>>,
     ) -> MemberResponse<BucketHoldings> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let bucket = match kind.0.unwrap_or(BalanceType::Funding) {
                 BalanceType::Funding => Bucket::Funding,
                 BalanceType::Trading => Bucket::Trading,
                 BalanceType::Earn => Bucket::Earn,
             };
-            holdings(&state, auth.0.id(), bucket, false).await
+            holdings(db, hub, auth.0.id(), bucket, false).await
         }
         .await;
         MemberResponse::of(result, Msg::Success)
@@ -492,13 +499,15 @@ impl ReportsApi {
     )]
     async fn get_currency_account(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(hub): Data<&Arc<MarketHub>>,
         head: Path<String>,
         auth: Satoken,
     ) -> MemberResponse<BucketHoldings> {
         let result = async {
-            check_head(&head, &state.config)?;
-            holdings(&state, auth.0.id(), Bucket::Funding, true).await
+            check_head(&head, config)?;
+            holdings(db, hub, auth.0.id(), Bucket::Funding, true).await
         }
         .await;
         MemberResponse::of(result, Msg::Success)
@@ -512,12 +521,14 @@ impl ReportsApi {
     )]
     async fn get_coin_rate(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
     ) -> LookupResponse<CoinRates> {
         let result = async {
-            check_head(&head, &state.config)?;
-            let rates = Rates::live(&state.db, &state.hub).await?;
+            check_head(&head, config)?;
+            let rates = Rates::live(db, hub).await?;
             Ok(CoinRates {
                 rates: rates
                     .iter()
@@ -541,7 +552,8 @@ impl ReportsApi {
     )]
     async fn get_wallet_transfers(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         /// Page, from 1.
@@ -556,9 +568,9 @@ impl ReportsApi {
     ) -> MemberResponse<WalletTransferPage> {
         let (page, page_size) = (page.0.unwrap_or(1), page_size.0.unwrap_or(20));
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let (total, moves) =
-                reports::bucket_transfers(&state.db, auth.0.id(), page, page_size).await?;
+                reports::bucket_transfers(db, auth.0.id(), page, page_size).await?;
             Ok(WalletTransferPage {
                 total,
                 page,
@@ -588,12 +600,13 @@ impl ReportsApi {
     )]
     async fn get_personal_income(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
         auth: Satoken,
     ) -> MemberResponse<PersonalIncome> {
         let result = async {
-            let rows = reports::earn_income(&state.db, auth.0.id(), now_ms() - DAY_MS).await?;
-            let rates = Rates::live(&state.db, &state.hub).await?;
+            let rows = reports::earn_income(db, auth.0.id(), now_ms() - DAY_MS).await?;
+            let rates = Rates::live(db, hub).await?;
             let value = |pick: fn(&reports::IncomeRow) -> Decimal| -> Value {
                 let usdt = rows
                     .iter()
@@ -620,12 +633,13 @@ impl ReportsApi {
 }
 
 async fn holdings(
-    state: &AppState,
+    db: &DatabaseConnection,
+    hub: &MarketHub,
     user_id: i64,
     bucket: Bucket,
     keep_empty: bool,
 ) -> Result<BucketHoldings, Refusal> {
-    let (coins, rates) = reports::valued_balances(&state.db, &state.hub, user_id).await?;
+    let (coins, rates) = reports::valued_balances(db, hub, user_id).await?;
     let (total, coins) = reports::bucket_coins(&coins, &rates, bucket, keep_empty);
     Ok(BucketHoldings {
         bucket: bucket.as_str().to_owned(),

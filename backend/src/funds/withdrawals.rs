@@ -18,6 +18,10 @@
 //! `review → passed|failed` update in the transaction of its entries, so a second review — even a
 //! concurrent one — is 409 and moves nothing.
 
+use crate::config::Config;
+use crate::config::FundsConfig;
+use crate::kyc::files::LinkKey;
+use crate::user::rate_limit::RateLimiter;
 use hmac::{Hmac, KeyInit, Mac};
 use poem::web::Data;
 use poem_openapi::{
@@ -32,6 +36,7 @@ use sea_orm::{
 };
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
+use std::sync::Arc;
 use wasm_core::CoreError;
 
 use super::api::{replayed, stored};
@@ -44,7 +49,6 @@ use super::ledger::{
 };
 use super::service::{self, ledger_error};
 use crate::admin::service::require_operator;
-use crate::app::AppState;
 use crate::entity::{user, user_session, withdrawal};
 use crate::http::{JsonBody, MemberResponse, check_head};
 use crate::i18n::Msg;
@@ -166,11 +170,12 @@ pub struct NewWithdrawal {
 /// (number rule, the channel's decimals and minimum), `received = amount − fee` (wasm-core's
 /// `withdrawal_quote`), then the fund password (rate-limited like every fund-password check).
 pub async fn check(
-    state: &AppState,
+    funds: &FundsConfig,
+    limiter: &RateLimiter,
     user: &user::Model,
     request: &WithdrawalPlaintext,
 ) -> Result<NewWithdrawal, Refusal> {
-    let channel = channel(&state.config.funds, &request.coin, &request.network)?;
+    let channel = channel(funds, &request.coin, &request.network)?;
     wasm_core::validate::validate_address(&channel.network, &request.address)
         .map_err(|violation| Refusal::rule("address", &violation))?;
     let amount = channel_amount(channel, &request.amount, "amount", channel.min_withdraw)?;
@@ -181,7 +186,7 @@ pub async fn check(
                 other => Refusal::internal(other),
             }
         })?;
-    service::check_fund_password(&state.limiter, user, &request.fund_password).await?;
+    service::check_fund_password(limiter, user, &request.fund_password).await?;
     Ok(NewWithdrawal {
         user_id: user.id,
         coin: channel.coin.clone(),
@@ -633,16 +638,14 @@ impl WithdrawalApi {
     )]
     async fn get_withdrawal_key(
         &self,
-        state: Data<&AppState>,
+        Data(config): Data<&Arc<Config>>,
+        Data(link_key): Data<&LinkKey>,
         head: Path<String>,
         auth: Satoken,
     ) -> MemberResponse<WithdrawalKey> {
-        let result = check_head(&head, &state.config).map(|()| WithdrawalKey {
+        let result = check_head(&head, config).map(|()| WithdrawalKey {
             algorithm: WITHDRAWAL_ALGORITHM.to_owned(),
-            key: wasm_core::cipher::encode_base64(&withdrawal_key(
-                &state.link_key,
-                &auth.0.session,
-            )),
+            key: wasm_core::cipher::encode_base64(&withdrawal_key(link_key, &auth.0.session)),
             aad: WITHDRAWAL_AAD.to_owned(),
         });
         MemberResponse::of(result, Msg::Success)
@@ -657,9 +660,14 @@ impl WithdrawalApi {
         method = "post",
         operation_id = "submitWithdrawal"
     )]
+    // A handler takes one argument per extractor: each dependency, header, path and body.
+    #[allow(clippy::too_many_arguments)]
     async fn submit_withdrawal(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(link_key): Data<&LinkKey>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         head: Path<String>,
         auth: Satoken,
         /// Makes a retry safe: the same key and request (coin, network, address, amount) answer
@@ -669,12 +677,12 @@ impl WithdrawalApi {
         body: JsonBody<WithdrawalRequest>,
     ) -> MemberResponse<WithdrawalRecord> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let user = &auth.0.user;
-            let request = open_request(&state.link_key, &auth.0.session, &body.0.payload)?;
+            let request = open_request(link_key, &auth.0.session, &body.0.payload)?;
             let idempotency = idempotency(user.id, idempotency_key.0.as_deref(), &request)?;
-            let checked = check(&state, user, &request).await?;
-            match submit(&state.db, &checked, idempotency.as_ref(), |row| {
+            let checked = check(&config.funds, limiter, user, &request).await?;
+            match submit(db, &checked, idempotency.as_ref(), |row| {
                 stored(&WithdrawalRecord::of(row))
             })
             .await?
@@ -695,11 +703,11 @@ impl WithdrawalApi {
     )]
     async fn list_withdrawals(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         body: JsonBody<Option<WithdrawalListRequest>>,
     ) -> MemberResponse<WithdrawalPage> {
-        let result = withdrawal_page(&state.db, auth.0.id(), body.0.unwrap_or_default()).await;
+        let result = withdrawal_page(db, auth.0.id(), body.0.unwrap_or_default()).await;
         MemberResponse::of(result, Msg::Success)
     }
 
@@ -711,14 +719,15 @@ impl WithdrawalApi {
     )]
     async fn get_withdrawal_log(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<Option<WithdrawalListRequest>>,
     ) -> MemberResponse<WithdrawalPage> {
         let result = async {
-            check_head(&head, &state.config)?;
-            withdrawal_page(&state.db, auth.0.id(), body.0.unwrap_or_default()).await
+            check_head(&head, config)?;
+            withdrawal_page(db, auth.0.id(), body.0.unwrap_or_default()).await
         }
         .await;
         MemberResponse::of(result, Msg::Success)

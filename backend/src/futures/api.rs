@@ -7,13 +7,16 @@
 //! `contract/coin/rules` (tiers, fees and funding settings). Money-moving calls
 //! take an optional `Idempotency-Key`.
 
+use crate::futures::FuturesRegistry;
 use poem::web::Data;
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
     param::{Header, Query},
 };
 use rust_decimal::Decimal;
+use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use wasm_core::margin::MarginDirection;
 
 use super::engine::{Answer, Command, OrderSpec, StopSpec};
@@ -22,7 +25,6 @@ use super::views::{
     ContractRules, FundingInfo, FuturesOrder, FuturesOrderType, FuturesPosition, FuturesSetting,
     FuturesStopOrder, MarginModeView, OrderSide, PositionSide,
 };
-use crate::app::AppState;
 use crate::funds::api::replayed;
 use crate::http::{JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
@@ -210,7 +212,7 @@ impl FuturesApi {
     )]
     async fn submit(
         &self,
-        state: Data<&AppState>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         /// Makes a retry safe: the same key and body answer like the first request and place nothing.
         #[oai(name = "Idempotency-Key")]
@@ -227,7 +229,7 @@ impl FuturesApi {
                 &body,
             )?;
             let symbol = service::symbol(&body.symbol);
-            let rules = state.futures.rules(&symbol)?;
+            let rules = futures.rules(&symbol)?;
             let price = match body.order_type {
                 FuturesOrderType::Limit => Some(service::required(
                     service::price(&rules, body.price.as_deref(), "price")?,
@@ -255,7 +257,7 @@ impl FuturesApi {
                 reduce_only: body.reduce_only.unwrap_or(false),
                 close_position,
             };
-            match service::submit(&state.futures, &symbol, user_id, spec, idempotency).await? {
+            match service::submit(futures, &symbol, user_id, spec, idempotency).await? {
                 Answer::Done(order) => Ok(order),
                 Answer::Replayed(first) => replayed(&first),
             }
@@ -273,7 +275,7 @@ impl FuturesApi {
     )]
     async fn order_list(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         /// Open or finished orders.
         scope: Query<Option<Scope>>,
@@ -287,7 +289,7 @@ impl FuturesApi {
     ) -> MemberResponse<FuturesOrderPage> {
         let (page, page_size) = service::paging(page.0, page_size.0);
         let result = service::orders(
-            &state.db,
+            db,
             auth.0.id(),
             scope.0.unwrap_or_default() == Scope::Current,
             symbol.0.as_deref(),
@@ -312,16 +314,16 @@ impl FuturesApi {
     )]
     async fn cancel_order(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         /// The order.
         id: Query<i64>,
     ) -> MemberResponse<FuturesOrder> {
         let user_id = auth.0.id();
         let result = async {
-            let symbol = service::order_symbol(&state.db, user_id, id.0).await?;
-            state
-                .futures
+            let symbol = service::order_symbol(db, user_id, id.0).await?;
+            futures
                 .ask(&symbol, |reply| Command::Cancel {
                     user_id,
                     order_id: id.0,
@@ -342,7 +344,8 @@ impl FuturesApi {
     )]
     async fn position_list(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         /// Open or finished positions.
         scope: Query<Option<Scope>>,
@@ -350,8 +353,8 @@ impl FuturesApi {
         symbol: Query<Option<String>>,
     ) -> MemberResponse<Vec<FuturesPosition>> {
         let result = service::positions(
-            &state.db,
-            &state.futures,
+            db,
+            futures,
             auth.0.id(),
             scope.0.unwrap_or_default() == Scope::Current,
             symbol.0.as_deref(),
@@ -370,7 +373,7 @@ impl FuturesApi {
     )]
     async fn stop_order(
         &self,
-        state: Data<&AppState>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         body: JsonBody<TpSlRequest>,
     ) -> MemberResponse<FuturesPosition> {
@@ -378,13 +381,12 @@ impl FuturesApi {
         let result = async {
             let body = body.0;
             let symbol = service::symbol(&body.symbol);
-            let rules = state.futures.rules(&symbol)?;
+            let rules = futures.rules(&symbol)?;
             let take_profit =
                 service::price(&rules, body.take_profit_price.as_deref(), "takeProfitPrice")?;
             let stop_loss =
                 service::price(&rules, body.stop_loss_price.as_deref(), "stopLossPrice")?;
-            state
-                .futures
+            futures
                 .ask(&symbol, |reply| Command::SetTpSl {
                     user_id,
                     take_profit,
@@ -406,7 +408,7 @@ impl FuturesApi {
     )]
     async fn loss_list(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         /// Waiting or finished.
         scope: Query<Option<Scope>>,
@@ -414,7 +416,7 @@ impl FuturesApi {
         symbol: Query<Option<String>>,
     ) -> MemberResponse<Vec<FuturesStopOrder>> {
         let result = service::stops(
-            &state.db,
+            db,
             auth.0.id(),
             scope.0.unwrap_or_default() == Scope::Current,
             symbol.0.as_deref(),
@@ -432,7 +434,7 @@ impl FuturesApi {
     )]
     async fn loss_sett(
         &self,
-        state: Data<&AppState>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         /// Makes a retry safe: the same key and body answer like the first request and place nothing.
         #[oai(name = "Idempotency-Key")]
@@ -449,7 +451,7 @@ impl FuturesApi {
                 &body,
             )?;
             let symbol = service::symbol(&body.symbol);
-            let rules = state.futures.rules(&symbol)?;
+            let rules = futures.rules(&symbol)?;
             let spec = StopSpec {
                 position_side: body.position_side.map(Into::into),
                 trigger_price: service::required(
@@ -458,7 +460,7 @@ impl FuturesApi {
                 )?,
                 quantity: service::quantity(&rules, body.quantity.as_deref(), "quantity")?,
             };
-            match service::set_stop(&state.futures, &symbol, user_id, spec, idempotency).await? {
+            match service::set_stop(futures, &symbol, user_id, spec, idempotency).await? {
                 Answer::Done(stop) => Ok(stop),
                 Answer::Replayed(first) => replayed(&first),
             }
@@ -475,16 +477,16 @@ impl FuturesApi {
     )]
     async fn loss_cancel(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         /// The stop order.
         id: Query<i64>,
     ) -> MemberResponse<FuturesStopOrder> {
         let user_id = auth.0.id();
         let result = async {
-            let symbol = service::stop_symbol(&state.db, user_id, id.0).await?;
-            state
-                .futures
+            let symbol = service::stop_symbol(db, user_id, id.0).await?;
+            futures
                 .ask(&symbol, |reply| Command::CancelStop {
                     user_id,
                     stop_id: id.0,
@@ -506,7 +508,7 @@ impl FuturesApi {
     )]
     async fn adjust_margin(
         &self,
-        state: Data<&AppState>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         /// Makes a retry safe: the same key and body answer like the first request and move nothing.
         #[oai(name = "Idempotency-Key")]
@@ -523,7 +525,7 @@ impl FuturesApi {
                 &body,
             )?;
             let symbol = service::symbol(&body.symbol);
-            state.futures.rules(&symbol)?;
+            futures.rules(&symbol)?;
             let amount = service::required(
                 service::decimal_field(Some(&body.amount), "amount", None)?,
                 "amount",
@@ -532,8 +534,7 @@ impl FuturesApi {
                 MarginChange::Add => MarginDirection::Add,
                 MarginChange::Remove => MarginDirection::Remove,
             };
-            let answer = state
-                .futures
+            let answer = futures
                 .ask(&symbol, |reply| Command::AdjustMargin {
                     user_id,
                     direction,
@@ -561,7 +562,7 @@ impl FuturesApi {
     )]
     async fn leverage(
         &self,
-        state: Data<&AppState>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         auth: Satoken,
         body: JsonBody<LeverageRequest>,
     ) -> MemberResponse<FuturesSetting> {
@@ -569,7 +570,7 @@ impl FuturesApi {
         let result = async {
             let body = body.0;
             let symbol = service::symbol(&body.symbol);
-            state.futures.rules(&symbol)?;
+            futures.rules(&symbol)?;
             let leverage = service::decimal_field(
                 body.leverage.as_deref(),
                 "leverage",
@@ -577,13 +578,11 @@ impl FuturesApi {
             )?;
             let mode = body.margin_mode.map(Into::into);
             if leverage.is_none() && mode.is_none() {
-                return state
-                    .futures
+                return futures
                     .ask(&symbol, |reply| Command::Setting { user_id, reply })
                     .await;
             }
-            state
-                .futures
+            futures
                 .ask(&symbol, |reply| Command::SetLeverage {
                     user_id,
                     leverage,
@@ -604,12 +603,12 @@ impl FuturesApi {
     )]
     async fn funding_list(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         /// Only this pair.
         symbol: Query<Option<String>>,
     ) -> MemberResponse<Vec<FundingPayment>> {
-        let result = service::fundings(&state.db, auth.0.id(), symbol.0.as_deref())
+        let result = service::fundings(db, auth.0.id(), symbol.0.as_deref())
             .await
             .map(|rows| {
                 rows.into_iter()
@@ -638,15 +637,14 @@ impl FuturesApi {
     )]
     async fn funding_info(
         &self,
-        state: Data<&AppState>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         /// Pair (`btcusdt`), any case.
         #[oai(validator(min_length = 1, max_length = 64))]
         symbol: Query<String>,
     ) -> LookupResponse<FundingInfo> {
         let symbol = service::symbol(&symbol.0);
-        let result = state.futures.rules(&symbol).and_then(|_| {
-            state
-                .futures
+        let result = futures.rules(&symbol).and_then(|_| {
+            futures
                 .funding_info(&symbol)
                 .ok_or_else(|| super::registry::unavailable(&symbol))
         });
@@ -662,12 +660,12 @@ impl FuturesApi {
     )]
     async fn contract_rules(
         &self,
-        state: Data<&AppState>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         /// Pair (`btcusdt`), any case.
         #[oai(validator(min_length = 1, max_length = 64))]
         symbol: Query<String>,
     ) -> LookupResponse<ContractRules> {
         let symbol = service::symbol(&symbol.0);
-        LookupResponse::of(state.futures.contract_rules(&symbol))
+        LookupResponse::of(futures.contract_rules(&symbol))
     }
 }

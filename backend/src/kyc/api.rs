@@ -8,19 +8,22 @@
 //! - bank card: `POST /api/{head}/coin/member/payment` and `GET /api/{head}/coin/member/getPayment`;
 //! - `POST /api/user/getCountryCode`.
 
+use crate::config::Config;
+use crate::kyc::files::LinkKey;
 use poem::web::Data;
 use poem_openapi::{
     ApiResponse, Enum, Object, OpenApi, Tags,
     param::{Path, Query},
     payload::{Binary, Json},
 };
+use sea_orm::DatabaseConnection;
 use serde::Deserialize;
+use std::sync::Arc;
 
 use super::countries::COUNTRIES;
 use super::files;
 use super::service::{self, AdvancedFiles, Level};
 use super::upload::FileUpload;
-use crate::app::AppState;
 use crate::entity::{bank_card, kyc_submission, uploaded_file};
 use crate::http::{
     ErrorEnvelope, JsonBody, MemberResponse, PublicResponse, api_error_response, check_head,
@@ -349,17 +352,23 @@ api_error_response!(FileContentResponse, file_content_bad_request {
 });
 
 /// Checks and stores an upload of the current user and answers it with a fresh signed link.
-async fn upload(state: &AppState, user_id: i64, body: FileUpload) -> Result<UploadedFile, Refusal> {
+async fn upload(
+    db: &DatabaseConnection,
+    config: &Config,
+    link_key: &LinkKey,
+    user_id: i64,
+    body: FileUpload,
+) -> Result<UploadedFile, Refusal> {
     let bytes = body.0?;
     let file = files::store(
-        &state.db,
-        &state.config.effective_upload_dir(),
+        db,
+        &config.effective_upload_dir(),
         user_id,
         &bytes,
-        state.config.security.max_upload_bytes,
+        config.security.max_upload_bytes,
     )
     .await?;
-    Ok(uploaded(file, &state.link_key))
+    Ok(uploaded(file, link_key))
 }
 
 fn uploaded(file: uploaded_file::Model, key: &[u8; 32]) -> UploadedFile {
@@ -383,11 +392,13 @@ impl KycApi {
     )]
     async fn upload_file(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         body: FileUpload,
     ) -> MemberResponse<UploadedFile> {
-        let result = upload(&state, auth.0.id(), body).await;
+        let result = upload(db, config, link_key, auth.0.id(), body).await;
         MemberResponse::of(result, Msg::Uploaded)
     }
 
@@ -400,14 +411,16 @@ impl KycApi {
     )]
     async fn cgform_upload_file(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(link_key): Data<&LinkKey>,
         head: Path<String>,
         auth: Satoken,
         body: FileUpload,
     ) -> MemberResponse<UploadedFile> {
         let result = async {
-            check_head(&head, &state.config)?;
-            upload(&state, auth.0.id(), body).await
+            check_head(&head, config)?;
+            upload(db, config, link_key, auth.0.id(), body).await
         }
         .await;
         MemberResponse::of(result, Msg::Uploaded)
@@ -422,15 +435,16 @@ impl KycApi {
     )]
     async fn get_signed_url(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(link_key): Data<&LinkKey>,
         auth: Satoken,
         /// The file's id.
         #[oai(name = "fileId")]
         file_id: Query<i64>,
     ) -> MemberResponse<SignedUrl> {
         let result = async {
-            let file = files::visible_to(&state.db, &auth.0.user, file_id.0).await?;
-            let link = files::sign_link(&state.link_key, file.id, now_ms());
+            let file = files::visible_to(db, &auth.0.user, file_id.0).await?;
+            let link = files::sign_link(link_key, file.id, now_ms());
             Ok(SignedUrl {
                 url: link.url,
                 expires_at: link.expires_at,
@@ -449,7 +463,9 @@ impl KycApi {
     )]
     async fn get_file_content(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(link_key): Data<&LinkKey>,
         /// The file's id.
         id: Path<i64>,
         /// When the link expires, Unix milliseconds.
@@ -458,9 +474,9 @@ impl KycApi {
         sig: Query<Option<String>>,
     ) -> FileContentResponse {
         let result = files::content(
-            &state.db,
-            &state.config.effective_upload_dir(),
-            &state.link_key,
+            db,
+            &config.effective_upload_dir(),
+            link_key,
             id.0,
             expires.0.as_deref(),
             sig.0.as_deref(),
@@ -488,21 +504,22 @@ impl KycApi {
     )]
     async fn submit_basic_identity(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<BasicIdentityRequest>,
     ) -> MemberResponse<Submission> {
         let body = body.0;
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let form = wasm_core::validate::IdentityForm {
                 name: Some(body.name),
                 id_card: Some(body.id_card),
                 country: Some(body.country),
                 card_type: Some(body.card_type.as_str().to_owned()),
             };
-            let submission = service::submit_basic(&state.db, auth.0.id(), form).await?;
+            let submission = service::submit_basic(db, auth.0.id(), form).await?;
             Ok(submission.into())
         }
         .await;
@@ -520,7 +537,7 @@ impl KycApi {
     )]
     async fn upload_kyc(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         body: JsonBody<AdvancedIdentityRequest>,
     ) -> MemberResponse<Submission> {
@@ -530,7 +547,7 @@ impl KycApi {
             back: body.back_file_id,
             hold: body.hold_file_id,
         };
-        let result = service::submit_advanced(&state.db, auth.0.id(), files)
+        let result = service::submit_advanced(db, auth.0.id(), files)
             .await
             .map(Submission::from);
         MemberResponse::of(result, Msg::Submitted)
@@ -545,15 +562,16 @@ impl KycApi {
     )]
     async fn get_identity_status(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
     ) -> MemberResponse<IdentityStatus> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let user_id = auth.0.id();
-            let basic = service::latest(&state.db, user_id, Level::Basic).await?;
-            let advanced = service::latest(&state.db, user_id, Level::Advanced).await?;
+            let basic = service::latest(db, user_id, Level::Basic).await?;
+            let advanced = service::latest(db, user_id, Level::Advanced).await?;
             Ok(IdentityStatus {
                 level: auth.0.user.kyc_level,
                 basic: basic.map(Submission::from),
@@ -573,14 +591,15 @@ impl KycApi {
     )]
     async fn bind_bank_card(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<BankCardRequest>,
     ) -> MemberResponse<BankCard> {
         let body = body.0;
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let form = wasm_core::validate::BankCardForm {
                 card_number: Some(body.card_number),
                 bank_name: Some(body.bank_name),
@@ -590,7 +609,7 @@ impl KycApi {
                 branch: body.branch,
                 home_address: body.home_address,
             };
-            let card = service::bind_bank_card(&state.db, auth.0.id(), form).await?;
+            let card = service::bind_bank_card(db, auth.0.id(), form).await?;
             Ok(card.into())
         }
         .await;
@@ -605,13 +624,14 @@ impl KycApi {
     )]
     async fn get_bank_card(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
     ) -> MemberResponse<Option<BankCard>> {
         let result = async {
-            check_head(&head, &state.config)?;
-            Ok(service::bank_card(&state.db, auth.0.id())
+            check_head(&head, config)?;
+            Ok(service::bank_card(db, auth.0.id())
                 .await?
                 .map(BankCard::from))
         }

@@ -3,7 +3,7 @@
 //! served only through short-lived links signed with the process's link key.
 //!
 //! A link is `/api/file/content/{fileId}?expires={unix_ms}&sig={hex}` where `sig` is the lower-case
-//! hex HMAC-SHA256 of `"{fileId}:{expires}"` under `AppState::link_key`. It needs no session (it is
+//! hex HMAC-SHA256 of `"{fileId}:{expires}"` under the server's [`LinkKey`]. It needs no session (it is
 //! used in `<img src>`): the signature is the permission, and only the file's owner or an operator
 //! can have one made.
 
@@ -188,6 +188,33 @@ fn mac(key: &[u8; 32], file_id: i64, expires: i64) -> Hmac<Sha256> {
         <Hmac<Sha256> as KeyInit>::new_from_slice(key).expect("HMAC takes keys of any length");
     mac.update(format!("{file_id}:{expires}").as_bytes());
     mac
+}
+
+/// The key that signs short-lived file links: SHA-256 of the configured secret, or random (links
+/// then end with the process, which only shortens their short life).
+#[derive(Clone)]
+pub struct LinkKey(std::sync::Arc<[u8; 32]>);
+
+impl LinkKey {
+    /// The key of `secret` (random when it is empty).
+    pub fn from_secret(secret: &str) -> Self {
+        use sha2::Digest;
+        let mut key = [0u8; 32];
+        if secret.is_empty() {
+            rand::fill(&mut key[..]);
+        } else {
+            key = Sha256::digest(secret.as_bytes()).into();
+        }
+        Self(std::sync::Arc::new(key))
+    }
+}
+
+impl std::ops::Deref for LinkKey {
+    type Target = [u8; 32];
+
+    fn deref(&self) -> &[u8; 32] {
+        &self.0
+    }
 }
 
 /// A link to `file_id` valid for [`LINK_TTL_MS`] from `now_ms`.

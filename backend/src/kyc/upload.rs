@@ -7,6 +7,7 @@
 //! the [`Refusal`] the handler answers with, so the 413 is the usual envelope with
 //! `FileTooLarge` and its `{max}`.
 
+use crate::config::Config;
 use poem::{FromRequest, Request, RequestBody, http::header, web::Multipart};
 use poem_openapi::{
     ApiExtractor, ApiExtractorType, ExtractParamOptions,
@@ -14,10 +15,10 @@ use poem_openapi::{
     registry::{MetaMediaType, MetaRequest, MetaSchemaRef, Registry},
     types::multipart::Upload,
 };
+use std::sync::Arc;
 use tokio::io::AsyncReadExt;
 
 use super::files::{file_required, too_large};
-use crate::app::AppState;
 use crate::config::SecurityConfig;
 use crate::refusal::{Refusal, RefusalKind};
 
@@ -77,9 +78,9 @@ impl<'a> ApiExtractor<'a> for FileUpload {
         body: &mut RequestBody,
         _param_opts: ExtractParamOptions<Self::ParamType>,
     ) -> poem::Result<Self> {
-        let limit = request.data::<AppState>().map_or_else(
+        let limit = request.data::<Arc<Config>>().map_or_else(
             || SecurityConfig::default().max_upload_bytes,
-            |state| state.config.security.max_upload_bytes,
+            |config| config.security.max_upload_bytes,
         );
         Ok(FileUpload(read_file_field(request, body, limit).await))
     }

@@ -4,14 +4,18 @@
 //! recent trades (`POST /api/market/trades`), and a member's favourite markets
 //! (`GET`/`POST /api/market/favourites`, `POST /api/market/favourites/merge`).
 
+use crate::futures::FuturesRegistry;
+use crate::market::MarketHub;
+use crate::market::kline_cache::KlineCache;
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::{Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
+use sea_orm::DatabaseConnection;
 use serde::Deserialize;
+use std::sync::Arc;
 use wasm_core::kline::{Candle, Interval};
 
-use crate::app::AppState;
 use crate::http::{Envelope, JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
 use crate::market::candles::MAX_PAGE;
@@ -26,7 +30,7 @@ enum ApiTags {
     Market,
 }
 
-/// The market data calls; the shared state comes with each request as `Data<&AppState>`.
+/// The market data calls; each handler receives the dependencies it uses as `Data`.
 pub struct MarketApi;
 
 /// A kline history request. Page backwards by passing the first candle's `openTime` of the
@@ -289,10 +293,12 @@ impl MarketApi {
     #[oai(path = "/api/market/kline", method = "post", operation_id = "getKline")]
     async fn get_kline(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
+        Data(kline_cache): Data<&Arc<KlineCache>>,
         query: JsonBody<KlineQuery>,
     ) -> LookupResponse<KlinePage> {
-        LookupResponse::of(kline(&state, query.0).await)
+        LookupResponse::of(kline(db, hub, kline_cache, query.0).await)
     }
 
     /// The price info of a pair: last price, price 24 hours ago, change and change percent; for a
@@ -304,16 +310,18 @@ impl MarketApi {
     )]
     async fn contract_currency_price(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
+        Data(futures): Data<&Arc<FuturesRegistry>>,
         /// Pair id (`btcusdt`), any case.
         #[oai(validator(min_length = 1, max_length = 64))]
         symbol: Query<String>,
     ) -> LookupResponse<PriceInfo> {
         LookupResponse::of(
-            service::quote(&state.db, &state.hub, &symbol.0)
+            service::quote(db, hub, &symbol.0)
                 .await
                 .map(price_info)
-                .map(|info| match state.futures.funding_info(&info.symbol) {
+                .map(|info| match futures.funding_info(&info.symbol) {
                     Some(funding) => PriceInfo {
                         mark_price: Some(funding.mark_price),
                         index_price: Some(funding.index_price),
@@ -334,11 +342,12 @@ impl MarketApi {
     )]
     async fn currency_price(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
         query: JsonBody<SymbolQuery>,
     ) -> LookupResponse<PriceInfo> {
         LookupResponse::of(
-            service::quote(&state.db, &state.hub, &query.0.symbol)
+            service::quote(db, hub, &query.0.symbol)
                 .await
                 .map(price_info),
         )
@@ -349,10 +358,11 @@ impl MarketApi {
     #[oai(path = "/api/market/depth", method = "post", operation_id = "getDepth")]
     async fn get_depth(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
         query: JsonBody<SymbolLimitQuery>,
     ) -> LookupResponse<Depth> {
-        LookupResponse::of(depth(&state, query.0).await)
+        LookupResponse::of(depth(db, hub, query.0).await)
     }
 
     /// The recent trades of a pair (up to 100), newest first.
@@ -363,10 +373,11 @@ impl MarketApi {
     )]
     async fn get_recent_trades(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
         query: JsonBody<SymbolLimitQuery>,
     ) -> LookupResponse<RecentTrades> {
-        LookupResponse::of(recent_trades(&state, query.0).await)
+        LookupResponse::of(recent_trades(db, hub, query.0).await)
     }
 
     /// The rolling 24-hour statistics of a pair.
@@ -377,10 +388,11 @@ impl MarketApi {
     )]
     async fn ticker_24h(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(hub): Data<&Arc<MarketHub>>,
         query: JsonBody<SymbolQuery>,
     ) -> LookupResponse<Stats24h> {
-        let quote = match service::quote(&state.db, &state.hub, &query.0.symbol).await {
+        let quote = match service::quote(db, hub, &query.0.symbol).await {
             Ok(quote) => quote,
             Err(error) => return error.into(),
         };
@@ -413,10 +425,10 @@ impl MarketApi {
     )]
     async fn get_favourites(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
     ) -> MemberResponse<Vec<FavouriteEntry>> {
-        let result = favourites::list(&state.db, auth.0.id())
+        let result = favourites::list(db, auth.0.id())
             .await
             .map(favourite_entries);
         MemberResponse::of(result, Msg::Success)
@@ -432,13 +444,13 @@ impl MarketApi {
     )]
     async fn set_favourite(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         body: JsonBody<SetFavouriteRequest>,
     ) -> MemberResponse<Vec<FavouriteEntry>> {
         let body = body.0;
         let market = body.market.unwrap_or(FavouriteMarket::Spot).into();
-        let result = favourites::set(&state.db, auth.0.id(), market, &body.symbol, body.favourite)
+        let result = favourites::set(db, auth.0.id(), market, &body.symbol, body.favourite)
             .await
             .map(favourite_entries);
         MemberResponse::of(result, Msg::Success)
@@ -453,7 +465,7 @@ impl MarketApi {
     )]
     async fn merge_favourites(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         body: JsonBody<MergeFavouritesRequest>,
     ) -> MemberResponse<Vec<FavouriteEntry>> {
@@ -466,7 +478,7 @@ impl MarketApi {
         let result = if entries.len() > MAX_FAVOURITES {
             Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("favourites"))
         } else {
-            favourites::merge(&state.db, auth.0.id(), &entries)
+            favourites::merge(db, auth.0.id(), &entries)
                 .await
                 .map(favourite_entries)
         };
@@ -480,13 +492,14 @@ const DEPTH_MAX: u32 = 50;
 /// Trades of `getRecentTrades` when no limit is given.
 const TRADES_DEFAULT: u32 = 50;
 
-async fn depth(state: &AppState, query: SymbolLimitQuery) -> Result<Depth, Refusal> {
-    let symbol = service::quote(&state.db, &state.hub, &query.symbol)
-        .await?
-        .coin
-        .symbol;
+async fn depth(
+    db: &DatabaseConnection,
+    hub: &MarketHub,
+    query: SymbolLimitQuery,
+) -> Result<Depth, Refusal> {
+    let symbol = service::quote(db, hub, &query.symbol).await?.coin.symbol;
     let limit = query.limit.unwrap_or(DEPTH_DEFAULT).min(DEPTH_MAX) as usize;
-    let book = state.hub.book(&symbol).ok_or_else(|| {
+    let book = hub.book(&symbol).ok_or_else(|| {
         Refusal::new(RefusalKind::NotFound, Msg::UnknownSymbol)
             .with_field("symbol")
             .with_param("symbol", symbol.clone())
@@ -506,16 +519,13 @@ async fn depth(state: &AppState, query: SymbolLimitQuery) -> Result<Depth, Refus
 
 /// The newest `query.limit` trades of a pair (also the member area's `open/transaction`).
 pub(crate) async fn recent_trades(
-    state: &AppState,
+    db: &DatabaseConnection,
+    hub: &MarketHub,
     query: SymbolLimitQuery,
 ) -> Result<RecentTrades, Refusal> {
-    let symbol = service::quote(&state.db, &state.hub, &query.symbol)
-        .await?
-        .coin
-        .symbol;
+    let symbol = service::quote(db, hub, &query.symbol).await?.coin.symbol;
     let limit = query.limit.unwrap_or(TRADES_DEFAULT) as usize;
-    let trades = state
-        .hub
+    let trades = hub
         .recent_trades(&symbol, limit)
         .into_iter()
         .map(|t| TradeView {
@@ -549,20 +559,21 @@ fn price_info(quote: PairQuote) -> PriceInfo {
     }
 }
 
-async fn kline(state: &AppState, query: KlineQuery) -> Result<KlinePage, Refusal> {
+async fn kline(
+    db: &DatabaseConnection,
+    hub: &MarketHub,
+    kline_cache: &KlineCache,
+    query: KlineQuery,
+) -> Result<KlinePage, Refusal> {
     let interval = Interval::parse(query.interval.trim()).map_err(|_| {
         Refusal::new(RefusalKind::Invalid, Msg::UnknownInterval)
             .with_field("interval")
             .with_param("interval", query.interval.clone())
     })?;
-    let symbol = service::quote(&state.db, &state.hub, &query.symbol)
-        .await?
-        .coin
-        .symbol;
-    let page = state
-        .kline_cache
+    let symbol = service::quote(db, hub, &query.symbol).await?.coin.symbol;
+    let page = kline_cache
         .history(
-            &state.db,
+            db,
             &symbol,
             interval,
             query.end_time,

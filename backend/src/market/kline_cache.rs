@@ -49,7 +49,7 @@
 //! on every closed bucket from the market source, a migration, and the same care about the
 //! growing bucket; memory needs none of that, and a restart costs one cold page per series.
 //!
-//! **Where it lives.** One cache per running exchange, in its `AppState` (made at start), so that
+//! **Where it lives.** One cache per running server, made at start and handed to the handlers that read it, so that
 //! several apps in one process (the HTTP tests) never share candles.
 
 use std::collections::{HashMap, VecDeque};

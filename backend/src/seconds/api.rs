@@ -3,18 +3,21 @@
 //! `POST /api/seconds/order/list` (open bets with their countdown, settled ones with their
 //! settlement inputs). The rules are in `service.rs`; settlement in `engine.rs`.
 
+use crate::config::Config;
+use crate::seconds::SecondsEngine;
 use poem::web::Data;
 use poem_openapi::{
     Object, OpenApi, Tags,
     param::{Header, Query},
     payload::Json,
 };
+use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 use super::service::{self, NewOrder, STAKE_COIN, Submitted};
 use super::settle::{Direction, RULE};
 use super::views::SecondsOrder;
-use crate::app::AppState;
 use crate::funds::api::replayed;
 use crate::http::{Envelope, JsonBody, MemberResponse};
 use crate::i18n::Msg;
@@ -133,11 +136,15 @@ impl SecondsApi {
         method = "get",
         operation_id = "getSecondsConfig"
     )]
-    async fn config(&self, state: Data<&AppState>) -> SecondsConfigResponse {
-        let config = &state.config.seconds;
+    async fn config(
+        &self,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+    ) -> SecondsConfigResponse {
+        let config = &config.seconds;
         let result = async {
             let symbols = if config.enabled {
-                service::offered_pairs(&state.db).await?
+                service::offered_pairs(db).await?
             } else {
                 Vec::new()
             };
@@ -195,7 +202,9 @@ impl SecondsApi {
     )]
     async fn submit(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(seconds): Data<&Arc<SecondsEngine>>,
         auth: Satoken,
         /// Makes a retry safe: the same key and body answer like the first request and place nothing.
         #[oai(name = "Idempotency-Key")]
@@ -205,7 +214,7 @@ impl SecondsApi {
         let body = body.0;
         let user_id = auth.0.id();
         let result = async {
-            service::check_enabled(&state.config.seconds)?;
+            service::check_enabled(&config.seconds)?;
             let idempotency = crate::funds::service::idempotency(
                 user_id,
                 idempotency_key.0.as_deref(),
@@ -219,17 +228,10 @@ impl SecondsApi {
                 period_seconds: body.period_seconds,
                 quantity: body.quantity.clone(),
             };
-            match service::submit(
-                &state.db,
-                &state.config.seconds,
-                &order,
-                idempotency.as_ref(),
-            )
-            .await?
-            {
+            match service::submit(db, &config.seconds, &order, idempotency.as_ref()).await? {
                 Submitted::Created(row) => {
                     let view = SecondsOrder::of(&row, crate::user::now_ms());
-                    state.seconds.accepted(*row);
+                    seconds.accepted(*row);
                     Ok(view)
                 }
                 Submitted::Replayed(first) => replayed(&first),
@@ -246,9 +248,12 @@ impl SecondsApi {
         method = "post",
         operation_id = "listSecondsOrders"
     )]
+    // A handler takes one argument per extractor: each dependency, header, path and body.
+    #[allow(clippy::too_many_arguments)]
     async fn list(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         auth: Satoken,
         /// Open or settled orders.
         scope: Query<Option<SecondsScope>>,
@@ -261,10 +266,10 @@ impl SecondsApi {
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<SecondsOrderPage> {
         let result = async {
-            service::check_enabled(&state.config.seconds)?;
+            service::check_enabled(&config.seconds)?;
             let (page, page_size) = crate::spot::service::paging(page.0, page_size.0);
             let (total, records) = service::orders(
-                &state.db,
+                db,
                 auth.0.id(),
                 scope.0.unwrap_or_default() == SecondsScope::Open,
                 symbol.0.as_deref(),

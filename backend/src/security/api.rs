@@ -5,11 +5,16 @@
 //! answer; the rules live in [`super::service`], [`super::passwords`], [`super::api_keys`] and
 //! [`super::reauth`].
 
+use crate::config::Config;
+use crate::user::mailer::Mailer;
+use crate::user::rate_limit::RateLimiter;
 use poem::{Request, web::Data};
 use poem_openapi::{
     OpenApi, Tags,
     param::{Path, Query},
 };
+use sea_orm::DatabaseConnection;
+use std::sync::Arc;
 
 use super::models::{
     AntiCodeRequest, ApiKeyView, BindAccountRequest, ChangePasswordRequest, CodePasswordRequest,
@@ -20,7 +25,6 @@ use super::models::{
 use super::passwords::{self, FundPasswordForm, NewPassword};
 use super::service::{self, MemberCode};
 use super::{api_keys, reauth};
-use crate::app::AppState;
 use crate::http::{JsonBody, MemberResponse, PublicResponse, check_head};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
@@ -53,17 +57,19 @@ impl SecurityApi {
     )]
     async fn reauth(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<ReauthRequest>,
     ) -> MemberResponse<ReauthResult> {
         let body = body.0;
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let valid_until = reauth::confirm(
-                &state.db,
-                &state.limiter,
+                db,
+                limiter,
                 &auth.0,
                 reauth::Proof {
                     password: body.password,
@@ -85,9 +91,14 @@ impl SecurityApi {
         method = "get",
         operation_id = "sendMemberEmailCode"
     )]
+    // A handler takes one argument per extractor: each dependency, header, path and body.
+    #[allow(clippy::too_many_arguments)]
     async fn send_email_code(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(mailer): Data<&Arc<Mailer>>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         req: &Request,
         head: Path<String>,
         auth: Satoken,
@@ -98,9 +109,9 @@ impl SecurityApi {
         email: Query<Option<String>>,
     ) -> MemberResponse<CodeSent> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let ip = client_ip(req);
-            let sender = member_code(&state, &ip);
+            let sender = member_code(db, mailer, limiter, config, &ip);
             let account = match purpose.0 {
                 MemberCodePurpose::Bind => {
                     let account =
@@ -112,7 +123,7 @@ impl SecurityApi {
                     sender.send_security(&auth.0.user, Channel::Email).await?
                 }
             };
-            Ok(code_sent(&account, &state.limiter))
+            Ok(code_sent(&account, limiter))
         }
         .await;
         MemberResponse::of(result, Msg::CodeSent)
@@ -125,9 +136,14 @@ impl SecurityApi {
         method = "get",
         operation_id = "sendMemberSmsCode"
     )]
+    // A handler takes one argument per extractor: each dependency, header, path and body.
+    #[allow(clippy::too_many_arguments)]
     async fn send_sms_code(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(mailer): Data<&Arc<Mailer>>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         req: &Request,
         head: Path<String>,
         auth: Satoken,
@@ -138,9 +154,9 @@ impl SecurityApi {
         phone: Query<Option<String>>,
     ) -> MemberResponse<CodeSent> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let ip = client_ip(req);
-            let sender = member_code(&state, &ip);
+            let sender = member_code(db, mailer, limiter, config, &ip);
             let account = match purpose.0 {
                 MemberCodePurpose::Bind => {
                     let account =
@@ -152,7 +168,7 @@ impl SecurityApi {
                     sender.send_security(&auth.0.user, Channel::Sms).await?
                 }
             };
-            Ok(code_sent(&account, &state.limiter))
+            Ok(code_sent(&account, limiter))
         }
         .await;
         MemberResponse::of(result, Msg::CodeSent)
@@ -167,19 +183,20 @@ impl SecurityApi {
     )]
     async fn bind_account(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<BindAccountRequest>,
     ) -> MemberResponse<UserInfo> {
         let body = body.0;
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let account = match body.kind {
                 ContactType::Email => service::parse_email(&body.account, "account")?,
                 ContactType::Phone => service::parse_phone(&body.account, "account")?,
             };
-            let user = service::bind_contact(&state.db, &auth.0, &account, &body.code).await?;
+            let user = service::bind_contact(db, &auth.0, &account, &body.code).await?;
             Ok(user_info(&user))
         }
         .await;
@@ -194,7 +211,8 @@ impl SecurityApi {
     )]
     async fn get_login_log(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         /// Page, from 1 (default 1).
@@ -208,10 +226,10 @@ impl SecurityApi {
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<LoginLogPage> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let page = page.0.unwrap_or(1);
             let page_size = page_size.0.unwrap_or(DEFAULT_PAGE_SIZE);
-            let found = service::login_log(&state.db, auth.0.id(), page, page_size).await?;
+            let found = service::login_log(db, auth.0.id(), page, page_size).await?;
             Ok(LoginLogPage {
                 total: found.total,
                 page,
@@ -236,14 +254,15 @@ impl SecurityApi {
     )]
     async fn get_login_device(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
     ) -> MemberResponse<Vec<LoginDevice>> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let current = auth.0.session.id;
-            Ok(service::devices(&state.db, auth.0.id())
+            Ok(service::devices(db, auth.0.id())
                 .await?
                 .into_iter()
                 .map(|session| LoginDevice::of(session, current))
@@ -262,15 +281,16 @@ impl SecurityApi {
     )]
     async fn delete_device(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         /// Device (session) id from `getLoginDevice`.
         id: Path<i64>,
     ) -> MemberResponse<bool> {
         let result = async {
-            check_head(&head, &state.config)?;
-            service::revoke_device(&state.db, auth.0.id(), id.0).await?;
+            check_head(&head, config)?;
+            service::revoke_device(db, auth.0.id(), id.0).await?;
             Ok(true)
         }
         .await;
@@ -285,15 +305,16 @@ impl SecurityApi {
     )]
     async fn update_device(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<UpdateDeviceRequest>,
     ) -> MemberResponse<bool> {
         let body = body.0;
         let result = async {
-            check_head(&head, &state.config)?;
-            service::rename_device(&state.db, auth.0.id(), body.id, &body.device_name).await?;
+            check_head(&head, config)?;
+            service::rename_device(db, auth.0.id(), body.id, &body.device_name).await?;
             Ok(true)
         }
         .await;
@@ -310,19 +331,19 @@ impl SecurityApi {
     )]
     async fn get_google_verification(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         /// `bind`.
         x: Path<String>,
     ) -> MemberResponse<TotpSetupView> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             if x.0 != "bind" {
                 return Err(Refusal::new(RefusalKind::NotFound, Msg::NotFound));
             }
-            let setup =
-                service::start_totp(&state.db, &auth.0, &state.config.platform.site_name).await?;
+            let setup = service::start_totp(db, &auth.0, &config.platform.site_name).await?;
             Ok(TotpSetupView {
                 qr_svg_data_url: format!(
                     "data:image/svg+xml;base64,{}",
@@ -345,7 +366,8 @@ impl SecurityApi {
     )]
     async fn google_verification_binding_or_reset(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         /// The 6-digit authenticator code.
@@ -355,10 +377,10 @@ impl SecurityApi {
         y: Path<i32>,
     ) -> MemberResponse<bool> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             match y.0 {
-                2 => service::bind_totp(&state.db, &auth.0, &x.0).await,
-                1 => service::unbind_totp(&state.db, &auth.0, &x.0).await,
+                2 => service::bind_totp(db, &auth.0, &x.0).await,
+                1 => service::unbind_totp(db, &auth.0, &x.0).await,
                 _ => Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field("y")),
             }
         }
@@ -380,13 +402,15 @@ impl SecurityApi {
     )]
     async fn set_trade_password(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<FundPasswordRequest>,
     ) -> MemberResponse<bool> {
-        let result = match check_head(&head, &state.config) {
-            Ok(()) => fund_password(&state, &auth.0, body.0).await,
+        let result = match check_head(&head, config) {
+            Ok(()) => fund_password(db, limiter, &auth.0, body.0).await,
             Err(error) => Err(error),
         };
         MemberResponse::of(result, Msg::FundPasswordSaved)
@@ -400,11 +424,12 @@ impl SecurityApi {
     )]
     async fn tard_pwd_set(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         auth: Satoken,
         body: JsonBody<FundPasswordRequest>,
     ) -> MemberResponse<bool> {
-        let result = fund_password(&state, &auth.0, body.0).await;
+        let result = fund_password(db, limiter, &auth.0, body.0).await;
         MemberResponse::of(result, Msg::FundPasswordSaved)
     }
 
@@ -417,14 +442,15 @@ impl SecurityApi {
     )]
     async fn set_anti_code(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<AntiCodeRequest>,
     ) -> MemberResponse<bool> {
         let result = async {
-            check_head(&head, &state.config)?;
-            service::set_anti_code(&state.db, &auth.0, &body.0.anti_code).await?;
+            check_head(&head, config)?;
+            service::set_anti_code(db, &auth.0, &body.0.anti_code).await?;
             Ok(true)
         }
         .await;
@@ -439,13 +465,14 @@ impl SecurityApi {
     )]
     async fn list_api_keys(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
     ) -> MemberResponse<Vec<ApiKeyView>> {
         let result = async {
-            check_head(&head, &state.config)?;
-            Ok(api_keys::list(&state.db, auth.0.id())
+            check_head(&head, config)?;
+            Ok(api_keys::list(db, auth.0.id())
                 .await?
                 .into_iter()
                 .map(ApiKeyView::from)
@@ -464,16 +491,17 @@ impl SecurityApi {
     )]
     async fn create_api_key(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         body: JsonBody<CreateApiKeyRequest>,
     ) -> MemberResponse<CreatedApiKey> {
         let body = body.0;
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let created = api_keys::create(
-                &state.db,
+                db,
                 &auth.0,
                 api_keys::NewApiKey {
                     label: body.label,
@@ -496,15 +524,16 @@ impl SecurityApi {
     )]
     async fn delete_api_key(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
         /// Key id.
         id: Query<i64>,
     ) -> MemberResponse<bool> {
         let result = async {
-            check_head(&head, &state.config)?;
-            api_keys::delete(&state.db, auth.0.id(), id.0).await?;
+            check_head(&head, config)?;
+            api_keys::delete(db, auth.0.id(), id.0).await?;
             Ok(true)
         }
         .await;
@@ -518,14 +547,14 @@ impl SecurityApi {
     #[oai(path = "/api/user/backPwd", method = "post", operation_id = "backPwd")]
     async fn back_pwd(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         body: JsonBody<ResetPasswordRequest>,
     ) -> PublicResponse<bool> {
         let body = body.0;
         let result = async {
             let account = parse_account(&body.account, "account")?;
             passwords::reset(
-                &state.db,
+                db,
                 &account,
                 &body.code,
                 NewPassword {
@@ -549,11 +578,12 @@ impl SecurityApi {
     )]
     async fn update_pwd(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         auth: Satoken,
         body: JsonBody<ChangePasswordRequest>,
     ) -> MemberResponse<bool> {
-        let result = change_password(&state, &auth.0, body.0).await;
+        let result = change_password(db, limiter, &auth.0, body.0).await;
         MemberResponse::of(result, Msg::PasswordChanged)
     }
 
@@ -565,11 +595,12 @@ impl SecurityApi {
     )]
     async fn blade_update_password(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         auth: Satoken,
         body: JsonBody<ChangePasswordRequest>,
     ) -> MemberResponse<bool> {
-        let result = change_password(&state, &auth.0, body.0).await;
+        let result = change_password(db, limiter, &auth.0, body.0).await;
         MemberResponse::of(result, Msg::PasswordChanged)
     }
 
@@ -583,13 +614,13 @@ impl SecurityApi {
     )]
     async fn update_user_login_pwd(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
         body: JsonBody<CodePasswordRequest>,
     ) -> MemberResponse<bool> {
         let body = body.0;
         let result = passwords::change_with_code(
-            &state.db,
+            db,
             &auth.0,
             &body.code,
             NewPassword {
@@ -604,25 +635,32 @@ impl SecurityApi {
 }
 
 /// The sender of a member's codes from `ip`.
-fn member_code<'a>(state: &'a AppState, ip: &'a str) -> MemberCode<'a> {
+fn member_code<'a>(
+    db: &'a DatabaseConnection,
+    mailer: &'a Mailer,
+    limiter: &'a RateLimiter,
+    config: &'a Config,
+    ip: &'a str,
+) -> MemberCode<'a> {
     MemberCode {
-        db: &state.db,
-        mailer: &state.mailer,
-        limiter: &state.limiter,
-        site: &state.config.platform.site_name,
+        db,
+        mailer,
+        limiter,
+        site: &config.platform.site_name,
         ip,
     }
 }
 
 /// Sets or changes the fund password (`setTradePassword`, `tardPwdSet`).
 async fn fund_password(
-    state: &AppState,
+    db: &DatabaseConnection,
+    limiter: &RateLimiter,
     current: &CurrentUser,
     body: FundPasswordRequest,
 ) -> Result<bool, Refusal> {
     passwords::set_fund_password(
-        &state.db,
-        &state.limiter,
+        db,
+        limiter,
         current,
         FundPasswordForm {
             password: body.password,
@@ -636,13 +674,14 @@ async fn fund_password(
 
 /// Changes the login password with the old one (`updatePwd`, `bladeUpdatePassword`).
 async fn change_password(
-    state: &AppState,
+    db: &DatabaseConnection,
+    limiter: &RateLimiter,
     current: &CurrentUser,
     body: ChangePasswordRequest,
 ) -> Result<bool, Refusal> {
     passwords::change_with_old(
-        &state.db,
-        &state.limiter,
+        db,
+        limiter,
         current,
         &body.old_password,
         NewPassword {

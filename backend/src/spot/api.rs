@@ -4,17 +4,21 @@
 //! `validate_spot_order` — the rule the order form runs on every keystroke — before they reach the
 //! pair's market task; submitting takes an optional `Idempotency-Key`.
 
+use crate::config::Config;
+use crate::market::MarketHub;
+use crate::spot::SpotRegistry;
 use poem::web::Data;
 use poem_openapi::{
     Object, OpenApi, Tags,
     param::{Header, Path, Query},
 };
+use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 use super::engine::{Answer, OrderSpec, Submit};
 use super::service;
 use super::views::{OrderSide, OrderType, SpotFill, SpotOrder, TimeInForce};
-use crate::app::AppState;
 use crate::funds::api::replayed;
 use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
@@ -132,7 +136,8 @@ impl SpotApi {
     )]
     async fn submit(
         &self,
-        state: Data<&AppState>,
+        Data(spot): Data<&Arc<SpotRegistry>>,
+        Data(hub): Data<&Arc<MarketHub>>,
         auth: SatokenCached,
         /// Makes a retry safe: the same key and body answer like the first request and place nothing.
         #[oai(name = "Idempotency-Key")]
@@ -149,10 +154,9 @@ impl SpotApi {
                 &body,
             )?;
             let symbol = body.symbol.trim().to_ascii_lowercase();
-            let rules = service::rules(&state.spot, &symbol)?;
-            let order = service::checked_order(&state, &rules, &body)?;
-            let answer = state
-                .spot
+            let rules = service::rules(spot, &symbol)?;
+            let order = service::checked_order(hub, &rules, &body)?;
+            let answer = spot
                 .submit(&symbol, |reply| Submit {
                     user_id,
                     side: body.side,
@@ -181,7 +185,7 @@ impl SpotApi {
     )]
     async fn order_list(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         auth: SatokenCached,
         /// Open or finished orders.
         scope: Query<Option<OrderScope>>,
@@ -195,7 +199,7 @@ impl SpotApi {
     ) -> MemberResponse<SpotOrderPage> {
         let (page, page_size) = service::paging(page.0, page_size.0);
         let result = service::orders(
-            &state.db,
+            db,
             auth.0.id(),
             scope.0.unwrap_or_default() == OrderScope::Current,
             symbol.0.as_deref(),
@@ -220,7 +224,8 @@ impl SpotApi {
     )]
     async fn cancel_order(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(spot): Data<&Arc<SpotRegistry>>,
         auth: SatokenCached,
         /// The order.
         id: Query<i64>,
@@ -229,11 +234,11 @@ impl SpotApi {
         let result = async {
             // An open order's pair is known in memory; the database tells the rest apart (an
             // order no longer open, someone else's, none at all).
-            let symbol = match state.spot.open_order_symbol(user_id, id.0) {
+            let symbol = match spot.open_order_symbol(user_id, id.0) {
                 Some(symbol) => symbol.to_string(),
-                None => service::symbol_of(&state.db, user_id, id.0).await?,
+                None => service::symbol_of(db, user_id, id.0).await?,
             };
-            state.spot.cancel(&symbol, user_id, id.0).await
+            spot.cancel(&symbol, user_id, id.0).await
         }
         .await;
         MemberResponse::of(result, Msg::OrderCancelled)
@@ -247,18 +252,18 @@ impl SpotApi {
     )]
     async fn entrust_log(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
         auth: Satoken,
         /// The configured API head.
         head: Path<String>,
         body: JsonBody<FillQuery>,
     ) -> MemberResponse<SpotFillPage> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             let query = body.0;
             let (page, page_size) = service::paging(query.page, query.page_size);
-            let (total, records) =
-                service::fills(&state.db, auth.0.id(), &query, page, page_size).await?;
+            let (total, records) = service::fills(db, auth.0.id(), &query, page, page_size).await?;
             Ok::<_, Refusal>(SpotFillPage {
                 total,
                 page,
@@ -278,7 +283,9 @@ impl SpotApi {
     )]
     async fn open_transactions(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(hub): Data<&Arc<MarketHub>>,
         /// The configured API head.
         head: Path<String>,
         /// Pair (`btcusdt`), any case.
@@ -288,9 +295,10 @@ impl SpotApi {
         limit: Path<u32>,
     ) -> LookupResponse<RecentTrades> {
         let result = async {
-            check_head(&head, &state.config)?;
+            check_head(&head, config)?;
             recent_trades(
-                &state,
+                db,
+                hub,
                 SymbolLimitQuery {
                     symbol: symbol.0,
                     limit: Some(limit.0),

@@ -1,6 +1,7 @@
 //! Rules of the spot calls, free of HTTP: an order checked by wasm-core's `validate_spot_order`
 //! (the form's own rule) and turned into decimals, and the reads of orders and fills.
 
+use crate::market::MarketHub;
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
@@ -15,7 +16,6 @@ use super::engine::OrderSpec;
 use super::registry::SpotRegistry;
 use super::rules::PairRules;
 use super::views::{OrderStatus, OrderType, SpotFill, SpotOrder, TimeInForce};
-use crate::app::AppState;
 use crate::entity::{coin, spot_order, spot_trade};
 use crate::refusal::{Refusal, RefusalKind};
 
@@ -36,11 +36,11 @@ pub fn rules(exchange: &SpotRegistry, symbol: &str) -> Result<Arc<PairRules>, Re
 /// `body` checked against the pair's rules (tick, step, minimum order value; a market order's
 /// value estimated at the last price) and read into decimals. Balances are the ledger's to check.
 pub(super) fn checked_order(
-    state: &AppState,
+    hub: &MarketHub,
     rules: &PairRules,
     body: &SpotOrderRequest,
 ) -> Result<CheckedOrder, Refusal> {
-    let last_price = state.hub.ticker(&rules.symbol).map(|t| t.close.to_string());
+    let last_price = hub.ticker(&rules.symbol).map(|t| t.close.to_string());
     let form = SpotOrderForm {
         side: Some(body.side.as_str().to_owned()),
         order_type: Some(body.order_type.as_str().to_owned()),

@@ -2,19 +2,23 @@
 //! `logout`, and the development outbox (`GET /api/dev/outbox`, development mode only, outside the
 //! OpenAPI contract).
 
+use crate::config::Config;
+use crate::user::mailer::Mailer;
+use crate::user::rate_limit::RateLimiter;
 use poem::{
     Request, handler,
     web::{Data, Query},
 };
 use poem_openapi::{Object, OpenApi, Tags};
+use sea_orm::DatabaseConnection;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use serde::Deserialize;
+use std::sync::Arc;
 
 use super::codes::Purpose;
 use super::service::{self, Login, Registration, parse_account};
 use super::session::{self, Device};
 use super::{Satoken, now_ms};
-use crate::app::AppState;
 use crate::entity::{outbox_message, user};
 use crate::http::{JsonBody, MemberResponse, PublicResponse};
 use crate::i18n::Msg;
@@ -237,7 +241,9 @@ impl UserApi {
     #[oai(path = "/api/user/login", method = "post", operation_id = "login")]
     async fn login(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         req: &Request,
         body: JsonBody<LoginRequest>,
     ) -> PublicResponse<LoginResult> {
@@ -245,15 +251,15 @@ impl UserApi {
         let result = async {
             let account = parse_account(&body.account, "account")?;
             let (new, _) = service::login(
-                &state.db,
-                &state.limiter,
+                db,
+                limiter,
                 Login {
                     account,
                     password: body.password,
                     totp_code: body.totp_code,
                     device: device_of(req, body.device_name),
                 },
-                state.config.security.session_ttl_secs,
+                config.security.session_ttl_secs,
             )
             .await?;
             Ok(LoginResult {
@@ -275,14 +281,14 @@ impl UserApi {
     )]
     async fn register(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
         body: JsonBody<RegisterRequest>,
     ) -> PublicResponse<RegisterResult> {
         let body = body.0;
         let result = async {
             let account = parse_account(&body.account, "account")?;
             let user = service::register(
-                &state.db,
+                db,
                 Registration {
                     account,
                     password: body.password,
@@ -307,7 +313,10 @@ impl UserApi {
     )]
     async fn send_email_code(
         &self,
-        state: Data<&AppState>,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(mailer): Data<&Arc<Mailer>>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         req: &Request,
         body: JsonBody<SendCodeRequest>,
     ) -> PublicResponse<CodeSent> {
@@ -319,17 +328,17 @@ impl UserApi {
                 VisitorCodeType::Reset => Purpose::Reset,
             };
             service::send_code(
-                &state.db,
-                &state.mailer,
-                &state.limiter,
-                &state.config.platform.site_name,
+                db,
+                mailer,
+                limiter,
+                &config.platform.site_name,
                 &account,
                 purpose,
                 &client_ip(req),
                 None,
             )
             .await?;
-            Ok(code_sent(&account, &state.limiter))
+            Ok(code_sent(&account, limiter))
         }
         .await;
         PublicResponse::of(result, Msg::CodeSent)
@@ -343,8 +352,12 @@ impl UserApi {
 
     /// Ends this session (the token answers 401 from now on).
     #[oai(path = "/api/user/logout", method = "post", operation_id = "logout")]
-    async fn logout(&self, state: Data<&AppState>, auth: Satoken) -> MemberResponse<bool> {
-        let result = session::revoke(&state.db, auth.0.id(), auth.0.session.id).await;
+    async fn logout(
+        &self,
+        Data(db): Data<&DatabaseConnection>,
+        auth: Satoken,
+    ) -> MemberResponse<bool> {
+        let result = session::revoke(db, auth.0.id(), auth.0.session.id).await;
         MemberResponse::of(result, Msg::Success)
     }
 }
@@ -368,10 +381,11 @@ pub struct OutboxQuery {
 /// `GET /api/dev/outbox?to=…`: the newest 50 messages (development mode only; 404 otherwise).
 #[handler]
 pub async fn dev_outbox(
-    Data(state): Data<&AppState>,
+    Data(db): Data<&DatabaseConnection>,
+    Data(mailer): Data<&Arc<Mailer>>,
     Query(query): Query<OutboxQuery>,
 ) -> poem::Result<poem::web::Json<serde_json::Value>> {
-    if !state.mailer.has_outbox() {
+    if !mailer.has_outbox() {
         return Err(poem::Error::from_status(poem::http::StatusCode::NOT_FOUND));
     }
     let mut select = outbox_message::Entity::find()
@@ -383,7 +397,7 @@ pub async fn dev_outbox(
             .unwrap_or_else(|_| to.trim().to_owned());
         select = select.filter(outbox_message::Column::Recipient.eq(to));
     }
-    let messages = select.all(&state.db).await.map_err(|e| {
+    let messages = select.all(db).await.map_err(|e| {
         poem::Error::from_string(
             Refusal::internal(e).msg.key(),
             poem::http::StatusCode::INTERNAL_SERVER_ERROR,

@@ -9,8 +9,8 @@ use poem::http::StatusCode;
 use poem_openapi::{SecurityScheme, auth::ApiKey};
 
 use super::session_cache::SessionIdentity;
-use crate::app::AppState;
 use crate::entity::{user, user_session};
+use sea_orm::DatabaseConnection;
 
 /// The logged-in user of a request and the session it came with.
 #[derive(Debug, Clone)]
@@ -42,8 +42,8 @@ pub struct Satoken(pub CurrentUser);
 /// (a saturated database must not log the user out).
 async fn check_session(req: &Request, key: ApiKey) -> poem::Result<CurrentUser> {
     let unauthorized = || poem::Error::from_status(StatusCode::UNAUTHORIZED);
-    let state = req.data::<AppState>().ok_or_else(unauthorized)?;
-    match super::session::authenticate(&state.db, &key.key).await {
+    let db = req.data::<DatabaseConnection>().ok_or_else(unauthorized)?;
+    match super::session::authenticate(db, &key.key).await {
         Ok(found) => found
             .map(|(session, user)| CurrentUser { user, session })
             .ok_or_else(unauthorized),
@@ -77,8 +77,8 @@ impl SessionIdentity {
 /// As [`check_session`], from the session cache when it holds the token.
 async fn check_session_cached(req: &Request, key: ApiKey) -> poem::Result<SessionIdentity> {
     let unauthorized = || poem::Error::from_status(StatusCode::UNAUTHORIZED);
-    let state = req.data::<AppState>().ok_or_else(unauthorized)?;
-    match super::session::authenticate_cached(&state.db, &key.key).await {
+    let db = req.data::<DatabaseConnection>().ok_or_else(unauthorized)?;
+    match super::session::authenticate_cached(db, &key.key).await {
         Ok(found) => found.ok_or_else(unauthorized),
         Err(error) => {
             tracing::error!(?error, "session lookup failed");
