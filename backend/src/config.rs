@@ -310,7 +310,8 @@ impl Default for TradingConfig {
         Self {
             maker_fee_rate: Decimal::new(1, 3),
             taker_fee_rate: Decimal::new(1, 3),
-            market_maker_levels: crate::market::book::BOOK_LEVELS,
+            // As many levels as the simulated book has (a test in market::book holds them equal).
+            market_maker_levels: 50,
             market_maker_inventory: Decimal::new(20_000_000, 0),
         }
     }

@@ -1,7 +1,6 @@
 //! HTTP of the operator calls: `GET /api/admin/kyc/list` and `POST /api/admin/kyc/review`. Each
 //! needs a session of an account with the `operator` role; anyone else gets 403.
 
-use crate::kyc::files::LinkKey;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, Tags, param::Query};
 use sea_orm::DatabaseConnection;
@@ -13,6 +12,7 @@ use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::kyc::api::{CardType, KycLevel, KycStatus};
 use crate::kyc::files;
+use crate::kyc::files::LinkKey;
 use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 
@@ -139,7 +139,7 @@ impl AdminApi {
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<AdminIdentityPage> {
         let result = async {
-            service::require_operator(&auth.0.user)?;
+            crate::user::roles::require_operator(&auth.0.user)?;
             let found = service::list_submissions(
                 db,
                 status.0.map(KycStatus::to_service),

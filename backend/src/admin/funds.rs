@@ -5,20 +5,22 @@
 //! `review → passed|failed` update and the ledger entries in its transaction — live in
 //! [`crate::funds::deposits`] and [`crate::funds::withdrawals`].
 
-use crate::kyc::files::LinkKey;
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, Tags, param::Path};
 use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
-use super::service::require_operator;
 use crate::entity::{deposit, withdrawal};
-use crate::funds::deposits::{self, Decision, DepositRecord, ListFilter, PaymentStatus};
-use crate::funds::withdrawals::{self, WithdrawalRecord};
+use crate::funds::deposits::{self, Decision, ListFilter, PaymentStatus};
+use crate::funds::deposits_api::DepositRecord;
+use crate::funds::withdrawals;
+use crate::funds::withdrawals_api::WithdrawalRecord;
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
+use crate::kyc::files::LinkKey;
 use crate::refusal::Refusal;
+use crate::user::roles::require_operator;
 use crate::user::{Satoken, now_ms};
 
 #[derive(Tags)]

@@ -9,24 +9,14 @@ use sea_orm::{
 use wasm_core::validate::{PasswordRule, validate_password};
 
 use crate::entity::{kyc_submission, user};
-use crate::refusal::{Refusal, RefusalKind};
-
 use crate::i18n::Msg;
-use crate::kyc::files::OPERATOR_ROLE;
 use crate::kyc::service::{Level, Status, lock_user};
+use crate::refusal::{Refusal, RefusalKind};
+use crate::user::roles::{OPERATOR_ROLE, require_operator};
 use crate::user::{
     now_ms, password,
     service::{Account, NewAccount, insert_account, parse_account},
 };
-
-/// Refuses (403) a user without the `operator` role.
-pub fn require_operator(user: &user::Model) -> Result<(), Refusal> {
-    if user.role == OPERATOR_ROLE {
-        Ok(())
-    } else {
-        Err(Refusal::new(RefusalKind::Forbidden, Msg::Forbidden))
-    }
-}
 
 /// What `create_operator` did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -25,9 +25,9 @@ use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
 use crate::funds::api::FundsApi;
 use crate::funds::conversion_api::ConversionApi;
-use crate::funds::deposits::DepositApi;
+use crate::funds::deposits_api::DepositApi;
 use crate::funds::reports_api::ReportsApi;
-use crate::funds::withdrawals::WithdrawalApi;
+use crate::funds::withdrawals_api::WithdrawalApi;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
 use crate::kyc::api::KycApi;
 use crate::kyc::files::LinkKey;
@@ -84,6 +84,7 @@ impl AppState {
             .data(self.kline_cache.clone())
             .data(self.seconds.clone())
             .data(self.futures.clone())
+            .data(self.futures.clone() as Arc<dyn crate::funds::service::BucketClaims>)
     }
 }
 

@@ -24,11 +24,6 @@
 //! - The session is checked again on every refresh: once revoked or expired the socket is closed
 //!   with code 4401 (`session ended`). A client silent for 60 s is closed.
 
-use crate::futures::FuturesRegistry;
-use crate::market::MarketHub;
-use crate::seconds::SecondsEngine;
-use crate::spot::SpotRegistry;
-use sea_orm::DatabaseConnection;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -42,13 +37,18 @@ use poem::{
     },
 };
 use rust_decimal::Decimal;
+use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 use serde_json::json;
 use tokio::time::Instant;
 
 use crate::funds::ledger::Bucket;
 use crate::funds::reports::{valued_balances, wallet};
+use crate::futures::FuturesRegistry;
+use crate::market::MarketHub;
 use crate::market::ws::{CLIENT_IDLE_LIMIT, HEARTBEAT_EVERY, SEND_TIMEOUT};
+use crate::seconds::SecondsEngine;
+use crate::spot::SpotRegistry;
 use crate::user::{now_ms, session};
 
 /// How often the figures are recomputed.

@@ -1,17 +1,18 @@
 //! HTTP of the platform-wide calls: `POST /api/common/getAllSetting`, `POST /api/common/getCoinList`
 //! (OpenAPI operations) and `GET /platform/dev/config.js` (a plain script endpoint).
 
-use crate::market::MarketHub;
+use std::sync::Arc;
+
 use poem::{IntoResponse, handler, web::Data};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
-use std::sync::Arc;
 
 use crate::common::service::{self, CoinFilter, ListedPair, MarketKind};
 use crate::config::Config;
 use crate::http::{Envelope, ErrorEnvelope, JsonBody, api_error_response};
+use crate::market::MarketHub;
 use crate::refusal::Refusal;
 
 #[derive(Tags)]

@@ -4,8 +4,8 @@
 //! `Idempotency-Key` header: a retry with the same key and body gets the first answer and moves
 //! nothing; the same key with another body is refused.
 
-use crate::futures::FuturesRegistry;
-use crate::user::rate_limit::RateLimiter;
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
@@ -15,14 +15,14 @@ use poem_openapi::{
 use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 
 use super::ledger::{AccountRef, Bucket, Outcome, Posted};
-use super::service::{self, BucketMove, UserTransfer};
+use super::service::{self, BucketClaims, BucketMove, UserTransfer};
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::refusal::Refusal;
 use crate::user::Satoken;
+use crate::user::rate_limit::RateLimiter;
 
 #[derive(Tags)]
 enum ApiTags {
@@ -249,7 +249,7 @@ impl FundsApi {
     async fn transfer_funds(
         &self,
         Data(db): Data<&DatabaseConnection>,
-        Data(futures): Data<&Arc<FuturesRegistry>>,
+        Data(claims): Data<&Arc<dyn BucketClaims>>,
         auth: Satoken,
         /// Makes a retry safe: the same key and body answer like the first request and move nothing.
         #[oai(name = "Idempotency-Key")]
@@ -274,21 +274,6 @@ impl FundsApi {
                 from: body.from.bucket(),
                 to: body.to.bucket(),
             };
-            // The trading wallet is the balance of the user's cross futures positions: what they
-            // use of it stays.
-            if request.from == Bucket::Trading && coin == crate::futures::settle::USDT {
-                let transferable =
-                    crate::futures::service::transferable_from_trading(futures, db, user_id)
-                        .await?;
-                if amount > transferable {
-                    return Err(Refusal::rule(
-                        "amount",
-                        &wasm_core::validate::Violation::InsufficientBalance {
-                            available: transferable.normalize(),
-                        },
-                    ));
-                }
-            }
             let account = |bucket| AccountRef::User { user_id, bucket };
             let result = |posted: &Posted| BucketTransferResult {
                 entry_id: posted.entry_id,
@@ -297,9 +282,13 @@ impl FundsApi {
                 from_balance: decimal_of(posted, account(request.from), &coin),
                 to_balance: decimal_of(posted, account(request.to), &coin),
             };
-            match service::move_between_buckets(db, &request, idempotency.as_ref(), |p| {
-                stored(&result(p))
-            })
+            match service::move_between_buckets(
+                db,
+                claims.as_ref(),
+                &request,
+                idempotency.as_ref(),
+                |p| stored(&result(p)),
+            )
             .await?
             {
                 Outcome::Posted(posted) => Ok(result(&posted)),

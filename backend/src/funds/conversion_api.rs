@@ -1,14 +1,13 @@
 //! HTTP of conversion (swap): `POST /api/texchange/getExchangeQuote` (a quote valid for 10 s) and
 //! `POST /api/texchange/currencyExchange` (accept it). The rules are in [`super::conversion`].
 
-use crate::kyc::files::LinkKey;
-use crate::market::MarketHub;
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::{Object, OpenApi, Tags};
 use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
-use std::sync::Arc;
 
 use super::conversion::{self, QUOTE_TTL_MS, Quote};
 use super::ledger::{AccountRef, Outcome, Posted};
@@ -16,6 +15,8 @@ use super::prices::Rates;
 use super::service;
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
+use crate::kyc::files::LinkKey;
+use crate::market::MarketHub;
 use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 

@@ -5,8 +5,8 @@
 //! (`wallet/trans`) and earn income (`POST /api/financial/personalIncome`). The rules are in
 //! [`super::reports`].
 
-use crate::config::Config;
-use crate::market::MarketHub;
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
@@ -15,13 +15,14 @@ use poem_openapi::{
 use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
-use std::sync::Arc;
 
 use super::ledger::Bucket;
 use super::prices::{Rates, Valuation};
 use super::reports::{self, BillFilter, BillRow, ValuedCoin};
+use crate::config::Config;
 use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
+use crate::market::MarketHub;
 use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 

@@ -15,9 +15,8 @@ use super::ledger::{
     self, AccountRef, Bucket, Idempotency, LedgerError, NewEntry, Outcome, Posted, Posting,
 };
 use crate::entity::{coin, fund_transfer, user};
-use crate::refusal::{Refusal, RefusalKind};
-
 use crate::i18n::Msg;
+use crate::refusal::{Refusal, RefusalKind};
 use crate::user::password;
 use crate::user::rate_limit::{Limit, RateLimiter};
 use crate::user::sha256_hex;
@@ -205,15 +204,45 @@ pub struct BucketMove {
     pub to: Bucket,
 }
 
-/// Moves funds between two of the user's buckets (one entry), once per idempotency key.
+/// What another domain holds of a user's bucket beyond the ledger's balance: the trading bucket's
+/// USDT backs the user's cross futures positions. Implemented by the domain that holds the claim
+/// and handed to the funds calls by the composition root, so funds does not depend on it.
+#[async_trait::async_trait]
+pub trait BucketClaims: Send + Sync {
+    /// How much of `coin` may leave `user_id`'s `bucket` now, or `None` when nothing holds it.
+    async fn transferable(
+        &self,
+        db: &DatabaseConnection,
+        user_id: i64,
+        bucket: Bucket,
+        coin: &str,
+    ) -> Result<Option<Decimal>, Refusal>;
+}
+
+/// Moves funds between two of the user's buckets (one entry), once per idempotency key; no more
+/// than `claims` lets leave the source bucket.
 pub async fn move_between_buckets(
     db: &DatabaseConnection,
+    claims: &dyn BucketClaims,
     request: &BucketMove,
     idempotency: Option<&Idempotency>,
     respond: impl Fn(&Posted) -> String,
 ) -> Result<Outcome, Refusal> {
     if request.from == request.to {
         return Err(Refusal::new(RefusalKind::Invalid, Msg::SameBucket).with_field("to"));
+    }
+    let transferable = claims
+        .transferable(db, request.user_id, request.from, &request.coin)
+        .await?;
+    if let Some(transferable) = transferable
+        && request.amount > transferable
+    {
+        return Err(Refusal::rule(
+            "amount",
+            &Violation::InsufficientBalance {
+                available: transferable.normalize(),
+            },
+        ));
     }
     let entry = NewEntry {
         kind: "bucket_transfer".into(),

@@ -18,16 +18,8 @@
 //! `review → passed|failed` update in the transaction of its entries, so a second review — even a
 //! concurrent one — is 409 and moves nothing.
 
-use crate::config::Config;
-use crate::config::FundsConfig;
-use crate::kyc::files::LinkKey;
-use crate::user::rate_limit::RateLimiter;
 use hmac::{Hmac, KeyInit, Mac};
-use poem::web::Data;
-use poem_openapi::{
-    Object, OpenApi, Tags,
-    param::{Header, Path},
-};
+use poem_openapi::Object;
 use rust_decimal::Decimal;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
@@ -36,10 +28,8 @@ use sea_orm::{
 };
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
-use std::sync::Arc;
 use wasm_core::CoreError;
 
-use super::api::{replayed, stored};
 use super::deposits::{
     Decision, ListFilter, MAX_PAGE_SIZE, PaymentStatus, already_reviewed, channel, channel_amount,
     check_reviewable, rejection_reason,
@@ -48,16 +38,13 @@ use super::ledger::{
     self, AccountRef, Bucket, House, Idempotency, LedgerError, NewEntry, Posting, RowOutcome,
 };
 use super::service::{self, ledger_error};
-use crate::admin::service::require_operator;
+use crate::config::FundsConfig;
 use crate::entity::{user, user_session, withdrawal};
-use crate::http::{JsonBody, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
-use crate::user::{Satoken, now_ms};
-
-// ---------------------------------------------------------------------------------------------
-// Rules
-// ---------------------------------------------------------------------------------------------
+use crate::user::now_ms;
+use crate::user::rate_limit::RateLimiter;
+use crate::user::roles::require_operator;
 
 /// The associated data every withdrawal request is sealed with.
 pub const WITHDRAWAL_AAD: &str = "assets/withdrawal";
@@ -488,252 +475,6 @@ impl Decided {
         }
     }
 }
-
-// ---------------------------------------------------------------------------------------------
-// HTTP
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Tags)]
-enum ApiTags {
-    /// Withdrawal key, encrypted withdrawal requests and their history.
-    Withdrawals,
-}
-
-/// The withdrawal calls.
-pub struct WithdrawalApi;
-
-/// The session's withdrawal key.
-#[derive(Debug, Object)]
-pub struct WithdrawalKey {
-    /// `AES-256-GCM`.
-    pub algorithm: String,
-    /// The key, base64 of 32 bytes; the same for the whole session, never stored.
-    pub key: String,
-    /// The associated data to seal with: `assets/withdrawal`.
-    pub aad: String,
-}
-
-/// A sealed withdrawal request.
-#[derive(Debug, Object, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WithdrawalRequest {
-    /// base64 of `nonce (12 bytes) || ciphertext || tag (16 bytes)`: AES-256-GCM under the
-    /// session's key with the AAD `assets/withdrawal`, over the UTF-8 JSON
-    /// `{coin, network, address, amount, fundPassword}` ([`WithdrawalPlaintext`]).
-    #[oai(validator(max_length = 4096))]
-    pub payload: String,
-}
-
-/// A withdrawal as its owner sees it.
-#[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
-pub struct WithdrawalRecord {
-    /// Withdrawal id.
-    pub id: i64,
-    /// Asset, lower case.
-    pub coin: String,
-    /// Network.
-    pub network: String,
-    /// Destination address.
-    pub address: String,
-    /// What leaves the balance, fee included.
-    pub amount: Decimal,
-    /// The withdrawal fee.
-    pub fee: Decimal,
-    /// What arrives: `amount − fee`.
-    pub received: Decimal,
-    /// Where it stands.
-    pub status: PaymentStatus,
-    /// Why it failed (the amount went back to funding).
-    pub reason: Option<String>,
-    /// The network transaction, once passed.
-    pub tx_hash: Option<String>,
-    /// Submitted, Unix milliseconds.
-    pub created_at: i64,
-    /// Reviewed, Unix milliseconds.
-    pub reviewed_at: Option<i64>,
-}
-
-impl WithdrawalRecord {
-    /// The record of `row`.
-    pub fn of(row: &withdrawal::Model) -> Self {
-        let decimal = |text: &str| wasm_core::money::parse_decimal(text).unwrap_or_default();
-        WithdrawalRecord {
-            id: row.id,
-            coin: row.coin.clone(),
-            network: row.network.clone(),
-            address: row.address.clone(),
-            amount: decimal(&row.amount),
-            fee: decimal(&row.fee),
-            received: decimal(&row.received),
-            status: PaymentStatus::from_stored(&row.status),
-            reason: row.reason.clone(),
-            tx_hash: row.tx_hash.clone(),
-            created_at: row.created_at,
-            reviewed_at: row.reviewed_at,
-        }
-    }
-}
-
-/// A page of withdrawals, newest first.
-#[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
-pub struct WithdrawalPage {
-    /// Withdrawals matching the filter, over all pages.
-    pub total: u64,
-    /// This page (from 1).
-    pub page: u64,
-    /// Page size.
-    pub page_size: u64,
-    /// The withdrawals.
-    pub records: Vec<WithdrawalRecord>,
-}
-
-/// Which of the user's withdrawals to list.
-#[derive(Debug, Default, Object, Deserialize)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WithdrawalListRequest {
-    /// Page, from 1 (default 1).
-    #[oai(validator(minimum(value = "1")))]
-    pub page: Option<u64>,
-    /// Page size, 1 to 100 (default 20).
-    #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
-    pub page_size: Option<u64>,
-    /// Only this asset, any case.
-    #[oai(validator(max_length = 16))]
-    pub coin: Option<String>,
-    /// Only this status.
-    pub status: Option<PaymentStatus>,
-}
-
-async fn withdrawal_page(
-    db: &DatabaseConnection,
-    user_id: i64,
-    request: WithdrawalListRequest,
-) -> Result<WithdrawalPage, Refusal> {
-    let (page, page_size) = (request.page.unwrap_or(1), request.page_size.unwrap_or(20));
-    let filter = ListFilter {
-        user_id: Some(user_id),
-        coin: request.coin,
-        status: request.status,
-    };
-    let (total, rows) = list(db, &filter, page, page_size).await?;
-    Ok(WithdrawalPage {
-        total,
-        page,
-        page_size,
-        records: rows.iter().map(WithdrawalRecord::of).collect(),
-    })
-}
-
-#[OpenApi(tag = "ApiTags::Withdrawals")]
-impl WithdrawalApi {
-    /// The session's key for sealing withdrawal requests (AES-256-GCM). It is derived from the
-    /// session, so it works only with the `satoken` it was fetched with.
-    #[oai(
-        path = "/api/:head/coin/assets/getWithdrawalKey",
-        method = "get",
-        operation_id = "getWithdrawalKey"
-    )]
-    async fn get_withdrawal_key(
-        &self,
-        Data(config): Data<&Arc<Config>>,
-        Data(link_key): Data<&LinkKey>,
-        head: Path<String>,
-        auth: Satoken,
-    ) -> MemberResponse<WithdrawalKey> {
-        let result = check_head(&head, config).map(|()| WithdrawalKey {
-            algorithm: WITHDRAWAL_ALGORITHM.to_owned(),
-            key: wasm_core::cipher::encode_base64(&withdrawal_key(link_key, &auth.0.session)),
-            aad: WITHDRAWAL_AAD.to_owned(),
-        });
-        MemberResponse::of(result, Msg::Success)
-    }
-
-    /// Submits a sealed withdrawal request. Its amount (fee included) moves from funding to frozen
-    /// at once ('Insufficient balance' when short) and waits for an operator. A payload that does
-    /// not open with this session's key is 400 `withdrawal_payload_invalid`; the form inside is
-    /// checked like any body (field names as in the form).
-    #[oai(
-        path = "/api/:head/coin/assets/withdrawal",
-        method = "post",
-        operation_id = "submitWithdrawal"
-    )]
-    // A handler takes one argument per extractor: each dependency, header, path and body.
-    #[allow(clippy::too_many_arguments)]
-    async fn submit_withdrawal(
-        &self,
-        Data(db): Data<&DatabaseConnection>,
-        Data(config): Data<&Arc<Config>>,
-        Data(link_key): Data<&LinkKey>,
-        Data(limiter): Data<&Arc<RateLimiter>>,
-        head: Path<String>,
-        auth: Satoken,
-        /// Makes a retry safe: the same key and request (coin, network, address, amount) answer
-        /// like the first request and hold nothing more.
-        #[oai(name = "Idempotency-Key")]
-        idempotency_key: Header<Option<String>>,
-        body: JsonBody<WithdrawalRequest>,
-    ) -> MemberResponse<WithdrawalRecord> {
-        let result = async {
-            check_head(&head, config)?;
-            let user = &auth.0.user;
-            let request = open_request(link_key, &auth.0.session, &body.0.payload)?;
-            let idempotency = idempotency(user.id, idempotency_key.0.as_deref(), &request)?;
-            let checked = check(&config.funds, limiter, user, &request).await?;
-            match submit(db, &checked, idempotency.as_ref(), |row| {
-                stored(&WithdrawalRecord::of(row))
-            })
-            .await?
-            {
-                Submitted::Created(row) => Ok(WithdrawalRecord::of(&row)),
-                Submitted::Replayed(response) => replayed(&response),
-            }
-        }
-        .await;
-        MemberResponse::of(result, Msg::WithdrawalSubmitted)
-    }
-
-    /// The user's withdrawals, newest first.
-    #[oai(
-        path = "/api/withdraw/list",
-        method = "post",
-        operation_id = "listWithdrawals"
-    )]
-    async fn list_withdrawals(
-        &self,
-        Data(db): Data<&DatabaseConnection>,
-        auth: Satoken,
-        body: JsonBody<Option<WithdrawalListRequest>>,
-    ) -> MemberResponse<WithdrawalPage> {
-        let result = withdrawal_page(db, auth.0.id(), body.0.unwrap_or_default()).await;
-        MemberResponse::of(result, Msg::Success)
-    }
-
-    /// The withdrawal history of the member area (the same records as `listWithdrawals`).
-    #[oai(
-        path = "/api/:head/coin/assets/getWithdrawalLog",
-        method = "post",
-        operation_id = "getWithdrawalLog"
-    )]
-    async fn get_withdrawal_log(
-        &self,
-        Data(db): Data<&DatabaseConnection>,
-        Data(config): Data<&Arc<Config>>,
-        head: Path<String>,
-        auth: Satoken,
-        body: JsonBody<Option<WithdrawalListRequest>>,
-    ) -> MemberResponse<WithdrawalPage> {
-        let result = async {
-            check_head(&head, config)?;
-            withdrawal_page(db, auth.0.id(), body.0.unwrap_or_default()).await
-        }
-        .await;
-        MemberResponse::of(result, Msg::Success)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

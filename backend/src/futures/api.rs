@@ -7,7 +7,8 @@
 //! `contract/coin/rules` (tiers, fees and funding settings). Money-moving calls
 //! take an optional `Idempotency-Key`.
 
-use crate::futures::FuturesRegistry;
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
@@ -16,7 +17,6 @@ use poem_openapi::{
 use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 use wasm_core::margin::MarginDirection;
 
 use super::engine::{Answer, Command, OrderSpec, StopSpec};
@@ -26,6 +26,7 @@ use super::views::{
     FuturesStopOrder, MarginModeView, OrderSide, PositionSide,
 };
 use crate::funds::api::replayed;
+use crate::futures::FuturesRegistry;
 use crate::http::{JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
 use crate::user::Satoken;

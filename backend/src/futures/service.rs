@@ -14,9 +14,8 @@ use super::position::SymbolRules;
 use super::registry::FuturesRegistry;
 use super::views::{FuturesOrder, FuturesPosition, FuturesStopOrder, closed_view};
 use crate::entity::{futures_funding, futures_order, futures_position, futures_stop};
-use crate::refusal::{Refusal, RefusalKind};
-
 use crate::i18n::Msg;
+use crate::refusal::{Refusal, RefusalKind};
 
 /// Largest page.
 const MAX_PAGE_SIZE: u64 = 100;
@@ -279,6 +278,24 @@ pub async fn open_figures(
 ) -> Result<Decimal, Refusal> {
     let views = positions(db, exchange, user_id, true, None).await?;
     Ok(views.iter().map(|v| v.unrealised_pnl).sum())
+}
+
+/// The trading wallet is the balance of the user's cross futures positions: what they use of it
+/// stays when the user moves funds out.
+#[async_trait::async_trait]
+impl crate::funds::service::BucketClaims for FuturesRegistry {
+    async fn transferable(
+        &self,
+        db: &DatabaseConnection,
+        user_id: i64,
+        bucket: crate::funds::ledger::Bucket,
+        coin: &str,
+    ) -> Result<Option<Decimal>, Refusal> {
+        if bucket != crate::funds::ledger::Bucket::Trading || coin != super::settle::USDT {
+            return Ok(None);
+        }
+        transferable_from_trading(self, db, user_id).await.map(Some)
+    }
 }
 
 /// What the user may move out of the trading wallet now: the wallet less what the cross positions

@@ -8,8 +8,8 @@
 //! - bank card: `POST /api/{head}/coin/member/payment` and `GET /api/{head}/coin/member/getPayment`;
 //! - `POST /api/user/getCountryCode`.
 
-use crate::config::Config;
-use crate::kyc::files::LinkKey;
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::{
     ApiResponse, Enum, Object, OpenApi, Tags,
@@ -18,17 +18,18 @@ use poem_openapi::{
 };
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
-use std::sync::Arc;
 
 use super::countries::COUNTRIES;
 use super::files;
 use super::service::{self, AdvancedFiles, Level};
 use super::upload::FileUpload;
+use crate::config::Config;
 use crate::entity::{bank_card, kyc_submission, uploaded_file};
 use crate::http::{
     ErrorEnvelope, JsonBody, MemberResponse, PublicResponse, api_error_response, check_head,
 };
 use crate::i18n::Msg;
+use crate::kyc::files::LinkKey;
 use crate::refusal::Refusal;
 use crate::user::{Satoken, now_ms};
 

@@ -14,9 +14,9 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, ConnectionTrait, EntityTrait};
 use sha2::Sha256;
 
 use crate::entity::{uploaded_file, user};
-use crate::refusal::{Refusal, RefusalKind};
-
 use crate::i18n::Msg;
+use crate::refusal::{Refusal, RefusalKind};
+use crate::user::roles::is_operator;
 use crate::user::{now_ms, random_token};
 
 /// How long a signed link works: five minutes.
@@ -24,9 +24,6 @@ pub const LINK_TTL_MS: i64 = 5 * 60 * 1000;
 
 /// Clock difference between instances tolerated when checking a link's lifetime.
 const CLOCK_SKEW_MS: i64 = 60_000;
-
-/// The role that may see every user's files.
-pub const OPERATOR_ROLE: &str = "operator";
 
 /// The file types an upload may have, each recognised by its first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,7 +162,7 @@ pub async fn visible_to(
     uploaded_file::Entity::find_by_id(file_id)
         .one(db)
         .await?
-        .filter(|file| file.user_id == viewer.id || viewer.role == OPERATOR_ROLE)
+        .filter(|file| file.user_id == viewer.id || is_operator(viewer))
         .ok_or_else(|| Refusal::new(RefusalKind::NotFound, Msg::NotFound).with_field("fileId"))
 }
 

@@ -7,7 +7,8 @@
 //! the [`Refusal`] the handler answers with, so the 413 is the usual envelope with
 //! `FileTooLarge` and its `{max}`.
 
-use crate::config::Config;
+use std::sync::Arc;
+
 use poem::{FromRequest, Request, RequestBody, http::header, web::Multipart};
 use poem_openapi::{
     ApiExtractor, ApiExtractorType, ExtractParamOptions,
@@ -15,14 +16,13 @@ use poem_openapi::{
     registry::{MetaMediaType, MetaRequest, MetaSchemaRef, Registry},
     types::multipart::Upload,
 };
-use std::sync::Arc;
 use tokio::io::AsyncReadExt;
 
 use super::files::{file_required, too_large};
+use crate::config::Config;
 use crate::config::SecurityConfig;
-use crate::refusal::{Refusal, RefusalKind};
-
 use crate::i18n::Msg;
+use crate::refusal::{Refusal, RefusalKind};
 
 /// Room for the multipart framing (boundary, part headers) around a file of the largest size.
 const MULTIPART_SLACK: usize = 64 * 1024;

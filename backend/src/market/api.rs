@@ -4,22 +4,23 @@
 //! recent trades (`POST /api/market/trades`), and a member's favourite markets
 //! (`GET`/`POST /api/market/favourites`, `POST /api/market/favourites/merge`).
 
-use crate::futures::FuturesRegistry;
-use crate::market::MarketHub;
-use crate::market::kline_cache::KlineCache;
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::param::Query;
 use poem_openapi::{Enum, Object, OpenApi, Tags, payload::Json};
 use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
-use std::sync::Arc;
 use wasm_core::kline::{Candle, Interval};
 
+use crate::futures::FuturesRegistry;
 use crate::http::{Envelope, JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
+use crate::market::MarketHub;
 use crate::market::candles::MAX_PAGE;
 use crate::market::favourites::{self, MAX_FAVOURITES, MarketKind};
+use crate::market::kline_cache::KlineCache;
 use crate::market::service::{self, PairQuote};
 use crate::refusal::{Refusal, RefusalKind};
 use crate::user::Satoken;

@@ -323,6 +323,14 @@ mod tests {
 
     use super::*;
 
+    #[test]
+    fn the_market_maker_quotes_as_many_levels_as_the_book_has_by_default() {
+        assert_eq!(
+            crate::config::TradingConfig::default().market_maker_levels,
+            BOOK_LEVELS
+        );
+    }
+
     fn rng() -> ChaCha8Rng {
         ChaCha8Rng::seed_from_u64(7)
     }

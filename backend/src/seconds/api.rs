@@ -3,8 +3,8 @@
 //! `POST /api/seconds/order/list` (open bets with their countdown, settled ones with their
 //! settlement inputs). The rules are in `service.rs`; settlement in `engine.rs`.
 
-use crate::config::Config;
-use crate::seconds::SecondsEngine;
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::{
     Object, OpenApi, Tags,
@@ -13,15 +13,16 @@ use poem_openapi::{
 };
 use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 
 use super::service::{self, NewOrder, STAKE_COIN, Submitted};
 use super::settle::{Direction, RULE};
 use super::views::SecondsOrder;
+use crate::config::Config;
 use crate::funds::api::replayed;
 use crate::http::{Envelope, JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::refusal::Refusal;
+use crate::seconds::SecondsEngine;
 use crate::user::Satoken;
 
 #[derive(Tags)]

@@ -5,16 +5,14 @@
 //! answer; the rules live in [`super::service`], [`super::passwords`], [`super::api_keys`] and
 //! [`super::reauth`].
 
-use crate::config::Config;
-use crate::user::mailer::Mailer;
-use crate::user::rate_limit::RateLimiter;
+use std::sync::Arc;
+
 use poem::{Request, web::Data};
 use poem_openapi::{
     OpenApi, Tags,
     param::{Path, Query},
 };
 use sea_orm::DatabaseConnection;
-use std::sync::Arc;
 
 use super::models::{
     AntiCodeRequest, ApiKeyView, BindAccountRequest, ChangePasswordRequest, CodePasswordRequest,
@@ -25,11 +23,14 @@ use super::models::{
 use super::passwords::{self, FundPasswordForm, NewPassword};
 use super::service::{self, MemberCode};
 use super::{api_keys, reauth};
+use crate::config::Config;
 use crate::http::{JsonBody, MemberResponse, PublicResponse, check_head};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
 use crate::user::api::{CodeSent, UserInfo, client_ip, code_sent, user_info};
 use crate::user::mailer::Channel;
+use crate::user::mailer::Mailer;
+use crate::user::rate_limit::RateLimiter;
 use crate::user::service::parse_account;
 use crate::user::{CurrentUser, Satoken};
 

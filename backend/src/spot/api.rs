@@ -4,9 +4,8 @@
 //! `validate_spot_order` — the rule the order form runs on every keystroke — before they reach the
 //! pair's market task; submitting takes an optional `Idempotency-Key`.
 
-use crate::config::Config;
-use crate::market::MarketHub;
-use crate::spot::SpotRegistry;
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::{
     Object, OpenApi, Tags,
@@ -14,16 +13,18 @@ use poem_openapi::{
 };
 use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 
 use super::engine::{Answer, OrderSpec, Submit};
 use super::service;
 use super::views::{OrderSide, OrderType, SpotFill, SpotOrder, TimeInForce};
+use crate::config::Config;
 use crate::funds::api::replayed;
 use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
+use crate::market::MarketHub;
 use crate::market::api::{RecentTrades, SymbolLimitQuery, recent_trades};
 use crate::refusal::Refusal;
+use crate::spot::SpotRegistry;
 use crate::user::{Satoken, SatokenCached};
 
 #[derive(Tags)]

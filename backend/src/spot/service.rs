@@ -1,7 +1,6 @@
 //! Rules of the spot calls, free of HTTP: an order checked by wasm-core's `validate_spot_order`
 //! (the form's own rule) and turned into decimals, and the reads of orders and fills.
 
-use crate::market::MarketHub;
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
@@ -17,9 +16,9 @@ use super::registry::SpotRegistry;
 use super::rules::PairRules;
 use super::views::{OrderStatus, OrderType, SpotFill, SpotOrder, TimeInForce};
 use crate::entity::{coin, spot_order, spot_trade};
-use crate::refusal::{Refusal, RefusalKind};
-
 use crate::i18n::Msg;
+use crate::market::MarketHub;
+use crate::refusal::{Refusal, RefusalKind};
 
 /// Largest page of orders or fills.
 const MAX_PAGE_SIZE: u64 = 100;

@@ -2,9 +2,8 @@
 //! `logout`, and the development outbox (`GET /api/dev/outbox`, development mode only, outside the
 //! OpenAPI contract).
 
-use crate::config::Config;
-use crate::user::mailer::Mailer;
-use crate::user::rate_limit::RateLimiter;
+use std::sync::Arc;
+
 use poem::{
     Request, handler,
     web::{Data, Query},
@@ -13,16 +12,18 @@ use poem_openapi::{Object, OpenApi, Tags};
 use sea_orm::DatabaseConnection;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use serde::Deserialize;
-use std::sync::Arc;
 
 use super::codes::Purpose;
 use super::service::{self, Login, Registration, parse_account};
 use super::session::{self, Device};
 use super::{Satoken, now_ms};
+use crate::config::Config;
 use crate::entity::{outbox_message, user};
 use crate::http::{JsonBody, MemberResponse, PublicResponse};
 use crate::i18n::Msg;
 use crate::refusal::Refusal;
+use crate::user::mailer::Mailer;
+use crate::user::rate_limit::RateLimiter;
 
 #[derive(Tags)]
 enum ApiTags {

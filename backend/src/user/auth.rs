@@ -7,10 +7,10 @@
 use poem::Request;
 use poem::http::StatusCode;
 use poem_openapi::{SecurityScheme, auth::ApiKey};
+use sea_orm::DatabaseConnection;
 
 use super::session_cache::SessionIdentity;
 use crate::entity::{user, user_session};
-use sea_orm::DatabaseConnection;
 
 /// The logged-in user of a request and the session it came with.
 #[derive(Debug, Clone)]

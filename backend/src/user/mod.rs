@@ -8,6 +8,7 @@ pub mod codes;
 pub mod mailer;
 pub mod password;
 pub mod rate_limit;
+pub mod roles;
 pub mod service;
 pub mod session;
 pub mod session_cache;
