@@ -53,6 +53,8 @@ mod reading;
 mod state;
 mod stops;
 mod store;
+#[cfg(test)]
+mod tests;
 mod triggers;
 
 pub use command::{Answer, Command, DEFAULT_LEVERAGE, OrderSpec, Reply, StopSpec, Target};
