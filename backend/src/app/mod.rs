@@ -147,9 +147,12 @@ pub fn routes(state: AppState) -> impl Endpoint {
     let webapp = StaticFilesEndpoint::new(&state.config.webapp_dir)
         .index_file("index.html")
         .fallback_to_index();
+    let api = api_service();
     let routes = Route::new()
         .at("/api/dev/outbox", get(dev_outbox))
-        .nest_no_strip("/api", api_service())
+        .nest("/api/docs", api.swagger_ui())
+        .at("/api/openapi.json", api.spec_endpoint())
+        .nest_no_strip("/api", api)
         .at("/platform/dev/config.js", get(platform_config_script))
         .at("/ws/market/:client_id", get(market_channel))
         .at("/ws/business/notice", get(business_notice))
