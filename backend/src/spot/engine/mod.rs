@@ -31,6 +31,13 @@
 //! fill or trigger something goes through a write transaction as above, which reads the
 //! balances again and settles the fills.
 
+mod command;
+mod open_orders;
+
+pub use command::{Answer, Command, OrderSpec, Submit};
+use open_orders::OpenOrder;
+pub use open_orders::OpenOrderIndex;
+
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -116,88 +123,6 @@ const HOUSE_ID_BIT: u64 = 1 << 63;
 /// Levels of the book published on the market channel.
 const DEPTH_LEVELS: usize = crate::market::book::BOOK_LEVELS;
 
-/// What an order asks for, checked against the pair's rules by the caller.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OrderSpec {
-    /// A limit order.
-    Limit {
-        /// Price (on the tick grid).
-        price: Decimal,
-        /// Base quantity (on the step grid).
-        quantity: Decimal,
-    },
-    /// A market order by base quantity.
-    Market {
-        /// Base quantity.
-        quantity: Decimal,
-    },
-    /// A market buy spending at most this quote amount.
-    MarketFunds {
-        /// Quote amount.
-        amount: Decimal,
-    },
-    /// A limit order placed when the last price reaches `trigger`.
-    StopLimit {
-        /// Trigger price.
-        trigger: Decimal,
-        /// Limit price.
-        price: Decimal,
-        /// Base quantity.
-        quantity: Decimal,
-    },
-}
-
-/// A new order of a user.
-#[derive(Debug)]
-pub struct Submit {
-    /// The owner.
-    pub user_id: i64,
-    /// Buy or sell.
-    pub side: OrderSide,
-    /// What it asks for.
-    pub spec: OrderSpec,
-    /// Time in force (limit orders).
-    pub time_in_force: TimeInForce,
-    /// Refuse if it would take.
-    pub post_only: bool,
-    /// The caller's idempotency key.
-    pub idempotency: Option<Idempotency>,
-    /// Where the answer goes.
-    pub reply: oneshot::Sender<Result<Answer, Refusal>>,
-}
-
-/// The answer to an order.
-#[derive(Debug, Clone)]
-pub enum Answer {
-    /// The order after matching.
-    Order(Box<SpotOrder>),
-    /// The key was seen with the same request: the first answer's JSON.
-    Replayed(String),
-}
-
-/// Work for a market's task.
-#[derive(Debug)]
-pub enum Command {
-    /// A user's new order.
-    Submit(Box<Submit>),
-    /// A user cancels an open order.
-    Cancel {
-        /// The user.
-        user_id: i64,
-        /// The order.
-        order_id: i64,
-        /// Where the answer goes.
-        reply: oneshot::Sender<Result<SpotOrder, Refusal>>,
-    },
-    /// The simulated market moved: re-quote the house ladder and trigger stops.
-    Quote {
-        /// The simulated book (best first on each side).
-        book: BookSnapshot,
-        /// The last simulated trade price.
-        last: Decimal,
-    },
-}
-
 /// A message for one user's channel (`order` or `fill`), serialised once.
 #[derive(Debug, Clone)]
 pub struct UserEvent {
@@ -230,83 +155,6 @@ pub struct EngineContext {
     pub open_orders: Arc<OpenOrderIndex>,
     /// The server's runtime, for work on the shared pool (see `SpotEngine::quote_in_memory`).
     pub server: tokio::runtime::Handle,
-}
-
-/// The pair of every open user order, kept by the markets (after each commit, and when a book is
-/// rebuilt), so a cancellation finds its market without a query.
-#[derive(Debug, Default)]
-pub struct OpenOrderIndex(std::sync::Mutex<HashMap<i64, (i64, Arc<str>)>>);
-
-impl OpenOrderIndex {
-    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<i64, (i64, Arc<str>)>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The pair of `user_id`'s open order `order_id`; `None` for an order that is not open or
-    /// not theirs.
-    pub fn symbol_of(&self, user_id: i64, order_id: i64) -> Option<Arc<str>> {
-        self.entries()
-            .get(&order_id)
-            .filter(|(owner, _)| *owner == user_id)
-            .map(|(_, symbol)| symbol.clone())
-    }
-
-    /// `symbol`'s open orders are now exactly `open` (order id, owner).
-    fn replace(&self, symbol: &Arc<str>, open: impl Iterator<Item = (i64, i64)>) {
-        let mut entries = self.entries();
-        entries.retain(|_, (_, pair)| pair != symbol);
-        entries.extend(open.map(|(id, owner)| (id, (owner, symbol.clone()))));
-    }
-
-    /// Orders opened on `symbol` and orders that left its book.
-    fn update(&self, symbol: &Arc<str>, opened: &[(i64, i64)], closed: impl Iterator<Item = i64>) {
-        let mut entries = self.entries();
-        entries.extend(
-            opened
-                .iter()
-                .map(|(id, owner)| (*id, (*owner, symbol.clone()))),
-        );
-        for id in closed {
-            entries.remove(&id);
-        }
-    }
-}
-
-/// An open order of a user, as the task keeps it.
-#[derive(Debug, Clone)]
-struct OpenOrder {
-    row: spot_order::Model,
-    filled_quantity: Decimal,
-    filled_amount: Decimal,
-    fee: Decimal,
-    frozen: Decimal,
-}
-
-impl OpenOrder {
-    fn of(row: spot_order::Model) -> Self {
-        let parse = |text: &str| wasm_core::money::parse_decimal(text).unwrap_or_default();
-        Self {
-            filled_quantity: parse(&row.filled_quantity),
-            filled_amount: parse(&row.filled_amount),
-            fee: parse(&row.fee),
-            frozen: parse(&row.frozen_remaining),
-            row,
-        }
-    }
-
-    fn side(&self) -> OrderSide {
-        OrderSide::parse(&self.row.side)
-    }
-
-    /// The row with the figures written back.
-    fn synced(&mut self, now: i64) -> &spot_order::Model {
-        self.row.filled_quantity = self.filled_quantity.normalize().to_string();
-        self.row.filled_amount = self.filled_amount.normalize().to_string();
-        self.row.fee = self.fee.normalize().to_string();
-        self.row.frozen_remaining = self.frozen.normalize().to_string();
-        self.row.updated_at = now;
-        &self.row
-    }
 }
 
 /// Why a step stopped: the order is refused (its hold is taken back), or the batch cannot go on.
