@@ -7,10 +7,10 @@
 //! of statements for the whole batch rather than several per order. The batch reads what it needs
 //! first (the accounts of its users and of the house, its idempotency keys, ids for its new orders),
 //! works in memory — the book, the open orders, and the ledger entries in a
-//! [`LedgerBatch`] — and writes the result at the end with multi-row statements: entries,
+//! [`LedgerBatch`](crate::funds::ledger::batch::LedgerBatch) — and writes the result at the end with multi-row statements: entries,
 //! postings, trades, every changed account and every changed order once. A refusal (insufficient
 //! balance, a fill-or-kill that cannot fill, a post-only order that would take) takes back only
-//! that order's hold ([`LedgerBatch::undo_to`]), and the engine refuses before it changes the
+//! that order's hold ([`LedgerBatch::undo_to`](crate::funds::ledger::batch::LedgerBatch::undo_to)), and the engine refuses before it changes the
 //! book, so memory and database stay equal. Answers, trades, the depth and the users' order and
 //! fill messages go out only after the commit. If the commit fails, every order of the batch is
 //! answered "busy, nothing done" and the book is rebuilt from the database (the open orders, in
@@ -33,12 +33,15 @@
 
 mod command;
 mod open_orders;
+mod outbox;
 
 pub use command::{Answer, Command, OrderSpec, Submit};
 use open_orders::OpenOrder;
 pub use open_orders::OpenOrderIndex;
+pub use outbox::UserEvent;
+use outbox::{Outbox, PendingEvent, order_event};
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -48,20 +51,20 @@ use sea_orm::{
     ColumnTrait, DatabaseBackend, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
     sea_query::OnConflict,
 };
-use tokio::sync::{Mutex, broadcast, mpsc, oneshot, watch};
+use tokio::sync::{Mutex, broadcast, mpsc, watch};
 
 use super::rules::PairRules;
 use super::settle::{self, Fill, Party};
-use super::views::{OrderSide, OrderStatus, SpotFill, SpotOrder, TimeInForce};
+use super::views::{OrderSide, OrderStatus, SpotOrder, TimeInForce};
 use crate::db::{Writer, WriterTransaction};
 use crate::entity::{spot_order, spot_trade};
-use crate::funds::ledger::batch::{self, EntryIndex, LedgerBatch, NewIds, Writes};
+use crate::funds::ledger::batch::{self, NewIds, Writes};
 use crate::funds::ledger::{self, AccountRef, Bucket, House, Idempotency, LedgerError};
 use crate::refusal::{Refusal, RefusalKind};
 
 use crate::i18n::Msg;
 use crate::market::MarketHub;
-use crate::market::book::{BookSnapshot, Level};
+use crate::market::book::BookSnapshot;
 use crate::market::hub::{Side as TapeSide, Trade};
 use crate::market::simulator::now_ms;
 
@@ -120,17 +123,6 @@ pub const MAX_BATCH: usize = 256;
 pub const HOUSE: i64 = 0;
 /// House order ids have the top bit set, so they never meet a database id.
 const HOUSE_ID_BIT: u64 = 1 << 63;
-/// Levels of the book published on the market channel.
-const DEPTH_LEVELS: usize = crate::market::book::BOOK_LEVELS;
-
-/// A message for one user's channel (`order` or `fill`), serialised once.
-#[derive(Debug, Clone)]
-pub struct UserEvent {
-    /// The user.
-    pub user_id: i64,
-    /// The JSON text.
-    pub text: Arc<str>,
-}
 
 /// What the task shares with the rest of the server.
 #[derive(Clone)]
@@ -173,42 +165,6 @@ impl From<LedgerError> for Stop {
     fn from(error: LedgerError) -> Self {
         Stop::Fatal(error.to_string())
     }
-}
-
-/// Where an answer goes, and the answer.
-type Reply<T> = (oneshot::Sender<Result<T, Refusal>>, Result<T, Refusal>);
-
-/// A message for a user's channel, complete once the batch's trades have their ids.
-enum PendingEvent {
-    /// Ready to send.
-    Ready(UserEvent),
-    /// The user's side of the batch's trade number `trade`.
-    Fill { user_id: i64, trade: usize },
-}
-
-/// What a batch writes at its end and sends out once committed.
-#[derive(Default)]
-struct Outbox {
-    submits: Vec<Reply<Answer>>,
-    cancels: Vec<Reply<SpotOrder>>,
-    tape: Vec<Trade>,
-    user_events: Vec<PendingEvent>,
-    touched: HashSet<i64>,
-    book_changed: bool,
-    /// The batch's journal entries.
-    ledger: LedgerBatch,
-    /// The batch's trades, each with its entry (ids are given when the batch is written).
-    trades: Vec<(spot_trade::Model, EntryIndex)>,
-    /// Ids reserved for the batch's new orders.
-    order_ids: VecDeque<i64>,
-    /// Where the batch's other new ids come from.
-    new_ids: Option<NewIds>,
-    /// Idempotency keys of the batch already stored: (user, key) → (request hash, answer).
-    stored_keys: HashMap<(i64, String), (String, String)>,
-    /// Keys claimed by this batch, with their answers, written at its end.
-    new_keys: Vec<(Idempotency, String)>,
-    /// Orders the batch opened (id, owner); some may have finished in it too.
-    opened: Vec<(i64, i64)>,
 }
 
 /// One pair's market task.
@@ -1337,72 +1293,6 @@ impl SpotEngine {
         self.finished.insert(row.id, row);
         Ok(())
     }
-
-    /// Sends what a committed batch produced.
-    fn deliver(&mut self, outbox: Outbox) {
-        // Before the answers: a cancellation sent on an answer finds its order.
-        let opened: Vec<(i64, i64)> = outbox
-            .opened
-            .iter()
-            .filter(|(id, _)| self.open.contains_key(id))
-            .copied()
-            .collect();
-        self.context
-            .open_orders
-            .update(&self.symbol, &opened, self.finished.keys().copied());
-        for (reply, answer) in outbox.submits {
-            let _ = reply.send(answer);
-        }
-        for (reply, answer) in outbox.cancels {
-            let _ = reply.send(answer);
-        }
-        let hub = &self.context.hub;
-        hub.publish_trades(&self.rules.symbol, &outbox.tape);
-        if outbox.book_changed {
-            self.publish_depth();
-        }
-        for event in outbox.user_events {
-            let event = match event {
-                PendingEvent::Ready(event) => event,
-                PendingEvent::Fill { user_id, trade } => {
-                    let Some(view) = outbox.trades.get(trade).and_then(|(trade, _)| {
-                        SpotFill::of(trade, user_id, &self.rules.base, &self.rules.quote)
-                    }) else {
-                        continue;
-                    };
-                    user_event(user_id, "fill", &view)
-                }
-            };
-            // No receiver is not an error: the user is not watching.
-            let _ = self.context.user_events.send(Arc::new(event));
-        }
-    }
-
-    /// Publishes the book's top levels as the pair's depth (a diff against the last one).
-    fn publish_depth(&self) {
-        let rules = &self.rules;
-        let (bids, asks) = self.book.depth(DEPTH_LEVELS);
-        let level = |(price, quantity): (u64, u64)| Level {
-            price: rules.price(price),
-            quantity: rules.quantity(quantity),
-        };
-        let hub = &self.context.hub;
-        let previous = hub.book(&rules.symbol);
-        let next = BookSnapshot {
-            seq: previous.as_ref().map_or(0, |book| book.seq) + 1,
-            bids: bids.into_iter().map(level).collect(),
-            asks: asks.into_iter().map(level).collect(),
-            ts: now_ms(),
-        };
-        let empty = BookSnapshot {
-            seq: next.seq - 1,
-            bids: Vec::new(),
-            asks: Vec::new(),
-            ts: next.ts,
-        };
-        let diff = previous.as_deref().unwrap_or(&empty).diff_to(&next);
-        hub.publish_book(&rules.symbol, next, &diff);
-    }
 }
 
 /// How an order appears in a fill's reference: its id, or `house`.
@@ -1412,18 +1302,6 @@ fn order_ref(id: u64) -> String {
     } else {
         "house".to_owned()
     }
-}
-
-fn user_event<T: serde::Serialize>(user_id: i64, kind: &str, data: &T) -> UserEvent {
-    let text = serde_json::json!({"type": kind, "data": data, "ts": now_ms()}).to_string();
-    UserEvent {
-        user_id,
-        text: Arc::from(text),
-    }
-}
-
-fn order_event(row: &spot_order::Model) -> UserEvent {
-    user_event(row.user_id, "order", &SpotOrder::from(row))
 }
 
 /// The fields of an [`Event::Fill`].

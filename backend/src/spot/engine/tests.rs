@@ -8,6 +8,7 @@ use crate::entity::journal_entry;
 use crate::funds::ledger::{NewEntry, Posting};
 use crate::market::book::Level;
 use sea_orm::PaginatorTrait;
+use tokio::sync::oneshot;
 
 async fn database(dir: &tempfile::TempDir) -> DatabaseConnection {
     let config = crate::config::Config {
