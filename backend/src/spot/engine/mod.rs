@@ -31,7 +31,9 @@
 //! fill or trigger something goes through a write transaction as above, which reads the
 //! balances again and settles the fills.
 
+mod book_events;
 mod command;
+mod fills;
 mod open_orders;
 mod outbox;
 
@@ -45,7 +47,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use matching::{Book, CancelReason, Event, OrderKind, OrderRequest, RejectReason, StopCondition};
+use matching::{Book, Event, OrderKind, OrderRequest, RejectReason, StopCondition};
 use rust_decimal::Decimal;
 use sea_orm::{
     ColumnTrait, DatabaseBackend, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
@@ -54,7 +56,7 @@ use sea_orm::{
 use tokio::sync::{Mutex, broadcast, mpsc, watch};
 
 use super::rules::PairRules;
-use super::settle::{self, Fill, Party};
+use super::settle;
 use super::views::{OrderSide, OrderStatus, SpotOrder, TimeInForce};
 use crate::db::{Writer, WriterTransaction};
 use crate::entity::{spot_order, spot_trade};
@@ -65,7 +67,6 @@ use crate::refusal::{Refusal, RefusalKind};
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::book::BookSnapshot;
-use crate::market::hub::{Side as TapeSide, Trade};
 use crate::market::simulator::now_ms;
 
 /// A batch slower than this is logged with how long each of its phases took.
@@ -1033,286 +1034,6 @@ impl SpotEngine {
         }
         Vec::new()
     }
-
-    /// Writes what the engine reported: fills settled, orders updated, held funds released.
-    async fn apply(
-        &mut self,
-        txn: &WriterTransaction<'_>,
-        events: &[Event],
-        outbox: &mut Outbox,
-    ) -> Result<(), Stop> {
-        let now = now_ms();
-        for event in events {
-            match *event {
-                Event::Fill {
-                    taker,
-                    taker_owner,
-                    maker,
-                    maker_owner,
-                    taker_side,
-                    price,
-                    quantity,
-                    maker_remaining,
-                } => {
-                    outbox.book_changed = true;
-                    self.settle_fill(
-                        txn,
-                        FillEvent {
-                            taker,
-                            taker_owner,
-                            maker,
-                            maker_owner,
-                            taker_side,
-                            price,
-                            quantity,
-                        },
-                        now,
-                        outbox,
-                    )
-                    .await?;
-                    if maker_remaining == 0 {
-                        if maker & HOUSE_ID_BIT != 0 {
-                            self.house_orders.retain(|id| *id != maker);
-                        } else {
-                            self.finish(txn, maker, OrderStatus::DealTotol, None, now, outbox)
-                                .await?;
-                        }
-                    }
-                }
-                Event::Filled { id } => {
-                    if id & HOUSE_ID_BIT == 0 {
-                        self.finish(txn, id, OrderStatus::DealTotol, None, now, outbox)
-                            .await?;
-                    }
-                }
-                Event::Cancelled { id, reason, .. } => {
-                    outbox.book_changed = true;
-                    if id & HOUSE_ID_BIT != 0 {
-                        self.house_orders.retain(|house| *house != id);
-                    } else {
-                        let reason = match reason {
-                            CancelReason::Requested => "user",
-                            CancelReason::SelfTrade => "self_trade",
-                            CancelReason::ImmediateRemainder => "immediate_remainder",
-                            CancelReason::NoLiquidity => "no_liquidity",
-                        };
-                        self.finish(txn, id, OrderStatus::Cancelled, Some(reason), now, outbox)
-                            .await?;
-                    }
-                }
-                Event::Rejected { id, reason } => {
-                    // Only a triggered stop gets here (a new order's refusal is answered first).
-                    if id & HOUSE_ID_BIT == 0 {
-                        let reason = match reason {
-                            RejectReason::PostOnlyWouldTake => "post_only",
-                            RejectReason::FokUnfillable => "fok",
-                            _ => "rejected",
-                        };
-                        self.finish(txn, id, OrderStatus::Cancelled, Some(reason), now, outbox)
-                            .await?;
-                    }
-                }
-                Event::Rested { id, .. } => {
-                    outbox.book_changed = true;
-                    if let Some(order) = self.open.get_mut(&(id as i64)) {
-                        order.row.status = if order.filled_quantity.is_zero() {
-                            OrderStatus::WaitDeal
-                        } else {
-                            OrderStatus::PartDeal
-                        }
-                        .as_str()
-                        .to_owned();
-                        outbox.touched.insert(order.row.id);
-                    }
-                }
-                Event::StopAccepted { id } => {
-                    if let Some(order) = self.open.get_mut(&(id as i64)) {
-                        order.row.status = OrderStatus::WaitTrigger.as_str().to_owned();
-                        outbox.touched.insert(order.row.id);
-                    }
-                }
-                Event::StopTriggered { id, .. } => {
-                    if let Some(order) = self.open.get_mut(&(id as i64)) {
-                        order.row.status = OrderStatus::WaitDeal.as_str().to_owned();
-                        outbox.touched.insert(order.row.id);
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-impl SpotEngine {
-    /// Settles one fill: the journal entry, the fill's row, both orders' figures, the tape.
-    async fn settle_fill(
-        &mut self,
-        txn: &WriterTransaction<'_>,
-        fill: FillEvent,
-        now: i64,
-        outbox: &mut Outbox,
-    ) -> Result<(), Stop> {
-        let rules = self.rules.clone();
-        let price = rules.price(fill.price);
-        let quantity = rules.quantity(fill.quantity);
-        let amount = (price * quantity).normalize();
-        let party = |owner: i64| {
-            if owner == HOUSE {
-                Party::House
-            } else {
-                Party::User(owner)
-            }
-        };
-        let rate = |owner: i64, taker: bool| match (owner == HOUSE, taker) {
-            (true, _) => Decimal::ZERO,
-            (false, true) => rules.taker_fee,
-            (false, false) => rules.maker_fee,
-        };
-        let buys = fill.taker_side == matching::Side::Buy;
-        let (buyer, seller) = if buys {
-            (
-                (fill.taker, fill.taker_owner, true),
-                (fill.maker, fill.maker_owner, false),
-            )
-        } else {
-            (
-                (fill.maker, fill.maker_owner, false),
-                (fill.taker, fill.taker_owner, true),
-            )
-        };
-        let fee = |value: Decimal, owner: i64, taker: bool| {
-            wasm_core::margin::spot_fee(value, rate(owner, taker))
-                .map_err(|e| Stop::Fatal(e.to_string()))
-        };
-        let buyer_fee = fee(quantity, buyer.1, buyer.2)?;
-        let seller_fee = fee(amount, seller.1, seller.2)?;
-        let entry = settle::fill_entry(
-            &Fill {
-                symbol: &rules.symbol,
-                base: &rules.base,
-                quote: &rules.quote,
-                buyer: party(buyer.1),
-                seller: party(seller.1),
-                quantity,
-                amount,
-                buyer_fee,
-                seller_fee,
-            },
-            format!(
-                "spot_fill:{}/{}",
-                order_ref(fill.taker),
-                order_ref(fill.maker)
-            ),
-            self.context.security_percent,
-        );
-        let entry_index = outbox.ledger.post(txn, &entry).await?;
-        let user_order = |id: u64| (id & HOUSE_ID_BIT == 0).then_some(id as i64);
-        let user = |owner: i64| (owner != HOUSE).then_some(owner);
-        let (taker_fee, maker_fee) = if buys {
-            (buyer_fee, seller_fee)
-        } else {
-            (seller_fee, buyer_fee)
-        };
-        // Its id and its entry's are given when the batch is written.
-        let trade = spot_trade::Model {
-            id: 0,
-            symbol: rules.symbol.clone(),
-            taker_side: if buys { "buy" } else { "sell" }.to_owned(),
-            taker_order_id: user_order(fill.taker),
-            taker_user_id: user(fill.taker_owner),
-            maker_order_id: user_order(fill.maker),
-            maker_user_id: user(fill.maker_owner),
-            price: price.normalize().to_string(),
-            quantity: quantity.normalize().to_string(),
-            amount: amount.to_string(),
-            taker_fee: taker_fee.normalize().to_string(),
-            maker_fee: maker_fee.normalize().to_string(),
-            entry_id: 0,
-            created_at: now,
-        };
-        let trade_number = outbox.trades.len();
-        for (order_id, user_fee) in [(buyer.0, buyer_fee), (seller.0, seller_fee)] {
-            let Some(order) = user_order(order_id).and_then(|id| self.open.get_mut(&id)) else {
-                continue;
-            };
-            order.filled_quantity += quantity;
-            order.filled_amount += amount;
-            order.fee += user_fee;
-            order.frozen -= match order.side() {
-                OrderSide::Buy => amount,
-                OrderSide::Sell => quantity,
-            };
-            order.row.status = OrderStatus::PartDeal.as_str().to_owned();
-            outbox.touched.insert(order.row.id);
-            outbox.user_events.push(PendingEvent::Fill {
-                user_id: order.row.user_id,
-                trade: trade_number,
-            });
-        }
-        outbox.trades.push((trade, entry_index));
-        outbox.tape.push(Trade {
-            id: 0,
-            price,
-            quantity,
-            side: if buys { TapeSide::Buy } else { TapeSide::Sell },
-            ts: now,
-        });
-        Ok(())
-    }
-
-    /// Ends an order: releases what it still holds and writes its final row.
-    async fn finish(
-        &mut self,
-        txn: &WriterTransaction<'_>,
-        id: u64,
-        status: OrderStatus,
-        reason: Option<&str>,
-        now: i64,
-        outbox: &mut Outbox,
-    ) -> Result<(), Stop> {
-        let Some(mut order) = self.open.remove(&(id as i64)) else {
-            return Ok(());
-        };
-        if order.frozen.is_sign_positive() && !order.frozen.is_zero() {
-            let entry = settle::release(
-                order.row.user_id,
-                order.row.id,
-                &order.row.frozen_coin,
-                order.frozen,
-            );
-            outbox.ledger.post(txn, &entry).await?;
-            order.frozen = Decimal::ZERO;
-        }
-        order.row.status = status.as_str().to_owned();
-        order.row.cancel_reason = reason.map(str::to_owned);
-        let row = order.synced(now).clone();
-        outbox.touched.remove(&row.id);
-        outbox
-            .user_events
-            .push(PendingEvent::Ready(order_event(&row)));
-        self.finished.insert(row.id, row);
-        Ok(())
-    }
-}
-
-/// How an order appears in a fill's reference: its id, or `house`.
-fn order_ref(id: u64) -> String {
-    if id & HOUSE_ID_BIT == 0 {
-        id.to_string()
-    } else {
-        "house".to_owned()
-    }
-}
-
-/// The fields of an [`Event::Fill`].
-struct FillEvent {
-    taker: u64,
-    taker_owner: i64,
-    maker: u64,
-    maker_owner: i64,
-    taker_side: matching::Side,
-    price: u64,
-    quantity: u64,
 }
 
 /// `first` and whatever else is queued, up to [`MAX_BATCH`] commands.
