@@ -5,8 +5,8 @@ use rust_decimal_macros::dec;
 
 use super::*;
 use crate::entity::journal_entry;
-use crate::funds::ledger::{NewEntry, Posting};
-use crate::market::book::Level;
+use crate::funds::ledger::{self, NewEntry, Posting};
+use crate::market::book::{BookSnapshot, Level};
 use sea_orm::PaginatorTrait;
 use tokio::sync::oneshot;
 
