@@ -1,14 +1,22 @@
 //! The engine's tests: whole batches run against a fresh SQLite database, their outcomes read back
 //! from the ledger, the published book and the answers.
 
-use rust_decimal_macros::dec;
+use std::sync::Arc;
 
-use super::*;
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use sea_orm::{DatabaseConnection, EntityTrait, PaginatorTrait};
+use tokio::sync::{Mutex, broadcast, oneshot};
+
+use super::super::rules::PairRules;
+use super::super::views::{OrderSide, TimeInForce};
+use super::{Answer, Command, EngineContext, OrderSpec, SpotEngine, Submit};
+use crate::db::Writer;
 use crate::entity::journal_entry;
-use crate::funds::ledger::{self, NewEntry, Posting};
+use crate::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
+use crate::market::MarketHub;
 use crate::market::book::{BookSnapshot, Level};
-use sea_orm::PaginatorTrait;
-use tokio::sync::oneshot;
+use crate::refusal::Refusal;
 
 async fn database(dir: &tempfile::TempDir) -> DatabaseConnection {
     let config = crate::config::Config {
