@@ -8,8 +8,11 @@ use rust_decimal::Decimal;
 
 use super::super::settle;
 use super::super::views::OrderStatus;
+use super::SpotEngine;
+use super::batch::Stop;
 use super::fills::FillEvent;
-use super::{HOUSE_ID_BIT, Outbox, PendingEvent, SpotEngine, Stop, order_event};
+use super::house_maker::HOUSE_ID_BIT;
+use super::outbox::{Outbox, PendingEvent, order_event};
 use crate::db::WriterTransaction;
 use crate::market::simulator::now_ms;
 

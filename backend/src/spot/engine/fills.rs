@@ -7,12 +7,15 @@ use rust_decimal::Decimal;
 
 use super::super::settle::{self, Fill, Party};
 use super::super::views::{OrderSide, OrderStatus};
-use super::{HOUSE, HOUSE_ID_BIT, Outbox, PendingEvent, SpotEngine, Stop};
+use super::SpotEngine;
+use super::batch::Stop;
+use super::house_maker::{HOUSE, HOUSE_ID_BIT};
+use super::outbox::{Outbox, PendingEvent};
 use crate::db::WriterTransaction;
 use crate::entity::spot_trade;
 use crate::market::hub::{Side as TapeSide, Trade};
 
-/// The fields of an [`Event::Fill`].
+/// The fields of an [`Event::Fill`](matching::Event::Fill).
 pub(super) struct FillEvent {
     pub(super) taker: u64,
     pub(super) taker_owner: i64,

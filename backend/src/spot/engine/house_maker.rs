@@ -13,7 +13,9 @@
 use matching::{Event, OrderKind, OrderRequest};
 use rust_decimal::Decimal;
 
-use super::{Command, Outbox, SpotEngine, Stop};
+use super::batch::Stop;
+use super::outbox::Outbox;
+use super::{Command, SpotEngine};
 use crate::db::WriterTransaction;
 use crate::funds::ledger::{self, AccountRef, House};
 use crate::market::book::BookSnapshot;

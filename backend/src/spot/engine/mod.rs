@@ -1,36 +1,27 @@
 //! The engine of one spot pair: the single writer of its order book. A tokio task owns the pair's
 //! [`matching::Book`] and the open orders' rows; every change reaches it as a [`Command`] on its
-//! queue, so orders of one pair are matched strictly one after another.
+//! queue, so orders of one pair are matched strictly one after another. Commands are taken in
+//! batches, and each batch is written in one database transaction with its ledger entries (group
+//! commit); its answers, trades, depth and the users' order and fill messages go out only after
+//! the commit. At start, and whenever memory may no longer equal the database, the book is rebuilt
+//! from the stored open orders in arrival order ([`SpotEngine::rebuild`]).
 //!
-//! Commands are taken in batches (whatever is queued, up to [`MAX_BATCH`]) and the whole batch is
-//! written in one database transaction — group commit: one commit for many orders, and a handful
-//! of statements for the whole batch rather than several per order. The batch reads what it needs
-//! first (the accounts of its users and of the house, its idempotency keys, ids for its new orders),
-//! works in memory — the book, the open orders, and the ledger entries in a
-//! [`LedgerBatch`](crate::funds::ledger::batch::LedgerBatch) — and writes the result at the end with multi-row statements: entries,
-//! postings, trades, every changed account and every changed order once. A refusal (insufficient
-//! balance, a fill-or-kill that cannot fill, a post-only order that would take) takes back only
-//! that order's hold ([`LedgerBatch::undo_to`](crate::funds::ledger::batch::LedgerBatch::undo_to)), and the engine refuses before it changes the
-//! book, so memory and database stay equal. Answers, trades, the depth and the users' order and
-//! fill messages go out only after the commit. If the commit fails, every order of the batch is
-//! answered "busy, nothing done" and the book is rebuilt from the database (the open orders, in
-//! arrival order), exactly as after a restart.
-//!
-//! The markets of one server take turns at the database (one async lock, [`EngineContext::write_turn`]),
-//! so on SQLite a market never sleeps in the busy handler waiting for another one's write lock.
-//!
-//! The house market maker quotes a ladder around the simulated price on every tick ([`Command::Quote`]):
-//! its previous orders are withdrawn and the new ladder placed, as large as its own ledger
-//! balances allow (bids within its quote balance, asks within its base balance). Its orders live only in memory
-//! (re-quoted every tick, never resting long); its fills are real — settled on the house's
-//! market-maker account and published on the market channel like any trade. A batch of quotes
-//! alone (the usual case) first tries to re-quote in memory: the market maker's balances are read
-//! on the pool, outside any transaction and the write turn, and when the last price triggers no
-//! stop and the new ladder crosses no user order (both checked before the book changes) the
-//! house orders only rest, nothing is written and the book goes out at once. A quote that would
-//! fill or trigger something goes through a write transaction as above, which reads the
-//! balances again and settles the fills.
+//! One job per file:
+//! - `command.rs`: what the server sends the engine ([`Command`], [`Submit`], [`OrderSpec`]) and
+//!   the [`Answer`] to an order;
+//! - `batch.rs`: group commit, a batch read, run and written in one transaction in the markets'
+//!   write turn ([`MAX_BATCH`], [`SLOW_BATCH`]);
+//! - `orders.rs`: users' orders: a new order's checks, hold and placing, a cancellation;
+//! - `book_events.rs`: what the book reported, applied to the orders; a finished order releases
+//!   what it still holds;
+//! - `fills.rs`: the settlement of one fill (its journal entry, trade and both orders' figures);
+//! - `house_maker.rs`: the house market maker's ladder, re-quoted in memory when it writes nothing;
+//! - `outbox.rs`: what a committed batch sends (answers, tape, depth, the users' messages);
+//! - `open_orders.rs`: the index of the open orders' pairs ([`OpenOrderIndex`]), and an open order
+//!   as the engine keeps it;
+//! - this file: the engine's state and context, its task loop and the rebuild.
 
+mod batch;
 mod book_events;
 mod command;
 mod fills;
@@ -38,90 +29,30 @@ mod house_maker;
 mod open_orders;
 mod orders;
 mod outbox;
+#[cfg(test)]
+mod tests;
 
+use batch::batch_from;
+pub use batch::{MAX_BATCH, SLOW_BATCH};
 pub use command::{Answer, Command, OrderSpec, Submit};
 pub use house_maker::HOUSE;
-use house_maker::HOUSE_ID_BIT;
 use open_orders::OpenOrder;
 pub use open_orders::OpenOrderIndex;
 pub use outbox::UserEvent;
-use outbox::{Outbox, PendingEvent, order_event};
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use matching::{Book, Event, StopCondition};
 use rust_decimal::Decimal;
-use sea_orm::{
-    ColumnTrait, DatabaseBackend, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    sea_query::OnConflict,
-};
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder};
 use tokio::sync::{Mutex, broadcast, mpsc, watch};
 
 use super::rules::PairRules;
 use super::views::OrderStatus;
-use crate::db::{Writer, WriterTransaction};
-use crate::entity::{spot_order, spot_trade};
-use crate::funds::ledger::batch::{self, NewIds, Writes};
-use crate::funds::ledger::{AccountRef, Bucket, House, Idempotency, LedgerError};
-use crate::refusal::{Refusal, RefusalKind};
-
-use crate::i18n::Msg;
+use crate::db::Writer;
+use crate::entity::spot_order;
 use crate::market::MarketHub;
-use crate::market::simulator::now_ms;
-
-/// A batch slower than this is logged with how long each of its phases took.
-pub const SLOW_BATCH: Duration = Duration::from_millis(100);
-
-/// When each phase of one batch's write ended, to log a batch slower than [`SLOW_BATCH`].
-struct BatchPhases {
-    started: Instant,
-    commands: usize,
-    ends: Vec<(&'static str, Instant)>,
-}
-
-impl BatchPhases {
-    fn start(commands: usize) -> Self {
-        Self {
-            started: Instant::now(),
-            commands,
-            ends: Vec::with_capacity(6),
-        }
-    }
-
-    fn mark(&mut self, phase: &'static str) {
-        self.ends.push((phase, Instant::now()));
-    }
-
-    /// Logs the phases, in milliseconds, when the whole batch took longer than [`SLOW_BATCH`].
-    fn report(&self, symbol: &str) {
-        let total = self.started.elapsed();
-        if total < SLOW_BATCH {
-            return;
-        }
-        let mut from = self.started;
-        let phases: Vec<String> = self
-            .ends
-            .iter()
-            .map(|(phase, end)| {
-                let ms = end.duration_since(from).as_secs_f64() * 1e3;
-                from = *end;
-                format!("{phase} {ms:.1}")
-            })
-            .collect();
-        tracing::warn!(
-            symbol,
-            commands = self.commands,
-            total_ms = total.as_millis() as u64,
-            phases = %phases.join(", "),
-            "slow spot batch"
-        );
-    }
-}
-
-/// Most commands written in one transaction.
-pub const MAX_BATCH: usize = 256;
 
 /// What the task shares with the rest of the server.
 #[derive(Clone)]
@@ -146,24 +77,6 @@ pub struct EngineContext {
     pub open_orders: Arc<OpenOrderIndex>,
     /// The server's runtime, for work on the shared pool (see `SpotEngine::quote_in_memory`).
     pub server: tokio::runtime::Handle,
-}
-
-/// Why a step stopped: the order is refused (its hold is taken back), or the batch cannot go on.
-enum Stop {
-    Refused(Refusal),
-    Fatal(String),
-}
-
-impl From<DbErr> for Stop {
-    fn from(error: DbErr) -> Self {
-        Stop::Fatal(error.to_string())
-    }
-}
-
-impl From<LedgerError> for Stop {
-    fn from(error: LedgerError) -> Self {
-        Stop::Fatal(error.to_string())
-    }
 }
 
 /// One pair's market task.
@@ -302,250 +215,4 @@ impl SpotEngine {
         );
         Ok(())
     }
-
-    async fn process(&mut self, mut batch: Vec<Command>) {
-        let mut phases = BatchPhases::start(batch.len());
-        // Most batches are the simulator's quotes alone, which usually write nothing: they need
-        // neither the write turn nor a transaction.
-        if batch
-            .iter()
-            .all(|command| matches!(command, Command::Quote { .. }))
-        {
-            batch = self.quote_in_memory(batch).await;
-            phases.mark("in-memory quote");
-            if batch.is_empty() {
-                phases.report(&self.rules.symbol);
-                return;
-            }
-        }
-        let mut outbox = Outbox::default();
-        let result = self.write_batch(batch, &mut outbox, &mut phases).await;
-        match result {
-            Ok(()) => {
-                self.deliver(outbox);
-                phases.mark("deliver");
-                phases.report(&self.rules.symbol);
-            }
-            Err(cause) => {
-                tracing::error!(%cause, symbol = %self.rules.symbol, "a spot batch failed; nothing of it was kept");
-                let busy = || Refusal::new(RefusalKind::Unavailable, Msg::TradingBusy);
-                for (reply, _) in outbox.submits {
-                    let _ = reply.send(Err(busy()));
-                }
-                for (reply, _) in outbox.cancels {
-                    let _ = reply.send(Err(busy()));
-                }
-                if let Err(error) = self.rebuild().await {
-                    tracing::error!(%error, "reloading the spot book failed");
-                }
-            }
-        }
-    }
-
-    async fn write_batch(
-        &mut self,
-        batch: Vec<Command>,
-        outbox: &mut Outbox,
-        phases: &mut BatchPhases,
-    ) -> Result<(), String> {
-        self.finished.clear();
-        let write_turn = self.context.write_turn.clone();
-        let _turn = write_turn.lock().await;
-        phases.mark("turn");
-        // One market's batch at a time, taken at the start. A batch posts many entries and locks
-        // their accounts in arrival order, so two markets' batches sharing accounts (the house's
-        // fee accounts, a user trading both pairs) could otherwise deadlock on PostgreSQL: there
-        // the batch takes an advisory lock first. On SQLite `BEGIN IMMEDIATE` takes the
-        // database's write lock with the transaction itself, without a statement of its own.
-        let writer = self.context.writer.clone();
-        let txn = writer.begin_immediate().await.map_err(|e| e.to_string())?;
-        if txn.backend() == DatabaseBackend::Postgres {
-            txn.execute_unprepared("SELECT pg_advisory_xact_lock(7411)")
-                .await
-                .map_err(|e| e.to_string())?;
-        }
-        phases.mark("begin");
-        self.prepare(&txn, &batch, outbox)
-            .await
-            .map_err(|e| e.to_string())?;
-        phases.mark("prepare");
-        for command in batch {
-            match command {
-                Command::Submit(submit) => self.submit(&txn, *submit, outbox).await?,
-                Command::Cancel {
-                    user_id,
-                    order_id,
-                    reply,
-                } => {
-                    let answer = self.cancel(&txn, user_id, order_id, outbox).await;
-                    match answer {
-                        Ok(order) => outbox.cancels.push((reply, Ok(order))),
-                        Err(Stop::Refused(error)) => outbox.cancels.push((reply, Err(error))),
-                        Err(Stop::Fatal(cause)) => return Err(cause),
-                    }
-                }
-                Command::Quote { book, last } => {
-                    match self.quote(&txn, &book, last, outbox).await {
-                        Ok(()) => {}
-                        Err(Stop::Refused(_)) => {}
-                        Err(Stop::Fatal(cause)) => return Err(cause),
-                    }
-                }
-            }
-        }
-        phases.mark("match");
-        // Every order a step changed is written once per batch.
-        let now = now_ms();
-        let mut rows: Vec<spot_order::Model> = self.finished.values().cloned().collect();
-        for id in &outbox.touched {
-            if let Some(order) = self.open.get_mut(id) {
-                let row = order.synced(now);
-                outbox
-                    .user_events
-                    .push(PendingEvent::Ready(order_event(row)));
-                rows.push(row.clone());
-            }
-        }
-        self.write(&txn, rows, outbox)
-            .await
-            .map_err(|e| e.to_string())?;
-        phases.mark("write");
-        let committed = txn.commit().await.map_err(|e| e.to_string());
-        phases.mark("commit");
-        committed
-    }
-
-    /// Reads what the batch will need in a few statements: ids for its new orders, its
-    /// idempotency keys' records, and the accounts of its users and of the house in both assets.
-    async fn prepare(
-        &mut self,
-        txn: &WriterTransaction<'_>,
-        batch: &[Command],
-        outbox: &mut Outbox,
-    ) -> Result<(), DbErr> {
-        let submits: Vec<&Submit> = batch
-            .iter()
-            .filter_map(|command| match command {
-                Command::Submit(submit) => Some(&**submit),
-                _ => None,
-            })
-            .collect();
-        let mut new_ids =
-            NewIds::start(txn, &["spot_order", "spot_trade", "journal_entry"]).await?;
-        outbox.order_ids = new_ids.take(txn, "spot_order", submits.len()).await?.into();
-        outbox.new_ids = Some(new_ids);
-        let keys: Vec<&Idempotency> = submits
-            .iter()
-            .filter_map(|submit| submit.idempotency.as_ref())
-            .collect();
-        for record in batch::find_keys(txn, &keys).await? {
-            outbox.stored_keys.insert(
-                (record.user_id, record.key),
-                (record.request_hash, record.response),
-            );
-        }
-        let mut users: Vec<i64> = batch
-            .iter()
-            .filter_map(|command| match command {
-                Command::Submit(submit) => Some(submit.user_id),
-                Command::Cancel { user_id, .. } => Some(*user_id),
-                Command::Quote { .. } => None,
-            })
-            .collect();
-        users.sort_unstable();
-        users.dedup();
-        let rules = &self.rules;
-        let mut wanted: Vec<(AccountRef, &str)> = Vec::new();
-        for asset in [rules.base.as_str(), rules.quote.as_str()] {
-            for house in [House::MarketMaker, House::Fees, House::SecurityFund] {
-                wanted.push((AccountRef::House(house), asset));
-            }
-            for user_id in &users {
-                for bucket in [Bucket::Funding, Bucket::Frozen] {
-                    wanted.push((
-                        AccountRef::User {
-                            user_id: *user_id,
-                            bucket,
-                        },
-                        asset,
-                    ));
-                }
-            }
-        }
-        outbox.ledger.load(txn, &wanted).await
-    }
-
-    /// Writes the batch's results: its journal entries, its trades, every changed order and the
-    /// idempotency keys it claimed.
-    async fn write(
-        &mut self,
-        txn: &WriterTransaction<'_>,
-        rows: Vec<spot_order::Model>,
-        outbox: &mut Outbox,
-    ) -> Result<(), DbErr> {
-        let Some(mut new_ids) = outbox.new_ids.take() else {
-            return Err(DbErr::Custom("the batch was not prepared".into()));
-        };
-        let mut ids = new_ids
-            .take_each(
-                txn,
-                &[
-                    ("journal_entry", outbox.ledger.len()),
-                    ("spot_trade", outbox.trades.len()),
-                ],
-            )
-            .await?
-            .into_iter();
-        let (entry_ids, trade_ids) = (
-            ids.next().unwrap_or_default(),
-            ids.next().unwrap_or_default(),
-        );
-        let mut writes = Writes::new(txn.backend());
-        std::mem::take(&mut outbox.ledger).write(&entry_ids, &mut writes);
-        for ((trade, entry), id) in outbox.trades.iter_mut().zip(trade_ids) {
-            trade.id = id;
-            trade.entry_id = entry_ids[entry.0];
-        }
-        writes.insert(
-            outbox
-                .trades
-                .iter()
-                .map(|(trade, _)| spot_trade::ActiveModel::from(trade.clone()))
-                .collect(),
-        );
-        writes.upsert(
-            rows.into_iter()
-                .map(spot_order::ActiveModel::from)
-                .collect(),
-            OnConflict::column(spot_order::Column::Id)
-                .update_columns([
-                    spot_order::Column::FilledQuantity,
-                    spot_order::Column::FilledAmount,
-                    spot_order::Column::Fee,
-                    spot_order::Column::FrozenRemaining,
-                    spot_order::Column::Status,
-                    spot_order::Column::CancelReason,
-                    spot_order::Column::UpdatedAt,
-                ])
-                .to_owned(),
-        );
-        batch::write_keys(std::mem::take(&mut outbox.new_keys), &mut writes);
-        // Everything in one round trip.
-        writes.run(txn).await
-    }
 }
-
-/// `first` and whatever else is queued, up to [`MAX_BATCH`] commands.
-fn batch_from(first: Command, commands: &mut mpsc::Receiver<Command>) -> Vec<Command> {
-    let mut batch = vec![first];
-    while batch.len() < MAX_BATCH {
-        match commands.try_recv() {
-            Ok(command) => batch.push(command),
-            Err(_) => break,
-        }
-    }
-    batch
-}
-
-#[cfg(test)]
-mod tests;

@@ -5,6 +5,8 @@
 //! fill-or-kill that cannot fill, a post-only order that would take) takes back only that order's
 //! hold ([`LedgerBatch::undo_to`]), and the engine refuses before it changes the book, so memory
 //! and database stay equal.
+//!
+//! [`LedgerBatch::undo_to`]: crate::funds::ledger::batch::LedgerBatch::undo_to
 
 use matching::{Event, OrderKind, OrderRequest, RejectReason, StopCondition};
 use rust_decimal::Decimal;
@@ -13,12 +15,13 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use super::super::rules::PairRules;
 use super::super::settle;
 use super::super::views::{OrderSide, OrderStatus, SpotOrder, TimeInForce};
-use super::{Answer, OpenOrder, OrderSpec, Outbox, SpotEngine, Stop, Submit};
+use super::batch::Stop;
+use super::open_orders::OpenOrder;
+use super::outbox::Outbox;
+use super::{Answer, OrderSpec, SpotEngine, Submit};
 use crate::db::WriterTransaction;
 use crate::entity::spot_order;
 use crate::funds::ledger::LedgerError;
-#[cfg(doc)]
-use crate::funds::ledger::batch::LedgerBatch;
 use crate::i18n::Msg;
 use crate::market::simulator::now_ms;
 use crate::refusal::{Refusal, RefusalKind};
