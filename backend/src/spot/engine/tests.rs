@@ -1,5 +1,6 @@
-//! The engine's tests: whole batches run against a fresh SQLite database, their outcomes read back
-//! from the ledger, the published book and the answers.
+//! The engine's tests: the open-order index and the taking of a batch on their own, and whole
+//! batches run against a fresh SQLite database, their outcomes read back from the answers, the
+//! ledger, the stored orders, the published book and the index.
 
 use std::sync::Arc;
 
