@@ -1,7 +1,7 @@
-//! Settlement of one fill of the book, in the batch: its journal entry (built by `spot/settle.rs`, with
-//! the fees and the security fund's share), its trade row, both orders' running figures, the users'
-//! `fill` messages and the tape. The house market maker's fills are as real as anyone's, settled on
-//! its market-maker account.
+//! Settlement of one fill of the book, in the batch: its journal entry (built by
+//! `spot/settle.rs`, with the fees and the security fund's share), its trade row, both orders'
+//! running figures, the users' `fill` messages and the tape. The house market maker's fills are as
+//! real as anyone's, settled on its market-maker account.
 
 use rust_decimal::Decimal;
 
