@@ -3,5 +3,5 @@
 //! may call them.
 
 pub mod api;
-pub mod funds;
+pub mod funds_api;
 pub mod service;

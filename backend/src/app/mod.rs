@@ -20,7 +20,7 @@ use sea_orm::DatabaseConnection;
 use tokio::{sync::watch, task::JoinHandle};
 
 use crate::admin::api::AdminApi;
-use crate::admin::funds::AdminFundsApi;
+use crate::admin::funds_api::AdminFundsApi;
 use crate::common::api::{CommonApi, platform_config_script};
 use crate::config::Config;
 use crate::funds::api::FundsApi;

@@ -7,7 +7,7 @@
 //! `review → passed` update, so two operators cannot both credit it — or fails it with a reason.
 //!
 //! The channel lookups, amount rules and review decisions here are shared with
-//! [`super::withdrawals`] and the operator calls of [`crate::admin::funds`]; the user's calls are in
+//! [`super::withdrawals`] and the operator calls of [`crate::admin::funds_api`]; the user's calls are in
 //! [`super::deposits_api`].
 
 use std::collections::HashMap;

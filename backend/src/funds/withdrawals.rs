@@ -98,22 +98,6 @@ struct Fingerprint<'a> {
     amount: &'a str,
 }
 
-/// Opens `payload` with `session`'s key and reads the form in it; a payload that does not open is
-/// 400 `withdrawal_payload_invalid` naming `payload`, a form of the wrong shape 400 naming its
-/// field.
-pub fn open_request(
-    link_key: &[u8; 32],
-    session: &user_session::Model,
-    payload: &str,
-) -> Result<WithdrawalPlaintext, Refusal> {
-    let key = withdrawal_key(link_key, session);
-    let text =
-        wasm_core::cipher::open_text(&key, WITHDRAWAL_AAD, payload.trim()).map_err(|_| {
-            Refusal::new(RefusalKind::Invalid, Msg::WithdrawalPayloadInvalid).with_field("payload")
-        })?;
-    crate::http::body::parse_json_body(text.as_bytes()).map_err(|error| error.to_refusal())
-}
-
 /// The idempotency of a withdrawal request (see `Fingerprint`).
 pub fn idempotency(
     user_id: i64,
@@ -476,10 +460,10 @@ impl Decided {
     }
 }
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn session(id: i64, token_hash: &str) -> user_session::Model {
+    pub(crate) fn session(id: i64, token_hash: &str) -> user_session::Model {
         user_session::Model {
             id,
             user_id: 1,
@@ -502,38 +486,6 @@ mod tests {
         assert_ne!(key, withdrawal_key(&[1; 32], &session(2, "aa")));
         assert_ne!(key, withdrawal_key(&[1; 32], &session(1, "ab")));
         assert_ne!(key, withdrawal_key(&[2; 32], &session(1, "aa")));
-    }
-
-    #[test]
-    fn requests_open_only_with_their_session_key() {
-        let link_key = [3u8; 32];
-        let mine = session(7, "hash");
-        let key = wasm_core::cipher::encode_base64(&withdrawal_key(&link_key, &mine));
-        let nonce = wasm_core::cipher::encode_base64(&[5u8; 12]);
-        let plain =
-            r#"{"coin":"usdt","network":"TRC20","address":"T1","amount":"10","fundPassword":"x"}"#;
-        let payload = wasm_core::cipher::seal_text(&key, &nonce, WITHDRAWAL_AAD, plain).unwrap();
-        let opened = open_request(&link_key, &mine, &payload).unwrap();
-        assert_eq!(
-            (opened.coin.as_str(), opened.amount.as_str()),
-            ("usdt", "10")
-        );
-        let error = open_request(&link_key, &session(8, "hash"), &payload).unwrap_err();
-        assert_eq!(error.msg, Msg::WithdrawalPayloadInvalid);
-        let wrong_aad = wasm_core::cipher::seal_text(&key, &nonce, "other", plain).unwrap();
-        assert!(open_request(&link_key, &mine, &wrong_aad).is_err());
-        let extra = wasm_core::cipher::seal_text(
-            &key,
-            &nonce,
-            WITHDRAWAL_AAD,
-            r#"{"coin":"usdt","network":"TRC20","address":"T1","amount":"10","fundPassword":"x","memo":1}"#,
-        )
-        .unwrap();
-        let error = open_request(&link_key, &mine, &extra).unwrap_err();
-        assert_eq!(
-            (error.msg, error.field.as_deref()),
-            (Msg::UnknownField, Some("memo"))
-        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod futures;
 mod helpers;
 mod kline;
 mod kyc;
+mod layering;
 mod ledger;
 mod ledger_model;
 mod listing;
