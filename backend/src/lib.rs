@@ -8,6 +8,7 @@
 
 pub mod admin;
 pub mod app;
+pub mod clock;
 pub mod common;
 pub mod config;
 pub mod db;

@@ -7,6 +7,7 @@ use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
 use super::service::{self, Review};
+use crate::clock::now_ms;
 use crate::entity::{kyc_submission, user};
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
@@ -14,7 +15,7 @@ use crate::kyc::api::{CardType, KycLevel, KycStatus};
 use crate::kyc::files;
 use crate::kyc::files::LinkKey;
 use crate::refusal::Refusal;
-use crate::user::{Satoken, now_ms};
+use crate::user::Satoken;
 
 #[derive(Tags)]
 enum ApiTags {

@@ -11,6 +11,7 @@ use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
+use crate::clock::now_ms;
 use crate::entity::{deposit, withdrawal};
 use crate::funds::deposits::{self, Decision, ListFilter, PaymentStatus};
 use crate::funds::deposits_api::DepositRecord;
@@ -20,8 +21,8 @@ use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::kyc::files::LinkKey;
 use crate::refusal::Refusal;
+use crate::user::Satoken;
 use crate::user::roles::require_operator;
-use crate::user::{Satoken, now_ms};
 
 #[derive(Tags)]
 enum ApiTags {

@@ -8,13 +8,14 @@ use sea_orm::{
 };
 use wasm_core::validate::{PasswordRule, validate_password};
 
+use crate::clock::now_ms;
 use crate::entity::{kyc_submission, user};
 use crate::i18n::Msg;
 use crate::kyc::service::{Level, Status, lock_user};
 use crate::refusal::{Refusal, RefusalKind};
 use crate::user::roles::{OPERATOR_ROLE, require_operator};
 use crate::user::{
-    now_ms, password,
+    password,
     service::{Account, NewAccount, insert_account, parse_account},
 };
 

@@ -42,6 +42,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::time::Instant;
 
+use crate::clock::now_ms;
 use crate::funds::ledger::Bucket;
 use crate::funds::reports::{valued_balances, wallet};
 use crate::futures::FuturesRegistry;
@@ -49,7 +50,7 @@ use crate::market::MarketHub;
 use crate::market::ws::{CLIENT_IDLE_LIMIT, HEARTBEAT_EVERY, SEND_TIMEOUT};
 use crate::seconds::SecondsEngine;
 use crate::spot::SpotRegistry;
-use crate::user::{now_ms, session};
+use crate::user::session;
 
 /// How often the figures are recomputed.
 pub const REFRESH_EVERY: Duration = Duration::from_secs(1);

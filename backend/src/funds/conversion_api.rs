@@ -13,12 +13,13 @@ use super::conversion::{self, QUOTE_TTL_MS, Quote};
 use super::ledger::{AccountRef, Outcome, Posted};
 use super::prices::Rates;
 use super::service;
+use crate::clock::now_ms;
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::kyc::files::LinkKey;
 use crate::market::MarketHub;
 use crate::refusal::Refusal;
-use crate::user::{Satoken, now_ms};
+use crate::user::Satoken;
 
 #[derive(Tags)]
 enum ApiTags {

@@ -26,11 +26,11 @@ use super::ledger::{
     self, AccountRef, House, Idempotency, LedgerError, NewEntry, Posting, RunOutcome,
 };
 use super::service::{self, ledger_error};
+use crate::clock::now_ms;
 use crate::config::{FundingChannelConfig, FundsConfig};
 use crate::entity::{deposit, uploaded_file, user};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
-use crate::user::now_ms;
 use crate::user::roles::require_operator;
 
 /// Where a deposit or withdrawal stands.

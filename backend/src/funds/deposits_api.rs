@@ -22,6 +22,7 @@ use super::deposits::{
 };
 use super::ledger::RunOutcome;
 use super::service::{self};
+use crate::clock::now_ms;
 use crate::config::Config;
 use crate::config::{FundingChannelConfig, FundsConfig};
 use crate::entity::deposit;
@@ -30,7 +31,7 @@ use crate::i18n::Msg;
 use crate::kyc::files;
 use crate::kyc::files::LinkKey;
 use crate::refusal::Refusal;
-use crate::user::{Satoken, now_ms};
+use crate::user::Satoken;
 
 #[derive(Tags)]
 enum ApiTags {

@@ -19,12 +19,13 @@ use serde::Deserialize;
 use super::ledger::Bucket;
 use super::prices::{Rates, Valuation};
 use super::reports::{self, BillFilter, BillRow, ValuedCoin};
+use crate::clock::now_ms;
 use crate::config::Config;
 use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::refusal::Refusal;
-use crate::user::{Satoken, now_ms};
+use crate::user::Satoken;
 
 #[derive(Tags)]
 enum ApiTags {

@@ -38,11 +38,11 @@ use super::ledger::{
     self, AccountRef, Bucket, House, Idempotency, LedgerError, NewEntry, Posting, RowOutcome,
 };
 use super::service::{self, ledger_error};
+use crate::clock::now_ms;
 use crate::config::FundsConfig;
 use crate::entity::{user, user_session, withdrawal};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
-use crate::user::now_ms;
 use crate::user::rate_limit::RateLimiter;
 use crate::user::roles::require_operator;
 

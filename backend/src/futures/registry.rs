@@ -139,7 +139,7 @@ impl Shared {
 
     /// Publishes `data` as a `kind` message on `user_id`'s channel.
     pub fn publish<T: serde::Serialize>(&self, user_id: i64, kind: &str, data: &T) {
-        let text = serde_json::json!({"type": kind, "data": data, "ts": crate::user::now_ms()})
+        let text = serde_json::json!({"type": kind, "data": data, "ts": crate::clock::now_ms()})
             .to_string();
         let _ = self.events.send(Arc::new(UserEvent {
             user_id,

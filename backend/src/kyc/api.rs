@@ -23,6 +23,7 @@ use super::countries::COUNTRIES;
 use super::files;
 use super::service::{self, AdvancedFiles, Level};
 use super::upload::FileUpload;
+use crate::clock::now_ms;
 use crate::config::Config;
 use crate::entity::{bank_card, kyc_submission, uploaded_file};
 use crate::http::{
@@ -31,7 +32,7 @@ use crate::http::{
 use crate::i18n::Msg;
 use crate::kyc::files::LinkKey;
 use crate::refusal::Refusal;
-use crate::user::{Satoken, now_ms};
+use crate::user::Satoken;
 
 #[derive(Tags)]
 enum ApiTags {

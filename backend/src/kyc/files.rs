@@ -13,11 +13,12 @@ use hmac::{Hmac, KeyInit, Mac};
 use sea_orm::{ActiveModelTrait, ActiveValue::Set, ConnectionTrait, EntityTrait};
 use sha2::Sha256;
 
+use crate::clock::now_ms;
 use crate::entity::{uploaded_file, user};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
+use crate::user::random_token;
 use crate::user::roles::is_operator;
-use crate::user::{now_ms, random_token};
 
 /// How long a signed link works: five minutes.
 pub const LINK_TTL_MS: i64 = 5 * 60 * 1000;

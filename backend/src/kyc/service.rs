@@ -20,8 +20,8 @@ use wasm_core::validate::{BankCardForm, IdentityForm};
 use crate::entity::{bank_card, kyc_submission, uploaded_file, user};
 use crate::refusal::{Refusal, RefusalKind};
 
+use crate::clock::now_ms;
 use crate::i18n::Msg;
-use crate::user::now_ms;
 
 /// The two levels of identity verification.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

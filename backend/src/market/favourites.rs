@@ -13,8 +13,8 @@ use sea_orm::{
 use crate::entity::{coin, favourite};
 use crate::refusal::{Refusal, RefusalKind};
 
+use crate::clock::now_ms;
 use crate::i18n::Msg;
-use crate::user::now_ms;
 
 /// Most favourites one user keeps (and most entries one merge request may carry).
 pub const MAX_FAVOURITES: usize = 200;

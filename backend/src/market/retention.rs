@@ -89,7 +89,7 @@ pub async fn run(
     loop {
         tokio::select! {
             _ = every.tick() => {
-                let Some(cutoff) = cutoff(crate::user::now_ms(), retention_days) else { return };
+                let Some(cutoff) = cutoff(crate::clock::now_ms(), retention_days) else { return };
                 let pruned = match protected_cutoff(&db, cutoff).await {
                     Ok(cutoff) => prune_ticks(&db, cutoff).await,
                     Err(error) => Err(error),

@@ -28,6 +28,7 @@ use wasm_core::{
     kline::{Candle, RollingDay},
 };
 
+use crate::clock::now_ms;
 use crate::entity::{coin, market_tick};
 use crate::market::book::{BookDiff, BookSnapshot, SimBook};
 use crate::market::candles;
@@ -776,11 +777,6 @@ impl Simulator {
         publication.simple_data(now);
         publication.send_with_books(quoted);
     }
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
 }
 
 #[cfg(test)]

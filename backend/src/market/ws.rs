@@ -571,7 +571,7 @@ where
 
 /// Adds a `HEARTBEAT` frame to `out`.
 fn put_heartbeat(out: &mut Vec<u8>) {
-    let text = json!({"type": "HEARTBEAT", "ts": crate::market::simulator::now_ms()}).to_string();
+    let text = json!({"type": "HEARTBEAT", "ts": crate::clock::now_ms()}).to_string();
     frame::put_frame(out, frame::OP_TEXT, text.as_bytes());
 }
 
@@ -805,7 +805,7 @@ fn snapshots(hub: &MarketHub, client: &mut Client, only: Option<(&str, &str)>) -
         }
     }
     if wanted("simpleData", "*") {
-        out.push(hub.simple_data_message(crate::market::simulator::now_ms()));
+        out.push(hub.simple_data_message(crate::clock::now_ms()));
     }
     out
 }
@@ -935,7 +935,7 @@ pub fn business_notice(ws: WebSocket, Data(hub): Data<&Arc<MarketHub>>) -> impl 
                     if last_heard.elapsed() > CLIENT_IDLE_LIMIT {
                         break;
                     }
-                    json!({"type": "HEARTBEAT", "ts": crate::market::simulator::now_ms()}).to_string()
+                    json!({"type": "HEARTBEAT", "ts": crate::clock::now_ms()}).to_string()
                 }
             };
             match tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text(text))).await {

@@ -231,7 +231,7 @@ impl SecondsApi {
             };
             match service::submit(db, &config.seconds, &order, idempotency.as_ref()).await? {
                 Submitted::Created(row) => {
-                    let view = SecondsOrder::of(&row, crate::user::now_ms());
+                    let view = SecondsOrder::of(&row, crate::clock::now_ms());
                     seconds.accepted(*row);
                     Ok(view)
                 }

@@ -22,9 +22,9 @@ use crate::entity::seconds_order;
 use crate::funds::ledger::{self, AccountRef, House, LedgerError, NewEntry, Posting};
 use crate::refusal::{Refusal, RefusalKind};
 
+use crate::clock::now_ms;
 use crate::i18n::Msg;
 use crate::spot::engine::UserEvent;
-use crate::user::now_ms;
 
 /// How often an expired order looks again for the tick that covers its expiry.
 pub const RETRY_EVERY: Duration = Duration::from_millis(100);

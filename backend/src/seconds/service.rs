@@ -20,8 +20,8 @@ use crate::funds::prices::MAX_QUOTE_AGE_MS;
 use crate::funds::service::ledger_error;
 use crate::refusal::{Refusal, RefusalKind};
 
+use crate::clock::now_ms;
 use crate::i18n::Msg;
-use crate::user::now_ms;
 
 /// The asset stakes and payouts are in.
 pub const STAKE_COIN: &str = "usdt";

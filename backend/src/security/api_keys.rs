@@ -14,8 +14,9 @@ use super::reauth;
 use crate::entity::api_key;
 use crate::refusal::{Refusal, RefusalKind};
 
+use crate::clock::now_ms;
 use crate::i18n::Msg;
-use crate::user::{CurrentUser, now_ms, random_token, sha256_hex};
+use crate::user::{CurrentUser, random_token, sha256_hex};
 
 /// Live keys per user.
 pub const MAX_API_KEYS: u64 = 20;

@@ -13,11 +13,12 @@ use super::{reauth, service::consume_security_code};
 use crate::entity::user;
 use crate::refusal::{Refusal, RefusalKind};
 
+use crate::clock::now_ms;
 use crate::i18n::Msg;
 use crate::user::codes::{self, Purpose};
 use crate::user::rate_limit::RateLimiter;
 use crate::user::service::{Account, check_new_password};
-use crate::user::{CurrentUser, now_ms, password, session};
+use crate::user::{CurrentUser, password, session};
 
 /// A fund password form.
 #[derive(Debug)]

@@ -8,9 +8,10 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, sea_query:
 use crate::entity::{user, user_session};
 use crate::refusal::{Refusal, RefusalKind};
 
+use crate::clock::now_ms;
 use crate::i18n::Msg;
 use crate::user::rate_limit::{Limit, RateLimiter};
-use crate::user::{CurrentUser, now_ms, password, service::use_totp_code};
+use crate::user::{CurrentUser, password, service::use_totp_code};
 
 /// How long a confirmation covers sensitive changes on its session.
 pub const REAUTH_WINDOW_MS: i64 = 5 * 60_000;

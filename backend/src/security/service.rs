@@ -13,12 +13,13 @@ use super::reauth;
 use crate::entity::{login_log, user, user_session};
 use crate::refusal::{Refusal, RefusalKind};
 
+use crate::clock::now_ms;
 use crate::i18n::Msg;
 use crate::user::codes::{self, Purpose};
 use crate::user::mailer::{Channel, Mailer};
 use crate::user::rate_limit::RateLimiter;
 use crate::user::service::{self as accounts, Account};
-use crate::user::{CurrentUser, now_ms, session, totp};
+use crate::user::{CurrentUser, session, totp};
 
 /// Most login-log rows per page.
 pub const MAX_PAGE_SIZE: u64 = 100;

@@ -13,10 +13,11 @@ use sea_orm::DatabaseConnection;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use serde::Deserialize;
 
+use super::Satoken;
 use super::codes::Purpose;
 use super::service::{self, Login, Registration, parse_account};
 use super::session::{self, Device};
-use super::{Satoken, now_ms};
+use crate::clock::now_ms;
 use crate::config::Config;
 use crate::entity::{outbox_message, user};
 use crate::http::{JsonBody, MemberResponse, PublicResponse};

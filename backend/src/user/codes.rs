@@ -10,7 +10,8 @@ use sea_orm::{
     sea_query::{Expr, ExprTrait},
 };
 
-use super::{now_ms, sha256_hex};
+use super::sha256_hex;
+use crate::clock::now_ms;
 use crate::entity::verification_code::{self, Column, Entity as Code};
 use crate::refusal::{Refusal, RefusalKind};
 

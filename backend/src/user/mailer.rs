@@ -133,7 +133,7 @@ impl Mailer {
                 recipient: Set(message.recipient),
                 subject: Set(message.subject),
                 body: Set(body),
-                created_at: Set(super::now_ms()),
+                created_at: Set(crate::clock::now_ms()),
                 ..Default::default()
             }
             .insert(db)

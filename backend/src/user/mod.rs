@@ -16,11 +16,6 @@ pub mod totp;
 
 pub use auth::{CurrentUser, Satoken, SatokenCached};
 
-/// Now, in Unix milliseconds (every timestamp of the account tables).
-pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
-}
-
 /// Lower-case hex SHA-256 of `parts` joined by NUL bytes.
 pub fn sha256_hex(parts: &[&[u8]]) -> String {
     use sha2::{Digest, Sha256};

@@ -14,7 +14,8 @@ use super::codes::{self, Purpose};
 use super::mailer::{Channel, Mailer, Outgoing};
 use super::rate_limit::{self, RateLimiter};
 use super::session::{self, Device, NewSession};
-use super::{now_ms, password, totp};
+use super::{password, totp};
+use crate::clock::now_ms;
 use crate::entity::{login_log, user};
 use crate::refusal::{Refusal, RefusalKind};
 

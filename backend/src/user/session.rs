@@ -11,7 +11,8 @@ use sea_orm::{
 };
 
 use super::session_cache::{self, SessionIdentity};
-use super::{now_ms, random_token, sha256_hex};
+use super::{random_token, sha256_hex};
+use crate::clock::now_ms;
 use crate::entity::{
     user,
     user_session::{self, Column, Entity as Session},

@@ -63,7 +63,7 @@ async fn tick(app: &TestApp, seq: i64, price: &str, ts_ms: i64) {
 }
 
 fn now_ms() -> i64 {
-    backend::user::now_ms()
+    backend::clock::now_ms()
 }
 
 async fn bet(

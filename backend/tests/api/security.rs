@@ -31,7 +31,7 @@ async fn reauth(app: &TestApp, member: &Member) {
 
 /// The authenticator step now.
 fn step_now() -> i64 {
-    totp::step_of(backend::user::now_ms() / 1000)
+    totp::step_of(backend::clock::now_ms() / 1000)
 }
 
 /// The code of `secret` at `step`.
@@ -99,7 +99,7 @@ async fn reauth_checks_the_password_or_code_and_limits_failures() {
         .await;
     assert_eq!((status, reason(&body)), (400, "invalid_totp"), "{body}");
 
-    let before = backend::user::now_ms();
+    let before = backend::clock::now_ms();
     let (status, body) = app
         .post_as(&member.token, &path, Some(json!({"password": PASSWORD})))
         .await;
@@ -207,7 +207,7 @@ async fn sensitive_changes_need_a_recent_reauth_on_the_same_session() {
     for session in user_session::Entity::find().all(app.db()).await.unwrap() {
         if session.reauth_at.is_some() {
             let mut active: user_session::ActiveModel = session.into();
-            active.reauth_at = Set(Some(backend::user::now_ms() - 5 * 60_000 - 1_000));
+            active.reauth_at = Set(Some(backend::clock::now_ms() - 5 * 60_000 - 1_000));
             active.update(app.db()).await.unwrap();
         }
     }

@@ -19,13 +19,13 @@ use super::Engine;
 use super::command::Answer;
 use super::state::Effect;
 use super::store::{text, transact, write_position};
+use crate::clock::now_ms;
 use crate::entity::{futures_funding, futures_funding_round};
 use crate::funds::ledger::{self, Idempotency, LedgerError};
 use crate::futures::funding::{PremiumSampler, funding_payment, funding_rate, next_funding_time};
 use crate::futures::position::Position;
 use crate::futures::settle::{self, USDT};
 use crate::futures::views::{FundingInfo, side_str};
-use crate::user::now_ms;
 
 impl Engine {
     /// The rate a funding would have now: the premium sampled since the last one (or the standing

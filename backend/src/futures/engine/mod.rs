@@ -36,11 +36,11 @@ use super::funding::{PremiumSampler, next_funding_time};
 use super::index::{Direction, TriggerIndex};
 use super::position::{Position, SymbolRules};
 use super::registry::{MarkPrice, Shared};
+use crate::clock::now_ms;
 use crate::entity::{
     futures_funding, futures_funding_round, futures_order, futures_position, futures_setting,
     futures_stop,
 };
-use crate::user::now_ms;
 use state::{OpenOrder, Setting, limit_direction, stop_direction};
 use store::{dec, mode_of, open_order};
 

@@ -14,6 +14,7 @@ use super::command::{Answer, OrderSpec, bad};
 use super::fill::Fill;
 use super::state::Effect;
 use super::store::{cancel_in, ledger_api_error, opt_text, refused, text, transact};
+use crate::clock::now_ms;
 use crate::entity::futures_order;
 use crate::funds::ledger::{self, Idempotency, LedgerError};
 use crate::futures::position::{Position, amount, reducing_part};
@@ -21,7 +22,6 @@ use crate::futures::settle::{self, Legs, USDT};
 use crate::futures::views::{FuturesOrder, FuturesOrderType, mode_str};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
-use crate::user::now_ms;
 
 impl Engine {
     /// Places `spec` for `user_id`: checked against the position, the leverage tiers and the

@@ -13,6 +13,7 @@ use super::Engine;
 use super::command::{Answer, bad};
 use super::state::{Effect, Setting};
 use super::store::{refused, text, transact, write_position};
+use crate::clock::now_ms;
 use crate::entity::futures_setting;
 use crate::funds::ledger::{self, Idempotency, LedgerError};
 use crate::futures::position::{CrossContext, Position};
@@ -20,7 +21,6 @@ use crate::futures::settle::{self, Legs, USDT};
 use crate::futures::views::{FuturesPosition, FuturesSetting, mode_str};
 use crate::i18n::Msg;
 use crate::refusal::Refusal;
-use crate::user::now_ms;
 
 impl Engine {
     /// Adds margin to or removes margin from the user's isolated position.

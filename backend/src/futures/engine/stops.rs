@@ -11,12 +11,12 @@ use super::Engine;
 use super::command::{Answer, StopSpec, bad};
 use super::state::Effect;
 use super::store::{ledger_api_error, opt_text, text, transact, write_position};
+use crate::clock::now_ms;
 use crate::entity::{futures_position, futures_stop};
 use crate::funds::ledger::{Idempotency, LedgerError};
 use crate::futures::views::{FuturesPosition, FuturesStopOrder, side_str};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
-use crate::user::now_ms;
 
 impl Engine {
     /// Sets (or clears, with `None`) the take-profit and stop-loss prices of the user's position;

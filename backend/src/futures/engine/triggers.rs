@@ -24,6 +24,7 @@ use super::state::{Effect, OpenOrder, liquidation_direction};
 use super::store::{
     cancel_in, dec, ledger_api_error, side_of, system_order, text, transact, write_position,
 };
+use crate::clock::now_ms;
 use crate::entity::{futures_order, futures_stop};
 use crate::funds::ledger::{self, Idempotency, LedgerError};
 use crate::futures::position::{amount, opposite, reducing_part};
@@ -31,7 +32,6 @@ use crate::futures::registry::MarkPrice;
 use crate::futures::settle::{self, SECURITY_FUND, USDT};
 use crate::futures::views::OrderSide;
 use crate::refusal::Refusal;
-use crate::user::now_ms;
 
 impl Engine {
     /// Acts on `mark`: fires what it crossed, limits first, then take profits, stop losses and

@@ -22,12 +22,12 @@ use tokio::sync::mpsc;
 
 use super::outbox::{Outbox, PendingEvent, order_event};
 use super::{Command, SpotEngine, Submit};
+use crate::clock::now_ms;
 use crate::db::WriterTransaction;
 use crate::entity::{spot_order, spot_trade};
 use crate::funds::ledger::batch::{self, NewIds, Writes};
 use crate::funds::ledger::{AccountRef, Bucket, House, Idempotency, LedgerError};
 use crate::i18n::Msg;
-use crate::market::simulator::now_ms;
 use crate::refusal::{Refusal, RefusalKind};
 
 /// Most commands written in one transaction.

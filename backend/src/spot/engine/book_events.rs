@@ -13,8 +13,8 @@ use super::batch::Stop;
 use super::fills::FillEvent;
 use super::house_maker::HOUSE_ID_BIT;
 use super::outbox::{Outbox, PendingEvent, order_event};
+use crate::clock::now_ms;
 use crate::db::WriterTransaction;
-use crate::market::simulator::now_ms;
 
 impl SpotEngine {
     /// Writes what the engine reported: fills settled, orders updated, held funds released.

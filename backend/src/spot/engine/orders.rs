@@ -19,11 +19,11 @@ use super::batch::Stop;
 use super::open_orders::OpenOrder;
 use super::outbox::Outbox;
 use super::{Answer, OrderSpec, SpotEngine, Submit};
+use crate::clock::now_ms;
 use crate::db::WriterTransaction;
 use crate::entity::spot_order;
 use crate::funds::ledger::LedgerError;
 use crate::i18n::Msg;
-use crate::market::simulator::now_ms;
 use crate::refusal::{Refusal, RefusalKind};
 
 impl SpotEngine {

@@ -10,12 +10,12 @@ use tokio::sync::oneshot;
 
 use super::super::views::{SpotFill, SpotOrder};
 use super::{Answer, SpotEngine};
+use crate::clock::now_ms;
 use crate::entity::{spot_order, spot_trade};
 use crate::funds::ledger::Idempotency;
 use crate::funds::ledger::batch::{EntryIndex, LedgerBatch, NewIds};
 use crate::market::book::{BookSnapshot, Level};
 use crate::market::hub::Trade;
-use crate::market::simulator::now_ms;
 use crate::refusal::Refusal;
 
 /// Levels of the book published on the market channel.
