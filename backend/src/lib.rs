@@ -2,9 +2,14 @@
 //! the live channels, the built-in market simulator, over sea-orm (SQLite by default, PostgreSQL by
 //! `DATABASE_URL`). Numbers are computed with the same `wasm-core` functions the webapp runs.
 //!
-//! Layout: `app` builds and starts the server; `config` reads the configuration; `db` opens the
-//! database; `http` holds the envelope and middleware every call shares; `i18n` the languages and
-//! messages; each domain folder (`common`, `market`, `user`) has its `api` (HTTP only) and its rules.
+//! Layout: `app` is the composition root (it builds and starts the server and hands each handler
+//! the dependencies it uses); `config` reads the configuration; `db` opens the database; `entity`
+//! holds the tables; `http` the envelope, middleware and the one mapping of a [`refusal::Refusal`]
+//! to an HTTP status; `refusal` why a call was refused, with no HTTP in it; `clock` the time;
+//! `i18n` the languages and messages. Each domain folder (`user`, `security`, `kyc`, `admin`,
+//! `funds`, `market`, `spot`, `futures`, `seconds`, `common`) has its handlers (`api.rs`,
+//! `*_api.rs`: HTTP only) beside its rules, engines and stores (no HTTP); docs/architecture.md has
+//! the module map and the rules `tests/api/layering.rs` holds.
 
 pub mod admin;
 pub mod app;
@@ -19,6 +24,7 @@ pub mod http;
 pub mod i18n;
 pub mod kyc;
 pub mod market;
+pub mod paging;
 pub mod refusal;
 pub mod seconds;
 pub mod security;

@@ -1,5 +1,5 @@
-//! The `backend` command: `serve` (the default), `migrate`, `add-coin`, `export-openapi`, and
-//! `admin create-operator`.
+//! The `backend` command: `serve` (the default), `migrate`, `add-coin`, `export-openapi`,
+//! `admin create-operator`, `audit` (the ledger re-derived from the journal) and `seconds-replay`.
 
 use std::path::PathBuf;
 

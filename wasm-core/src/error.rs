@@ -3,7 +3,7 @@
 //!
 //! `code` is a stable snake_case identifier for programs, `key` an i18n key the webapp translates into
 //! the user's language, and `params` the string values the translation interpolates. The wasm edge
-//! throws exactly this payload; the backend maps it into its envelope.
+//! throws exactly this payload; the backend turns it into a refusal, which its HTTP layer renders as the envelope.
 
 use std::collections::BTreeMap;
 

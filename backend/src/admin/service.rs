@@ -1,5 +1,5 @@
-//! The operator's rules: who is an operator, creating one from the command line, and reviewing
-//! identity submissions. Plain functions over the database, no HTTP types.
+//! The operator's rules: creating an operator from the command line and reviewing identity
+//! submissions (who is an operator is [`crate::user::roles`]). Plain functions over the database, no HTTP types.
 
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,

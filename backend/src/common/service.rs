@@ -1,5 +1,5 @@
-//! Rules of the platform-wide calls, free of HTTP: what the settings are and which pairs are listed
-//! with which live prices.
+//! Rules of the platform-wide calls, free of HTTP: what the settings are, which pairs are listed
+//! with which live prices, and listing a new pair (`list_coin`, behind `backend add-coin`).
 
 use sea_orm::{DatabaseConnection, EntityTrait, QueryOrder};
 
@@ -241,7 +241,7 @@ pub async fn list_coin(
         logo: Set(format!("/coin-logos/{}.svg", new.coin)),
         hot: Set(new.hot),
         sort: Set(sort),
-        created_at: Set(chrono::Utc::now().timestamp_millis()),
+        created_at: Set(crate::clock::now_ms()),
         ..Default::default()
     };
     Ok(model.insert(db).await?)

@@ -1,10 +1,10 @@
 //! The double-entry ledger (TigerBeetle's model over SQL).
 //!
-//! - An account is a user's bucket of one asset (`funding`, `trading`, `earn`, `frozen`) or a house
-//!   account (`fees`, `security_fund`, `deposits_in_transit`, `withdrawals_in_transit`,
-//!   `market_maker`, `seconds_book`). Only the house accounts that face the outside world (deposits
-//!   in transit, the market maker, the seconds book) may go below zero; every other balance never
-//!   does.
+//! - An account is a user's bucket of one asset (`funding`, `trading`, `earn`, `frozen`,
+//!   `futures_margin`) or a house account (`fees`, `security_fund`, `deposits_in_transit`,
+//!   `withdrawals_in_transit`, `market_maker`, `seconds_book`, `futures_counterparty`). Only the
+//!   house accounts that face the outside world (deposits in transit, the market maker, the seconds
+//!   book, the futures counterparty) may go below zero; every other balance never does.
 //! - A journal entry is a set of postings whose amounts sum to zero per asset. Entries and postings
 //!   are append-only; an account's balance is a cache of its postings, updated in the same
 //!   transaction.
@@ -643,7 +643,7 @@ async fn insert_key(
         request_hash: Set(idempotency.request_hash.clone()),
         response: Set(response),
         entry_id: Set(entry_id),
-        created_at: Set(chrono::Utc::now().timestamp_millis()),
+        created_at: Set(crate::clock::now_ms()),
         ..Default::default()
     }
     .insert(txn)
@@ -732,7 +732,7 @@ async fn insert_entry(
     txn: &DatabaseTransaction,
     entry: &NewEntry,
 ) -> Result<journal_entry::Model, DbErr> {
-    let now = chrono::Utc::now().timestamp_millis();
+    let now = crate::clock::now_ms();
     journal_entry::ActiveModel {
         kind: Set(entry.kind.chars().take(32).collect()),
         reference: Set(entry.reference.chars().take(128).collect()),
@@ -754,7 +754,7 @@ async fn apply_postings(
     entry: &NewEntry,
     net: &BTreeMap<(AccountRef, String), Decimal>,
 ) -> Result<Option<BTreeMap<(AccountRef, String), Decimal>>, LedgerError> {
-    let now = chrono::Utc::now().timestamp_millis();
+    let now = crate::clock::now_ms();
     let mut balances = BTreeMap::new();
     let mut account_ids = BTreeMap::new();
     // BTreeMap order: every entry locks its accounts in the same order (no deadlocks).

@@ -8,6 +8,7 @@ pub mod conversion;
 pub mod conversion_api;
 pub mod deposits;
 pub mod deposits_api;
+pub mod fees;
 pub mod ledger;
 pub mod prices;
 pub mod reports;

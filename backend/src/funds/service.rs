@@ -361,7 +361,7 @@ fn record_transfer<'t>(
             coin: Set(entry.postings[1].asset.clone()),
             amount: Set(entry.postings[1].amount.to_string()),
             entry_id: Set(entry_id),
-            created_at: Set(chrono::Utc::now().timestamp_millis()),
+            created_at: Set(crate::clock::now_ms()),
             ..Default::default()
         }
         .insert(txn)

@@ -72,7 +72,7 @@ pub struct WithdrawalKey {
 pub struct WithdrawalRequest {
     /// base64 of `nonce (12 bytes) || ciphertext || tag (16 bytes)`: AES-256-GCM under the
     /// session's key with the AAD `assets/withdrawal`, over the UTF-8 JSON
-    /// `{coin, network, address, amount, fundPassword}` ([`WithdrawalPlaintext`](super::withdrawals::WithdrawalPlaintext)).
+    /// `{coin, network, address, amount, fundPassword}` ([`WithdrawalPlaintext`]).
     #[oai(validator(max_length = 4096))]
     pub payload: String,
 }

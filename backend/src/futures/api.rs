@@ -288,7 +288,7 @@ impl FuturesApi {
         #[oai(name = "pageSize")]
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<FuturesOrderPage> {
-        let (page, page_size) = service::paging(page.0, page_size.0);
+        let (page, page_size) = crate::paging::paging(page.0, page_size.0);
         let result = service::orders(
             db,
             auth.0.id(),

@@ -22,7 +22,7 @@ use crate::refusal::{Refusal, RefusalKind};
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::book::BookSnapshot;
-use crate::spot::engine::UserEvent;
+use crate::user::events::UserEvent;
 
 /// Commands waiting per engine before callers are told the engine is busy.
 const QUEUE: usize = 4096;
@@ -139,12 +139,9 @@ impl Shared {
 
     /// Publishes `data` as a `kind` message on `user_id`'s channel.
     pub fn publish<T: serde::Serialize>(&self, user_id: i64, kind: &str, data: &T) {
-        let text = serde_json::json!({"type": kind, "data": data, "ts": crate::clock::now_ms()})
-            .to_string();
-        let _ = self.events.send(Arc::new(UserEvent {
-            user_id,
-            text: Arc::from(text),
-        }));
+        let _ = self
+            .events
+            .send(Arc::new(UserEvent::new(user_id, kind, data)));
     }
 
     /// Records the funding info of a symbol.

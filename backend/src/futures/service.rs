@@ -17,21 +17,6 @@ use crate::entity::{futures_funding, futures_order, futures_position, futures_st
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
 
-/// Largest page.
-const MAX_PAGE_SIZE: u64 = 100;
-/// Page size when none is asked for.
-const DEFAULT_PAGE_SIZE: u64 = 20;
-
-/// `(page, page size)` with their defaults and limits.
-pub fn paging(page: Option<u64>, page_size: Option<u64>) -> (u64, u64) {
-    (
-        page.unwrap_or(1).max(1),
-        page_size
-            .unwrap_or(DEFAULT_PAGE_SIZE)
-            .clamp(1, MAX_PAGE_SIZE),
-    )
-}
-
 /// The symbol of a request, lower case.
 pub fn symbol(text: &str) -> String {
     text.trim().to_ascii_lowercase()

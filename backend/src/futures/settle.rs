@@ -11,8 +11,8 @@
 
 use rust_decimal::Decimal;
 
+use crate::funds::fees::security_fund_share;
 use crate::funds::ledger::{AccountRef, Bucket, House, NewEntry, Posting};
-use crate::spot::settle::security_fund_share;
 
 /// The settlement asset of every USDT-M contract.
 pub const USDT: &str = "usdt";

@@ -1,4 +1,7 @@
-//! The envelope `{code, msg, data}` of spec section 7 and the error type that becomes one.
+//! The envelope `{code, msg, data}` of spec section 7, and where a domain [`Refusal`] becomes HTTP:
+//! its status ([`status_of`], the one mapping of a kind to a status) and its envelope
+//! ([`envelope_of`]); framework errors (unknown paths, unreadable bodies) are read as refusals
+//! ([`refusal_from_poem`]).
 
 use poem::http::StatusCode;
 use poem_openapi::{

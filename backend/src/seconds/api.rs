@@ -268,7 +268,7 @@ impl SecondsApi {
     ) -> MemberResponse<SecondsOrderPage> {
         let result = async {
             service::check_enabled(&config.seconds)?;
-            let (page, page_size) = crate::spot::service::paging(page.0, page_size.0);
+            let (page, page_size) = crate::paging::paging(page.0, page_size.0);
             let (total, records) = service::orders(
                 db,
                 auth.0.id(),

@@ -24,7 +24,7 @@ use crate::refusal::{Refusal, RefusalKind};
 
 use crate::clock::now_ms;
 use crate::i18n::Msg;
-use crate::spot::engine::UserEvent;
+use crate::user::events::UserEvent;
 
 /// How often an expired order looks again for the tick that covers its expiry.
 pub const RETRY_EVERY: Duration = Duration::from_millis(100);
@@ -73,14 +73,9 @@ impl SecondsEngine {
 }
 
 fn publish(events: &broadcast::Sender<Arc<UserEvent>>, kind: &str, order: &seconds_order::Model) {
-    let now = now_ms();
-    let text = serde_json::json!({"type": kind, "data": SecondsOrder::of(order, now), "ts": now})
-        .to_string();
+    let view = SecondsOrder::of(order, now_ms());
     // No receiver is not an error: the user is not watching.
-    let _ = events.send(Arc::new(UserEvent {
-        user_id: order.user_id,
-        text: Arc::from(text),
-    }));
+    let _ = events.send(Arc::new(UserEvent::new(order.user_id, kind, &view)));
 }
 
 struct Task {

@@ -198,7 +198,7 @@ impl SpotApi {
         #[oai(name = "pageSize")]
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<SpotOrderPage> {
-        let (page, page_size) = service::paging(page.0, page_size.0);
+        let (page, page_size) = crate::paging::paging(page.0, page_size.0);
         let result = service::orders(
             db,
             auth.0.id(),
@@ -263,7 +263,7 @@ impl SpotApi {
         let result = async {
             check_head(&head, config)?;
             let query = body.0;
-            let (page, page_size) = service::paging(query.page, query.page_size);
+            let (page, page_size) = crate::paging::paging(query.page, query.page_size);
             let (total, records) = service::fills(db, auth.0.id(), &query, page, page_size).await?;
             Ok::<_, Refusal>(SpotFillPage {
                 total,

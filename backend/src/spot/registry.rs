@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use super::engine::{Answer, Command, EngineContext, SpotEngine, Submit, UserEvent};
+use super::engine::{Answer, Command, EngineContext, SpotEngine, Submit};
 use super::rules::PairRules;
 use super::views::SpotOrder;
 use crate::config::TradingConfig;
@@ -19,6 +19,7 @@ use crate::db::Writer;
 use crate::entity::{coin, journal_entry};
 use crate::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
 use crate::refusal::{Refusal, RefusalKind};
+use crate::user::events::UserEvent;
 
 use crate::i18n::Msg;
 use crate::market::MarketHub;

@@ -20,11 +20,6 @@ use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::refusal::{Refusal, RefusalKind};
 
-/// Largest page of orders or fills.
-const MAX_PAGE_SIZE: u64 = 100;
-/// Page size when none is asked for.
-const DEFAULT_PAGE_SIZE: u64 = 20;
-
 /// The rules of the spot pair `symbol` (lower case).
 pub fn rules(exchange: &SpotRegistry, symbol: &str) -> Result<Arc<PairRules>, Refusal> {
     exchange
@@ -96,16 +91,6 @@ pub(super) fn checked_order(
         },
         post_only,
     })
-}
-
-/// Page and page size within bounds.
-pub fn paging(page: Option<u64>, page_size: Option<u64>) -> (u64, u64) {
-    (
-        page.unwrap_or(1).max(1),
-        page_size
-            .unwrap_or(DEFAULT_PAGE_SIZE)
-            .clamp(1, MAX_PAGE_SIZE),
-    )
 }
 
 /// A page of the user's open (`current`) or finished orders, newest first.

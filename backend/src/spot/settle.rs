@@ -10,8 +10,9 @@
 //! Every entry balances per asset; fees follow wasm-core's `spot_fee`, the rule the order form's
 //! preview shows.
 
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 
+use crate::funds::fees::security_fund_share;
 use crate::funds::ledger::{AccountRef, Bucket, House, NewEntry, Posting};
 
 /// Entry kind: funds held for an order.
@@ -116,14 +117,6 @@ pub struct Fill<'a> {
     pub buyer_fee: Decimal,
     /// The seller's fee in quote (zero for the house).
     pub seller_fee: Decimal,
-}
-
-/// The security fund's share of `fee` at `percent`, rounded down to 8 decimals (the platform's
-/// fee account keeps the rest, so the two always add up to the fee).
-pub fn security_fund_share(fee: Decimal, percent: Decimal) -> Decimal {
-    (fee * percent / Decimal::ONE_HUNDRED)
-        .round_dp_with_strategy(8, RoundingStrategy::ToZero)
-        .normalize()
 }
 
 /// The entry settling `fill` under `reference` (its orders); zero legs are left out.
@@ -267,15 +260,6 @@ mod tests {
         assert_eq!(leg(&entry, maker, "btc"), dec!(-0.5));
         assert_eq!(leg(&entry, maker, "usdt"), dec!(32500));
         assert_eq!(entry.user_id, Some(1));
-    }
-
-    #[test]
-    fn the_fund_share_rounds_down_and_the_rest_goes_to_fees() {
-        assert_eq!(
-            security_fund_share(dec!(0.00000019), dec!(10)),
-            dec!(0.00000001)
-        );
-        assert_eq!(security_fund_share(dec!(0.00000009), dec!(10)), dec!(0));
     }
 
     #[test]

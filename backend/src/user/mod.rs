@@ -1,10 +1,12 @@
 //! Accounts and sessions: registration with a code sent by e-mail or SMS, login (one session per
 //! device, 256-bit tokens stored as SHA-256 hashes), the `satoken` security scheme every member call
-//! uses, verification codes, the mailer with its development outbox, and rate limits.
+//! uses, verification codes, the mailer with its development outbox, rate limits, and the roles an
+//! account may have (`roles`).
 
 pub mod api;
 pub mod auth;
 pub mod codes;
+pub mod events;
 pub mod mailer;
 pub mod password;
 pub mod rate_limit;

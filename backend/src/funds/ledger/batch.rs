@@ -180,7 +180,7 @@ impl LedgerBatch {
         let row = match find().await?.pop() {
             Some(row) => row,
             None => {
-                let now = chrono::Utc::now().timestamp_millis();
+                let now = crate::clock::now_ms();
                 let insert = super::new_account(account, asset, now);
                 txn.execute(insert.build(txn.backend())).await?;
                 find().await?.pop().ok_or_else(|| {
@@ -251,7 +251,7 @@ impl LedgerBatch {
             user_id: entry.user_id,
             actor_id: entry.actor_id,
             memo: entry.memo.chars().take(255).collect(),
-            created_at: chrono::Utc::now().timestamp_millis(),
+            created_at: crate::clock::now_ms(),
         });
         for posting in &entry.postings {
             let held = &self.accounts[&(posting.account, posting.asset.clone())];
@@ -327,7 +327,7 @@ impl LedgerBatch {
                 ..Default::default()
             });
         writes.insert(postings.collect());
-        let now = chrono::Utc::now().timestamp_millis();
+        let now = crate::clock::now_ms();
         let mut changed: Vec<Held> = self
             .accounts
             .into_values()
@@ -572,7 +572,7 @@ pub async fn find_keys(
 /// Adds the records of idempotency keys with their answers (of requests that post no entry of
 /// their own) to `writes`.
 pub fn write_keys(records: Vec<(Idempotency, String)>, writes: &mut Writes) {
-    let now = chrono::Utc::now().timestamp_millis();
+    let now = crate::clock::now_ms();
     let rows = records
         .into_iter()
         .map(|(key, response)| idempotency_record::ActiveModel {

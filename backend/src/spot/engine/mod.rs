@@ -38,7 +38,6 @@ pub use command::{Answer, Command, OrderSpec, Submit};
 pub use house_maker::HOUSE;
 use open_orders::OpenOrder;
 pub use open_orders::OpenOrderIndex;
-pub use outbox::UserEvent;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -53,6 +52,7 @@ use super::views::OrderStatus;
 use crate::db::Writer;
 use crate::entity::spot_order;
 use crate::market::MarketHub;
+use crate::user::events::UserEvent;
 
 /// What the task shares with the rest of the server.
 #[derive(Clone)]

@@ -17,18 +17,10 @@ use crate::funds::ledger::batch::{EntryIndex, LedgerBatch, NewIds};
 use crate::market::book::{BookSnapshot, Level};
 use crate::market::hub::Trade;
 use crate::refusal::Refusal;
+use crate::user::events::UserEvent;
 
 /// Levels of the book published on the market channel.
 const DEPTH_LEVELS: usize = crate::market::book::BOOK_LEVELS;
-
-/// A message for one user's channel (`order` or `fill`), serialised once.
-#[derive(Debug, Clone)]
-pub struct UserEvent {
-    /// The user.
-    pub user_id: i64,
-    /// The JSON text.
-    pub text: Arc<str>,
-}
 
 /// Where an answer goes, and the answer.
 pub(super) type Reply<T> = (oneshot::Sender<Result<T, Refusal>>, Result<T, Refusal>);
@@ -110,7 +102,7 @@ impl SpotEngine {
                     }) else {
                         continue;
                     };
-                    user_event(user_id, "fill", &view)
+                    UserEvent::new(user_id, "fill", &view)
                 }
             };
             // No receiver is not an error: the user is not watching.
@@ -145,16 +137,7 @@ impl SpotEngine {
     }
 }
 
-/// A message of `kind` for `user_id`'s channel.
-fn user_event<T: serde::Serialize>(user_id: i64, kind: &str, data: &T) -> UserEvent {
-    let text = serde_json::json!({"type": kind, "data": data, "ts": now_ms()}).to_string();
-    UserEvent {
-        user_id,
-        text: Arc::from(text),
-    }
-}
-
 /// The user channel's `order` message for `row`.
 pub(super) fn order_event(row: &spot_order::Model) -> UserEvent {
-    user_event(row.user_id, "order", &SpotOrder::from(row))
+    UserEvent::new(row.user_id, "order", &SpotOrder::from(row))
 }
