@@ -1,7 +1,11 @@
-//! The account centre (/account/center): its tabs, the security settings screens (which hide the
-//! tabs), step-up re-authentication, the fund password, Google Authenticator (codes computed here
-//! from the setup key shown, RFC 6238), the anti-phishing code, API keys, devices and the login
-//! password — against the real backend, as a freshly registered member.
+/**
+ * The account centre (/account/center): its tabs, the security settings screens (which hide the
+ * tabs), step-up re-authentication, the fund password, Google Authenticator (codes computed here
+ * from the setup key shown, RFC 6238), the anti-phishing code, API keys, devices and the login
+ * password — against the real backend, as a freshly registered member.
+ *
+ * @module
+ */
 
 import { createHmac } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';

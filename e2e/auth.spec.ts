@@ -1,5 +1,9 @@
-//! Login, registration and password reset through the UI, with the codes read from the dev outbox;
-//! the logged-in top bar's account menu and the side menu's Exit.
+/**
+ * Login, registration and password reset through the UI, with the codes read from the dev outbox;
+ * the logged-in top bar's account menu and the side menu's Exit.
+ *
+ * @module
+ */
 
 import {
   ACCESS_TOKEN_COOKIE,

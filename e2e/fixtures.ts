@@ -1,6 +1,10 @@
-//! Test fixtures: page objects of the shell, the home page and the auth screens (roles and accessible
-//! names only, in the language the page is showing), accounts registered through the API with codes
-//! read from the dev outbox, a clean `visitor` page and a `member` page logged in as a fresh account.
+/**
+ * Test fixtures: page objects of the shell, the home page and the auth screens (roles and accessible
+ * names only, in the language the page is showing), accounts registered through the API with codes
+ * read from the dev outbox, a clean `visitor` page and a `member` page logged in as a fresh account.
+ *
+ * @module
+ */
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';

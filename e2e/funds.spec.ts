@@ -1,11 +1,15 @@
-//! Funds end to end, as a member and an operator would click through them: a deposit with a payment
-//! screenshot → the operator approves it in /admin → the balance shows → a transfer to the trading
-//! account → a conversion at a live quote → a withdrawal sealed in the browser → the operator marks
-//! it sent with a transaction hash → the records and bills show every step.
-//!
-//! Only the fund password is set through the API (the settings screen has its own e2e in
-//! account.spec.ts); everything else goes through the screens. The flow asserts lasting states
-//! (balances, badges, rows); the short-lived toasts are covered by the webapp's vitest tests.
+/**
+ * Funds end to end, as a member and an operator would click through them: a deposit with a payment
+ * screenshot → the operator approves it in /admin → the balance shows → a transfer to the trading
+ * account → a conversion at a live quote → a withdrawal sealed in the browser → the operator marks
+ * it sent with a transaction hash → the records and bills show every step.
+ *
+ * Only the fund password is set through the API (the settings screen has its own e2e in
+ * account.spec.ts); everything else goes through the screens. The flow asserts lasting states
+ * (balances, badges, rows); the short-lived toasts are covered by the webapp's vitest tests.
+ *
+ * @module
+ */
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

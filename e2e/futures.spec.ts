@@ -1,15 +1,19 @@
-//! USDT-M futures end to end, as a member clicks through them: a member with 1,000 USDT in the
-//! trading wallet (a deposit approved by an operator, moved with `asset/transferFunds`) opens a 10x
-//! isolated long at market on BTC/USDT — the liquidation price the order form's wasm-core preview
-//! showed is exactly the one the server stored on the position (`expectedStrongParity`) —, sets a
-//! take profit and a stop loss, adds margin and sees the new liquidation price the dialog showed,
-//! closes half, closes the rest, and finds the orders in the history. Every wait is an
-//! auto-retrying assertion; nothing sleeps.
-//!
-//! A market order fills at the book the server reads when it arrives, and the simulator moves the
-//! book once a second: the test waits for a new trade on the tape (a tick just happened) before it
-//! reads the preview and clicks, so the preview and the fill see the same book — and when the book
-//! moved all the same, it closes that position and opens again (at most three tries).
+/**
+ * USDT-M futures end to end, as a member clicks through them: a member with 1,000 USDT in the
+ * trading wallet (a deposit approved by an operator, moved with `asset/transferFunds`) opens a 10x
+ * isolated long at market on BTC/USDT — the liquidation price the order form's wasm-core preview
+ * showed is exactly the one the server stored on the position (`expectedStrongParity`) —, sets a
+ * take profit and a stop loss, adds margin and sees the new liquidation price the dialog showed,
+ * closes half, closes the rest, and finds the orders in the history. Every wait is an
+ * auto-retrying assertion; nothing sleeps.
+ *
+ * A market order fills at the book the server reads when it arrives, and the simulator moves the
+ * book once a second: the test waits for a new trade on the tape (a tick just happened) before it
+ * reads the preview and clicks, so the preview and the fill see the same book — and when the book
+ * moved all the same, it closes that position and opens again (at most three tries).
+ *
+ * @module
+ */
 
 import type { Page } from '@playwright/test';
 import { expect, t, test } from './fixtures';

@@ -1,5 +1,9 @@
-//! /home/index: the coin table with live, formatted prices, the search, hot coins and the top bar's
-//! BTC/USDT price.
+/**
+ * /home/index: the coin table with live, formatted prices, the search, hot coins and the top bar's
+ * BTC/USDT price.
+ *
+ * @module
+ */
 
 import { BTC_PRICE, CHANGE, LISTED_PAIRS, expect, fetchSpotCoins, pairName, pricePattern, t, tPattern, test } from './fixtures';
 

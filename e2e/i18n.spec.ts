@@ -1,5 +1,9 @@
-//! Language switching: visible texts follow the chosen language (compared with the webapp's own
-//! translation files), `<html lang>` follows, the choice survives a reload, and English comes back.
+/**
+ * Language switching: visible texts follow the chosen language (compared with the webapp's own
+ * translation files), `<html lang>` follows, the choice survives a reload, and English comes back.
+ *
+ * @module
+ */
 
 import { type Lang, type Shell, HomePage, expect, t, test } from './fixtures';
 

@@ -1,6 +1,10 @@
-//! The webapp's own translations (webapp/src/i18n/<lang>.json merged with the feature-area files
-//! webapp/src/i18n/<area>/<lang>.json, as the webapp merges them), so the tests look elements up by
-//! the exact labels users see in each language instead of hard-coded guesses.
+/**
+ * The webapp's own translations (webapp/src/i18n/<lang>.json merged with the feature-area files
+ * webapp/src/i18n/<area>/<lang>.json, as the webapp merges them), so the tests look elements up by
+ * the exact labels users see in each language instead of hard-coded guesses.
+ *
+ * @module
+ */
 
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 

@@ -1,13 +1,17 @@
-//! Identity verification end to end: a member submits basic verification, an operator approves it in
-//! /admin, the member sees it passed, uploads three document photos and submits advanced
-//! verification, the operator rejects it with a reason, and the member sees the reason and can
-//! resubmit. Also: the operators-only notice for members and the login redirect for visitors.
-//!
-//! The operator is created with the backend's own command (`backend admin create-operator`) against
-//! the e2e server's database — the same data folder (and `DATABASE_URL`, if one is set) as the
-//! server that playwright.config.ts starts — then logged in through the API in a second browser
-//! context. The flow asserts lasting states (badges, rows, reasons); the short-lived success toasts
-//! are covered by the webapp's vitest tests.
+/**
+ * Identity verification end to end: a member submits basic verification, an operator approves it in
+ * /admin, the member sees it passed, uploads three document photos and submits advanced
+ * verification, the operator rejects it with a reason, and the member sees the reason and can
+ * resubmit. Also: the operators-only notice for members and the login redirect for visitors.
+ *
+ * The operator is created with the backend's own command (`backend admin create-operator`) against
+ * the e2e server's database — the same data folder (and `DATABASE_URL`, if one is set) as the
+ * server that playwright.config.ts starts — then logged in through the API in a second browser
+ * context. The flow asserts lasting states (badges, rows, reasons); the short-lived success toasts
+ * are covered by the webapp's vitest tests.
+ *
+ * @module
+ */
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

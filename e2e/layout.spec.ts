@@ -1,6 +1,10 @@
-//! The layout fits the screen: from a phone to a wide desktop, in English and in German (among the
-//! longest languages), /home/index never scrolls sideways and the top bar keeps Log in, the language
-//! select and the theme switch. What the top bar leaves out at a width is in the side menu.
+/**
+ * The layout fits the screen: from a phone to a wide desktop, in English and in German (among the
+ * longest languages), /home/index never scrolls sideways and the top bar keeps Log in, the language
+ * select and the theme switch. What the top bar leaves out at a width is in the side menu.
+ *
+ * @module
+ */
 
 import type { Page } from '@playwright/test';
 import { HomePage, type Shell, expect, t, test } from './fixtures';

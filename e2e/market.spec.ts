@@ -1,6 +1,10 @@
-//! /market/main: a moving last price, the chart's history and live candle, switching the interval,
-//! the live order book and recent trades; and favourite markets that persist for a visitor (local
-//! storage) and for a member (on the account, merged from the browser on the first login).
+/**
+ * /market/main: a moving last price, the chart's history and live candle, switching the interval,
+ * the live order book and recent trades; and favourite markets that persist for a visitor (local
+ * storage) and for a member (on the account, merged from the browser on the first login).
+ *
+ * @module
+ */
 
 import type { Locator, Page, Request } from '@playwright/test';
 import { BTC_PRICE, escapeRegExp, expect, t, test } from './fixtures';

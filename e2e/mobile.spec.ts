@@ -1,6 +1,10 @@
-//! Phones opening the trade page go to the configured mobile site (EXCHANGE_MOBILE_SITE_URL, set to
-//! https://m.kestrel.test/ by playwright.config.ts); desktops stay. The mobile host is answered by a
-//! route handler, so nothing leaves the machine.
+/**
+ * Phones opening the trade page go to the configured mobile site (EXCHANGE_MOBILE_SITE_URL, set to
+ * https://m.kestrel.test/ by playwright.config.ts); desktops stay. The mobile host is answered by a
+ * route handler, so nothing leaves the machine.
+ *
+ * @module
+ */
 
 import { type Page, devices } from '@playwright/test';
 import { expect, t, test } from './fixtures';

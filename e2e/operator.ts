@@ -1,7 +1,11 @@
-//! Operators for the review flows: an operator account is created with the backend's own command
-//! (`backend admin create-operator`) against the e2e server's database — the same data folder (and
-//! `DATABASE_URL`, if one is set) as the server that playwright.config.ts starts — and used in a
-//! second browser context, logged in through the API.
+/**
+ * Operators for the review flows: an operator account is created with the backend's own command
+ * (`backend admin create-operator`) against the e2e server's database — the same data folder (and
+ * `DATABASE_URL`, if one is set) as the server that playwright.config.ts starts — and used in a
+ * second browser context, logged in through the API.
+ *
+ * @module
+ */
 
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,14 +1,18 @@
-//! Playwright configuration: Debian Chromium (no browser download) against the real backend binary,
-//! started fresh for every run on port 18091 (`E2E_PORT` picks another, e.g. beside a second
-//! worktree's run) with an empty data folder. Seconds contracts get a 5-second period first
-//! (`EXCHANGE_SECONDS_PERIODS`), so a bet settles within an expect timeout.
-//!
-//! Two projects:
-//! - `chromium`: every spec except the screenshots (what `make test-e2e` / `npx playwright test` runs);
-//! - `screenshots`: only `screenshots.spec.ts`, which writes PNGs into ../docs/screenshots. It is not a
-//!   default project, so a plain `npx playwright test` never runs it; it runs when SCREENSHOTS is set
-//!   (`make screenshots`), when the command line names it (`npx playwright test screenshots`), or with
-//!   `--project screenshots`.
+/**
+ * Playwright configuration: Debian Chromium (no browser download) against the real backend binary,
+ * started fresh for every run on port 18091 (`E2E_PORT` picks another, e.g. beside a second
+ * worktree's run) with an empty data folder. Seconds contracts get a 5-second period first
+ * (`EXCHANGE_SECONDS_PERIODS`), so a bet settles within an expect timeout.
+ *
+ * Two projects:
+ * - `chromium`: every spec except the screenshots (what `make test-e2e` / `npx playwright test` runs);
+ * - `screenshots`: only `screenshots.spec.ts`, which writes PNGs into ../docs/screenshots. It is not a
+ * default project, so a plain `npx playwright test` never runs it; it runs when SCREENSHOTS is set
+ * (`make screenshots`), when the command line names it (`npx playwright test screenshots`), or with
+ * `--project screenshots`.
+ *
+ * @module
+ */
 
 import { defineConfig, devices } from '@playwright/test';
 

@@ -1,5 +1,9 @@
-//! The route table: redirects, invitation links, where the footer shows, "coming soon" screens and
-//! the Features menu.
+/**
+ * The route table: redirects, invitation links, where the footer shows, "coming soon" screens and
+ * the Features menu.
+ *
+ * @module
+ */
 
 import { expect, t, test } from './fixtures';
 

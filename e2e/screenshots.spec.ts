@@ -1,6 +1,10 @@
-//! Full-page screenshots of the screens for review, written to ../docs/screenshots (git-ignored).
-//! Only the `screenshots` project runs this file: `make screenshots` or `npx playwright test screenshots`.
-//! Every shot waits for live prices (a formatted BTC/USDT price) and for images to be decoded.
+/**
+ * Full-page screenshots of the screens for review, written to ../docs/screenshots (git-ignored).
+ * Only the `screenshots` project runs this file: `make screenshots` or `npx playwright test screenshots`.
+ * Every shot waits for live prices (a formatted BTC/USDT price) and for images to be decoded.
+ *
+ * @module
+ */
 
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';

@@ -1,10 +1,14 @@
-//! Flash (seconds) contracts end to end, as a member clicks through them: a member whose 1,000 USDT
-//! deposit an operator approved (through the API) opens /trade/index?type=seconds, sees a stake that
-//! is not a whole number refused in their language, picks the 5-second period (the e2e server's
-//! `EXCHANGE_SECONDS_PERIODS` puts it first), bets Up with 20 USDT, sees the countdown of the open
-//! bet, and then the bet settled under History with its settlement price, result and the rule's
-//! ticks — and the balance moved by the stake and the payout. A German member sees the same refusal
-//! in German. Every wait is an auto-retrying assertion; nothing sleeps.
+/**
+ * Flash (seconds) contracts end to end, as a member clicks through them: a member whose 1,000 USDT
+ * deposit an operator approved (through the API) opens /trade/index?type=seconds, sees a stake that
+ * is not a whole number refused in their language, picks the 5-second period (the e2e server's
+ * `EXCHANGE_SECONDS_PERIODS` puts it first), bets Up with 20 USDT, sees the countdown of the open
+ * bet, and then the bet settled under History with its settlement price, result and the rule's
+ * ticks — and the balance moved by the stake and the payout. A German member sees the same refusal
+ * in German. Every wait is an auto-retrying assertion; nothing sleeps.
+ *
+ * @module
+ */
 
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { apiPost, escapeRegExp, expect, t, test } from './fixtures';

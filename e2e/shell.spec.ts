@@ -1,5 +1,9 @@
-//! The shell: side menu (visitor and logged-in entries, Exit), the top bar's account buttons and
-//! account menu, the theme switch, and the footer's statements.
+/**
+ * The shell: side menu (visitor and logged-in entries, Exit), the top bar's account buttons and
+ * account menu, the theme switch, and the footer's statements.
+ *
+ * @module
+ */
 
 import { ACCESS_TOKEN_COOKIE, SITE_NAME, type Shell, expect, t, test } from './fixtures';
 

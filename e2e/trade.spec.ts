@@ -1,12 +1,16 @@
-//! Spot trading end to end, as a member would click through it: a new member whose 1,000 USDT deposit
-//! an operator approved (through the API: the deposit screens have their own e2e in funds.spec.ts)
-//! opens /trade/index, buys BTC at market for 100 USDT and sees the fill, the balance change and the
-//! bill; then places a limit buy far below the market, finds it under Open orders with its funds held,
-//! cancels it and sees the funds available again; both orders are then in the order centre
-//! (/assets/index?key=order) and on /account/entrust/spot.
-//!
-//! Lasting states only (balances, table rows, badges): the short-lived toasts are covered by the
-//! webapp's vitest tests. Every wait is an auto-retrying assertion; nothing sleeps.
+/**
+ * Spot trading end to end, as a member would click through it: a new member whose 1,000 USDT deposit
+ * an operator approved (through the API: the deposit screens have their own e2e in funds.spec.ts)
+ * opens /trade/index, buys BTC at market for 100 USDT and sees the fill, the balance change and the
+ * bill; then places a limit buy far below the market, finds it under Open orders with its funds held,
+ * cancels it and sees the funds available again; both orders are then in the order centre
+ * (/assets/index?key=order) and on /account/entrust/spot.
+ *
+ * Lasting states only (balances, table rows, badges): the short-lived toasts are covered by the
+ * webapp's vitest tests. Every wait is an auto-retrying assertion; nothing sleeps.
+ *
+ * @module
+ */
 
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { apiPost, escapeRegExp, expect, t, test } from './fixtures';
