@@ -15,7 +15,7 @@ pub struct Model {
     pub purpose: String,
     /// Hex SHA-256 of target, purpose and code.
     pub code_hash: String,
-    /// Wrong guesses so far.
+    /// Guesses compared so far (each counted before it is compared, the right one included).
     pub attempts: i32,
     /// Unix milliseconds.
     pub created_at: i64,

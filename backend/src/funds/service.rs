@@ -85,16 +85,18 @@ pub async fn check_fund_password(
         );
     };
     let key = format!("fundpwd:{}", user.id);
-    limiter
-        .check(&key, FUND_PASSWORD_FAILURES)
+    // Counted before the hash: parallel guesses cannot pass the limit between check and record.
+    let attempt = limiter
+        .reserve(&[(&key, FUND_PASSWORD_FAILURES)])
+        .await
         .map_err(|seconds| {
             Refusal::new(RefusalKind::RateLimited, Msg::TooManyRequests)
                 .with_param("seconds", seconds.to_string())
         })?;
     if password::verify_blocking(given.to_owned(), stored).await {
+        attempt.succeeded();
         Ok(())
     } else {
-        limiter.record(&key, FUND_PASSWORD_FAILURES);
         Err(Refusal::new(RefusalKind::Invalid, Msg::WrongFundPassword).with_field("fundPassword"))
     }
 }

@@ -64,12 +64,12 @@ pub async fn set_fund_password(
         }
         (Some(stored), Some(old)) => {
             check_fund_password(&form, Some(&old))?;
-            reauth::check_failures(limiter, user)?;
+            let attempt = reauth::reserve_check(limiter, user).await?;
             if !password::verify_blocking(old, stored.clone()).await {
-                reauth::record_failure(limiter, user);
                 return Err(Refusal::new(RefusalKind::Invalid, Msg::WrongFundPassword)
                     .with_field("oldPassword"));
             }
+            attempt.succeeded();
         }
     }
     let hash = password::hash_blocking(form.password).await?;
@@ -115,13 +115,13 @@ pub async fn change_with_old(
 ) -> Result<(), Refusal> {
     check_new_password(&new.password, &new.confirm_password, Some(old_password))?;
     let user = &current.user;
-    reauth::check_failures(limiter, user)?;
+    let attempt = reauth::reserve_check(limiter, user).await?;
     if !password::verify_blocking(old_password.to_owned(), user.password_hash.clone()).await {
-        reauth::record_failure(limiter, user);
         return Err(
             Refusal::new(RefusalKind::Invalid, Msg::WrongPassword).with_field("oldPassword")
         );
     }
+    attempt.succeeded();
     store(db, user.id, new.password, Some(current.session.id)).await
 }
 

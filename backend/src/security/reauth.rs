@@ -10,7 +10,7 @@ use crate::refusal::{Refusal, RefusalKind};
 
 use crate::clock::now_ms;
 use crate::i18n::Msg;
-use crate::user::rate_limit::{Limit, RateLimiter};
+use crate::user::rate_limit::{Attempt, Limit, RateLimiter};
 use crate::user::{CurrentUser, password, service::use_totp_code};
 
 /// How long a confirmation covers sensitive changes on its session.
@@ -64,7 +64,6 @@ pub async fn confirm(
 ) -> Result<i64, Refusal> {
     let user = &current.user;
     let key = failure_key(user.id);
-    limiter.check(&key, REAUTH_FAILURES).map_err(too_many)?;
     let password = proof.password.filter(|p| !p.is_empty());
     let totp_code = proof.totp_code.filter(|c| !c.trim().is_empty());
     if password.is_none() && totp_code.is_none() {
@@ -73,19 +72,22 @@ pub async fn confirm(
             &wasm_core::validate::Violation::Required,
         ));
     }
+    // Counted before the hash: parallel guesses cannot pass the limit between check and record.
+    let attempt = limiter
+        .reserve(&[(&key, REAUTH_FAILURES)])
+        .await
+        .map_err(too_many)?;
     if let Some(password) = password
         && !password::verify_blocking(password, user.password_hash.clone()).await
     {
-        limiter.record(&key, REAUTH_FAILURES);
         return Err(Refusal::new(RefusalKind::Invalid, Msg::WrongPassword).with_field("password"));
     }
     if let Some(code) = totp_code
         && !(user.totp_enabled && use_totp_code(db, user, &code).await?)
     {
-        limiter.record(&key, REAUTH_FAILURES);
         return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidTotp).with_field("totpCode"));
     }
-    limiter.clear(&key);
+    attempt.succeeded_clearing(&key);
     let now = now_ms();
     let updated = user_session::Entity::update_many()
         .col_expr(user_session::Column::ReauthAt, Expr::value(now))
@@ -104,17 +106,17 @@ pub async fn confirm(
     Ok(now + REAUTH_WINDOW_MS)
 }
 
-/// Counts a wrong secret of `user` (old password, fund password) against the same limit as wrong
-/// confirmations, or answers 429 when the limit is used up already.
-pub fn check_failures(limiter: &RateLimiter, user: &user::Model) -> Result<(), Refusal> {
+/// Reserves one check of a secret of `user` (old password, fund password) under the same limit as
+/// confirmations, or answers 429 when the limit is used up already; the caller declares a right
+/// secret a success ([`Attempt::succeeded`]), a wrong one stays counted.
+pub async fn reserve_check<'a>(
+    limiter: &'a RateLimiter,
+    user: &user::Model,
+) -> Result<Attempt<'a>, Refusal> {
     limiter
-        .check(&failure_key(user.id), REAUTH_FAILURES)
+        .reserve(&[(&failure_key(user.id), REAUTH_FAILURES)])
+        .await
         .map_err(too_many)
-}
-
-/// Records one wrong secret of `user` (see [`check_failures`]).
-pub fn record_failure(limiter: &RateLimiter, user: &user::Model) {
-    limiter.record(&failure_key(user.id), REAUTH_FAILURES);
 }
 
 #[cfg(test)]

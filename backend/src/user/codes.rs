@@ -108,12 +108,16 @@ pub async fn consume(
     else {
         return Err(invalid());
     };
-    if current.code_hash != code_hash(target, purpose, code.trim()) {
-        Code::update_many()
-            .col_expr(Column::Attempts, Expr::col(Column::Attempts).add(1))
-            .filter(Column::Id.eq(current.id))
-            .exec(db)
-            .await?;
+    // The guess is counted before it is compared, in one conditional update: of parallel guesses
+    // at most the attempts left are compared at all.
+    let reserved = Code::update_many()
+        .col_expr(Column::Attempts, Expr::col(Column::Attempts).add(1))
+        .filter(Column::Id.eq(current.id))
+        .filter(Column::Attempts.lt(MAX_ATTEMPTS))
+        .filter(Column::ConsumedAt.is_null())
+        .exec(db)
+        .await?;
+    if reserved.rows_affected != 1 || current.code_hash != code_hash(target, purpose, code.trim()) {
         return Err(invalid());
     }
     // Conditional update: of two concurrent uses only one finds the code unconsumed.

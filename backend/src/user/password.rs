@@ -29,15 +29,29 @@ pub fn verify(password: &str, stored: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Runs [`verify`] off the async runtime (argon2 takes tens of milliseconds by design).
+/// How many password hashes (argon2id, 19 MiB and tens of milliseconds each) run at once; more
+/// wait their turn, so a burst of logins costs time, not the server's memory.
+pub const CONCURRENT_HASHES: usize = 4;
+
+static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(CONCURRENT_HASHES);
+
+/// Runs [`verify`] off the async runtime (argon2 takes tens of milliseconds by design), at most
+/// [`CONCURRENT_HASHES`] at once.
 pub async fn verify_blocking(password: String, stored: String) -> bool {
+    let Ok(_turn) = HASHING.acquire().await else {
+        return false;
+    };
     tokio::task::spawn_blocking(move || verify(&password, &stored))
         .await
         .unwrap_or(false)
 }
 
-/// Runs [`hash`] off the async runtime.
+/// Runs [`hash`] off the async runtime, at most [`CONCURRENT_HASHES`] at once.
 pub async fn hash_blocking(password: String) -> Result<String, crate::refusal::Refusal> {
+    let _turn = HASHING
+        .acquire()
+        .await
+        .map_err(crate::refusal::Refusal::internal)?;
     tokio::task::spawn_blocking(move || hash(&password))
         .await
         .map_err(crate::refusal::Refusal::internal)?

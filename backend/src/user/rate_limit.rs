@@ -59,11 +59,30 @@ impl Default for CodeLimits {
     }
 }
 
+/// The counters: failures per key in their window, and the attempts checked right now.
+#[derive(Default)]
+struct Counters {
+    windows: HashMap<String, (Instant, u32)>,
+    in_flight: HashMap<String, u32>,
+}
+
 /// The counters.
 #[derive(Default)]
 pub struct RateLimiter {
-    windows: Mutex<HashMap<String, (Instant, u32)>>,
+    counters: Mutex<Counters>,
+    /// Woken whenever an attempt in flight is decided.
+    decided: tokio::sync::Notify,
     codes: CodeLimits,
+}
+
+/// What [`RateLimiter::reserve`] found.
+enum Reservation<'a> {
+    /// Reserved: the attempt may be checked.
+    Reserved(Attempt<'a>),
+    /// The limit is used up: seconds until its window ends.
+    Refused(u64),
+    /// Failures and attempts in flight reach the limit: wait until one of those is decided.
+    Wait,
 }
 
 impl RateLimiter {
@@ -85,39 +104,101 @@ impl RateLimiter {
         self.codes
     }
 
+    fn counters(&self) -> std::sync::MutexGuard<'_, Counters> {
+        self.counters.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// `Err(seconds until the window ends)` when `key` has used up `limit`; otherwise `Ok`.
     pub fn check(&self, key: &str, limit: Limit) -> Result<(), u64> {
         self.check_at(key, limit, Instant::now())
     }
 
     fn check_at(&self, key: &str, limit: Limit, now: Instant) -> Result<(), u64> {
-        let windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
-        match windows.get(key) {
-            Some((start, count))
-                if now.duration_since(*start) < limit.window && *count >= limit.max =>
-            {
-                let left = limit.window - now.duration_since(*start);
-                Err(left.as_secs().max(1))
-            }
+        match failures(&self.counters(), key, limit, now) {
+            (count, left) if count >= limit.max => Err(left),
             _ => Ok(()),
         }
     }
 
     /// Counts one event of `key`.
     pub fn record(&self, key: &str, limit: Limit) {
-        self.record_at(key, limit, Instant::now());
+        record_in(&mut self.counters(), key, limit, Instant::now());
     }
 
+    #[cfg(test)]
     fn record_at(&self, key: &str, limit: Limit, now: Instant) {
-        let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
-        if windows.len() > 100_000 {
-            windows.retain(|_, (start, _)| now.duration_since(*start) < Duration::from_secs(3600));
+        record_in(&mut self.counters(), key, limit, now);
+    }
+
+    /// Reserves one attempt under every `(key, limit)` before the slow check it guards (a password
+    /// hash): `Err(seconds to wait)` when a limit is used up. While the failures counted and the
+    /// attempts being checked reach a limit, it waits until one of those is decided, so parallel
+    /// requests never have more attempts checked than failures are left, and right ones still
+    /// pass in turn. The attempt counts as a failure unless it is declared a success
+    /// ([`Attempt::succeeded`]).
+    pub async fn reserve<'a>(&'a self, limits: &[(&str, Limit)]) -> Result<Attempt<'a>, u64> {
+        loop {
+            let decided = self.decided.notified();
+            tokio::pin!(decided);
+            // Registered before the state is read: a decision in between still wakes this one.
+            decided.as_mut().enable();
+            match self.try_reserve_at(limits, Instant::now()) {
+                Reservation::Reserved(attempt) => return Ok(attempt),
+                Reservation::Refused(seconds) => return Err(seconds),
+                Reservation::Wait => decided.await,
+            }
         }
-        let entry = windows.entry(key.to_owned()).or_insert((now, 0));
-        if now.duration_since(entry.0) >= limit.window {
-            *entry = (now, 0);
+    }
+
+    fn try_reserve_at<'a>(&'a self, limits: &[(&str, Limit)], now: Instant) -> Reservation<'a> {
+        let mut counters = self.counters();
+        let mut wait = false;
+        for (key, limit) in limits {
+            let (count, left) = failures(&counters, key, *limit, now);
+            if count >= limit.max {
+                return Reservation::Refused(left);
+            }
+            let in_flight = counters.in_flight.get(*key).copied().unwrap_or(0);
+            wait |= count + in_flight >= limit.max;
         }
-        entry.1 += 1;
+        if wait {
+            return Reservation::Wait;
+        }
+        for (key, _) in limits {
+            *counters.in_flight.entry((*key).to_owned()).or_insert(0) += 1;
+        }
+        Reservation::Reserved(Attempt {
+            limiter: self,
+            limits: limits
+                .iter()
+                .map(|(key, limit)| ((*key).to_owned(), *limit))
+                .collect(),
+            outcome: Outcome::Failed,
+        })
+    }
+
+    /// Ends an attempt in flight: a failure is counted under each of its keys.
+    fn decide(&self, attempt: &Attempt<'_>) {
+        {
+            let mut counters = self.counters();
+            let now = Instant::now();
+            for (key, limit) in &attempt.limits {
+                if let Some(in_flight) = counters.in_flight.get_mut(key) {
+                    *in_flight = in_flight.saturating_sub(1);
+                    if *in_flight == 0 {
+                        counters.in_flight.remove(key);
+                    }
+                }
+                match &attempt.outcome {
+                    Outcome::Failed => record_in(&mut counters, key, *limit, now),
+                    Outcome::Succeeded { clearing } if clearing.as_deref() == Some(key) => {
+                        counters.windows.remove(key);
+                    }
+                    Outcome::Succeeded { .. } => {}
+                }
+            }
+        }
+        self.decided.notify_waiters();
     }
 
     /// [`check`](Self::check) then [`record`](Self::record).
@@ -129,10 +210,68 @@ impl RateLimiter {
 
     /// Forgets `key` (a successful login clears its account's failures).
     pub fn clear(&self, key: &str) {
-        self.windows
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(key);
+        self.counters().windows.remove(key);
+    }
+}
+
+/// The failures of `key` in its current window and the seconds until that window ends.
+fn failures(counters: &Counters, key: &str, limit: Limit, now: Instant) -> (u32, u64) {
+    match counters.windows.get(key) {
+        Some((start, count)) if now.duration_since(*start) < limit.window => {
+            let left = limit.window - now.duration_since(*start);
+            (*count, left.as_secs().max(1))
+        }
+        _ => (0, 0),
+    }
+}
+
+fn record_in(counters: &mut Counters, key: &str, limit: Limit, now: Instant) {
+    let windows = &mut counters.windows;
+    if windows.len() > 100_000 {
+        windows.retain(|_, (start, _)| now.duration_since(*start) < Duration::from_secs(3600));
+    }
+    let entry = windows.entry(key.to_owned()).or_insert((now, 0));
+    if now.duration_since(entry.0) >= limit.window {
+        *entry = (now, 0);
+    }
+    entry.1 += 1;
+}
+
+/// How an attempt ended.
+enum Outcome {
+    /// Wrong (or never declared right): counted as a failure.
+    Failed,
+    /// Right; `clearing` names a key whose failures it ends.
+    Succeeded { clearing: Option<String> },
+}
+
+/// An attempt being checked, reserved under its limits. Dropped as it is, it counts as a failure;
+/// a success does not count.
+#[must_use = "an attempt is a failure unless declared a success"]
+pub struct Attempt<'a> {
+    limiter: &'a RateLimiter,
+    limits: Vec<(String, Limit)>,
+    outcome: Outcome,
+}
+
+impl Attempt<'_> {
+    /// The attempt succeeded: it counts against none of its limits.
+    pub fn succeeded(mut self) {
+        self.outcome = Outcome::Succeeded { clearing: None };
+    }
+
+    /// The attempt succeeded and ends the failures counted under `key` (a right login password
+    /// clears its account's wrong ones).
+    pub fn succeeded_clearing(mut self, key: &str) {
+        self.outcome = Outcome::Succeeded {
+            clearing: Some(key.to_owned()),
+        };
+    }
+}
+
+impl Drop for Attempt<'_> {
+    fn drop(&mut self) {
+        self.limiter.decide(self);
     }
 }
 
@@ -151,6 +290,105 @@ mod tests {
         assert!(limiter.hit("other", limit).is_ok());
         limiter.clear("k");
         assert!(limiter.hit("k", limit).is_ok());
+    }
+
+    #[tokio::test]
+    async fn failures_count_and_successes_do_not() {
+        let limiter = RateLimiter::new();
+        let limit = Limit::per_secs(2, 60);
+        limiter.reserve(&[("k", limit)]).await.unwrap().succeeded();
+        drop(limiter.reserve(&[("k", limit)]).await.unwrap());
+        limiter.reserve(&[("k", limit)]).await.unwrap().succeeded();
+        drop(limiter.reserve(&[("k", limit)]).await.unwrap());
+        assert!(
+            limiter.reserve(&[("k", limit)]).await.is_err(),
+            "two failures use it up"
+        );
+    }
+
+    #[test]
+    fn attempts_in_flight_hold_back_more_than_the_failures_left() {
+        let limiter = RateLimiter::new();
+        let limit = Limit::per_secs(2, 60);
+        let now = Instant::now();
+        let Reservation::Reserved(first) = limiter.try_reserve_at(&[("k", limit)], now) else {
+            panic!("the first attempt is reserved");
+        };
+        let Reservation::Reserved(second) = limiter.try_reserve_at(&[("k", limit)], now) else {
+            panic!("the second attempt is reserved");
+        };
+        // Both may still fail: a third waits for one of them rather than being checked now.
+        assert!(matches!(
+            limiter.try_reserve_at(&[("k", limit)], now),
+            Reservation::Wait
+        ));
+        first.succeeded();
+        let Reservation::Reserved(third) = limiter.try_reserve_at(&[("k", limit)], now) else {
+            panic!("a success makes room");
+        };
+        drop((second, third));
+        assert!(matches!(
+            limiter.try_reserve_at(&[("k", limit)], now),
+            Reservation::Refused(_)
+        ));
+    }
+
+    #[test]
+    fn an_attempt_under_two_limits_waits_for_either() {
+        let limiter = RateLimiter::new();
+        let (narrow, wide) = (Limit::per_secs(1, 60), Limit::per_secs(10, 60));
+        let now = Instant::now();
+        let held = limiter.try_reserve_at(&[("account", narrow), ("ip", wide)], now);
+        assert!(matches!(held, Reservation::Reserved(_)));
+        assert!(matches!(
+            limiter.try_reserve_at(&[("account", narrow), ("ip", wide)], now),
+            Reservation::Wait
+        ));
+        // The waiting attempt reserved nothing under the wide limit.
+        assert_eq!(limiter.counters().in_flight.get("ip"), Some(&1));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn parallel_attempts_never_have_more_checked_than_failures_left() {
+        let limiter = std::sync::Arc::new(RateLimiter::new());
+        let limit = Limit::per_secs(5, 60);
+        let checked = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let tasks: Vec<_> = (0..32)
+            .map(|_| {
+                let (limiter, checked) = (limiter.clone(), checked.clone());
+                tokio::spawn(async move {
+                    if let Ok(attempt) = limiter.reserve(&[("k", limit)]).await {
+                        checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        tokio::task::yield_now().await;
+                        drop(attempt);
+                    }
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap();
+        }
+        assert_eq!(checked.load(std::sync::atomic::Ordering::Relaxed), 5);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn parallel_right_attempts_all_pass_in_turn() {
+        let limiter = std::sync::Arc::new(RateLimiter::new());
+        let limit = Limit::per_secs(5, 60);
+        let tasks: Vec<_> = (0..32)
+            .map(|_| {
+                let limiter = limiter.clone();
+                tokio::spawn(async move {
+                    let attempt = limiter.reserve(&[("k", limit)]).await?;
+                    tokio::task::yield_now().await;
+                    attempt.succeeded();
+                    Ok::<_, u64>(())
+                })
+            })
+            .collect();
+        for task in tasks {
+            assert!(task.await.unwrap().is_ok());
+        }
     }
 
     #[test]

@@ -317,9 +317,13 @@ pub async fn login(
 ) -> Result<(NewSession, user::Model), Refusal> {
     let account_key = format!("login:account:{}", form.account.as_str());
     let ip_key = format!("login:ip:{}", form.device.ip);
-    limiter
-        .check(&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT)
-        .and_then(|()| limiter.check(&ip_key, rate_limit::LOGIN_FAILURES_PER_IP))
+    // Counted before the hash: parallel guesses cannot pass the limits between check and record.
+    let attempt = limiter
+        .reserve(&[
+            (&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT),
+            (&ip_key, rate_limit::LOGIN_FAILURES_PER_IP),
+        ])
+        .await
         .map_err(too_many)?;
     let found = form.account.find(db).await?;
     let stored = found.as_ref().map_or_else(
@@ -327,31 +331,28 @@ pub async fn login(
         |u| u.password_hash.clone(),
     );
     let matches = password::verify_blocking(form.password, stored).await && found.is_some();
-    let fail = |limiter: &RateLimiter| {
-        limiter.record(&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT);
-        limiter.record(&ip_key, rate_limit::LOGIN_FAILURES_PER_IP);
-        Refusal::new(RefusalKind::Invalid, Msg::InvalidCredentials)
-    };
+    // A wrong password or code leaves the attempt counted (dropped); a right one gives it back.
+    let fail = || Refusal::new(RefusalKind::Invalid, Msg::InvalidCredentials);
     let Some(user) = found else {
-        return Err(fail(limiter));
+        return Err(fail());
     };
     if !matches {
         log_attempt(db, user.id, &form.device, false).await?;
-        return Err(fail(limiter));
+        return Err(fail());
     }
     if user.totp_enabled {
         let Some(code) = form.totp_code.as_deref().filter(|c| !c.trim().is_empty()) else {
+            attempt.succeeded();
             return Err(
                 Refusal::new(RefusalKind::Invalid, Msg::TotpRequired).with_field("totpCode")
             );
         };
         if !use_totp_code(db, &user, code).await? {
             log_attempt(db, user.id, &form.device, false).await?;
-            limiter.record(&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT);
             return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidTotp).with_field("totpCode"));
         }
     }
-    limiter.clear(&account_key);
+    attempt.succeeded_clearing(&account_key);
     log_attempt(db, user.id, &form.device, true).await?;
     let session = session::create(db, user.id, &form.device, ttl_secs).await?;
     Ok((session, user))

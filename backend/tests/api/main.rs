@@ -3,6 +3,7 @@
 //! names an administrative connection), and talks to it as the webapp does.
 
 mod admin;
+mod attempts;
 mod channels;
 mod common;
 mod conversion;
