@@ -108,21 +108,12 @@ impl RateLimiter {
         self.counters.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// `Err(seconds until the window ends)` when `key` has used up `limit`; otherwise `Ok`.
-    pub fn check(&self, key: &str, limit: Limit) -> Result<(), u64> {
-        self.check_at(key, limit, Instant::now())
-    }
-
+    #[cfg(test)]
     fn check_at(&self, key: &str, limit: Limit, now: Instant) -> Result<(), u64> {
         match failures(&self.counters(), key, limit, now) {
             (count, left) if count >= limit.max => Err(left),
             _ => Ok(()),
         }
-    }
-
-    /// Counts one event of `key`.
-    pub fn record(&self, key: &str, limit: Limit) {
-        record_in(&mut self.counters(), key, limit, Instant::now());
     }
 
     #[cfg(test)]
@@ -201,10 +192,21 @@ impl RateLimiter {
         self.decided.notify_waiters();
     }
 
-    /// [`check`](Self::check) then [`record`](Self::record).
-    pub fn hit(&self, key: &str, limit: Limit) -> Result<(), u64> {
-        self.check(key, limit)?;
-        self.record(key, limit);
+    /// Counts one event under every `(key, limit)` in one step, or none with `Err(seconds to
+    /// wait)` when any of them is used up: parallel requests cannot pass a limit between its check
+    /// and its record.
+    pub fn hit(&self, limits: &[(&str, Limit)]) -> Result<(), u64> {
+        let mut counters = self.counters();
+        let now = Instant::now();
+        for (key, limit) in limits {
+            match failures(&counters, key, *limit, now) {
+                (count, left) if count >= limit.max => return Err(left),
+                _ => {}
+            }
+        }
+        for (key, limit) in limits {
+            record_in(&mut counters, key, *limit, now);
+        }
         Ok(())
     }
 
@@ -283,13 +285,13 @@ mod tests {
     fn the_limit_holds_within_the_window_and_clears() {
         let limiter = RateLimiter::new();
         let limit = Limit::per_secs(2, 60);
-        assert!(limiter.hit("k", limit).is_ok());
-        assert!(limiter.hit("k", limit).is_ok());
-        let wait = limiter.hit("k", limit).unwrap_err();
+        assert!(limiter.hit(&[("k", limit)]).is_ok());
+        assert!(limiter.hit(&[("k", limit)]).is_ok());
+        let wait = limiter.hit(&[("k", limit)]).unwrap_err();
         assert!((1..=60).contains(&wait));
-        assert!(limiter.hit("other", limit).is_ok());
+        assert!(limiter.hit(&[("other", limit)]).is_ok());
         limiter.clear("k");
-        assert!(limiter.hit("k", limit).is_ok());
+        assert!(limiter.hit(&[("k", limit)]).is_ok());
     }
 
     #[tokio::test]

@@ -119,22 +119,18 @@ pub async fn send_code(
 ) -> Result<(), Refusal> {
     let target = account.as_str();
     let limits = limiter.code_limits();
-    limiter
-        .check(&format!("code:ip:{ip}"), limits.per_ip_hour)
-        .and_then(|()| limiter.check(&format!("code:target:{target}"), limits.per_target))
-        .and_then(|()| {
-            limiter.check(
-                &format!("code:target-hour:{target}"),
-                limits.per_target_hour,
-            )
-        })
-        .map_err(too_many)?;
-    limiter.record(&format!("code:ip:{ip}"), limits.per_ip_hour);
-    limiter.record(&format!("code:target:{target}"), limits.per_target);
-    limiter.record(
-        &format!("code:target-hour:{target}"),
-        limits.per_target_hour,
+    let (ip_key, target_key, target_hour_key) = (
+        format!("code:ip:{ip}"),
+        format!("code:target:{target}"),
+        format!("code:target-hour:{target}"),
     );
+    limiter
+        .hit(&[
+            (&ip_key, limits.per_ip_hour),
+            (&target_key, limits.per_target),
+            (&target_hour_key, limits.per_target_hour),
+        ])
+        .map_err(too_many)?;
 
     let existing = account.find(db).await?;
     let anti_code = anti_code.or_else(|| existing.as_ref().and_then(|u| u.anti_code.clone()));
