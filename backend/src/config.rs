@@ -41,6 +41,56 @@ pub struct Config {
     pub seconds: SecondsConfig,
     /// USDT-M perpetual futures: fees, funding, liquidation and the tier tables.
     pub futures: FuturesConfig,
+    /// Conversion (swap) quotes: the house's spread and the size limits.
+    pub convert: ConvertConfig,
+}
+
+/// Conversion between assets (`[convert]` in the file). Values are in USDT at the book's price.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConvertConfig {
+    /// The house's margin on every conversion, a fraction of the amount received taken on top of
+    /// what the amount would execute at in the book (`0.001` is 0.1 %).
+    pub spread: Decimal,
+    /// The smallest conversion, valued in USDT.
+    pub min_usdt: Decimal,
+    /// The largest single conversion, valued in USDT.
+    pub max_usdt: Decimal,
+    /// What one user may convert per UTC day in all, valued in USDT.
+    pub daily_limit_usdt: Decimal,
+}
+
+impl Default for ConvertConfig {
+    fn default() -> Self {
+        Self {
+            spread: Decimal::new(1, 3),
+            min_usdt: Decimal::ONE,
+            max_usdt: Decimal::new(100_000, 0),
+            daily_limit_usdt: Decimal::new(1_000_000, 0),
+        }
+    }
+}
+
+impl ConvertConfig {
+    /// Checks the spread (0 ≤ spread < 1) and the limits (0 < min ≤ max ≤ daily limit).
+    fn check(&self) -> Result<(), String> {
+        if self.spread.is_sign_negative() || self.spread >= Decimal::ONE {
+            return Err(format!(
+                "spread {} must be at least 0 and below 1",
+                self.spread
+            ));
+        }
+        if self.min_usdt <= Decimal::ZERO
+            || self.min_usdt > self.max_usdt
+            || self.max_usdt > self.daily_limit_usdt
+        {
+            return Err(format!(
+                "limits must satisfy 0 < min_usdt ({}) <= max_usdt ({}) <= daily_limit_usdt ({})",
+                self.min_usdt, self.max_usdt, self.daily_limit_usdt
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// USDT-M perpetual futures (`[futures]` in the file).
@@ -438,6 +488,7 @@ impl Default for Config {
             trading: TradingConfig::default(),
             seconds: SecondsConfig::default(),
             futures: FuturesConfig::default(),
+            convert: ConvertConfig::default(),
         }
     }
 }
@@ -650,6 +701,9 @@ pub enum ConfigError {
     /// The seconds contract settings are not usable.
     #[error("invalid seconds contract settings: {0}")]
     Seconds(String),
+    /// The conversion settings are not usable.
+    #[error("invalid conversion settings: {0}")]
+    Convert(String),
     /// An environment variable has a value of the wrong kind.
     #[error("invalid value {value:?} for {name}: expected {expected}")]
     Env {
@@ -779,6 +833,7 @@ impl Config {
             )?;
         }
         config.futures.check().map_err(ConfigError::Futures)?;
+        config.convert.check().map_err(ConfigError::Convert)?;
         Ok(config)
     }
 

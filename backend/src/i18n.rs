@@ -255,6 +255,14 @@ messages! {
     QuoteExpired => "quote_expired",
     /// A conversion went through.
     Exchanged => "exchanged",
+    /// A conversion worth less than the minimum (`{min}` USDT).
+    ConvertBelowMinimum => "convert_below_minimum",
+    /// A conversion worth more than the maximum (`{max}` USDT).
+    ConvertAboveMaximum => "convert_above_maximum",
+    /// A conversion past the daily limit (`{limit}` USDT, `{left}` left today).
+    ConvertDailyLimit => "convert_daily_limit",
+    /// The book or the market maker cannot fill the amount now.
+    ConvertLiquidity => "convert_liquidity",
 
     // Uploads, identity review, operators (new texts in locales/files/).
     /// A file was uploaded.
@@ -475,6 +483,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/files/", $code, ".json")),
             include_str!(concat!("../locales/funds/", $code, ".json")),
             include_str!(concat!("../locales/payments/", $code, ".json")),
+            include_str!(concat!("../locales/convert/", $code, ".json")),
             include_str!(concat!("../locales/trading/", $code, ".json")),
             include_str!(concat!("../locales/seconds/", $code, ".json")),
             include_str!(concat!("../locales/futures/", $code, ".json")),
@@ -482,7 +491,7 @@ macro_rules! locale_files {
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 11]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 12]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

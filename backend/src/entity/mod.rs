@@ -4,6 +4,7 @@
 pub mod api_key;
 pub mod bank_card;
 pub mod coin;
+pub mod conversion_usage;
 pub mod deposit;
 pub mod favourite;
 pub mod fund_transfer;

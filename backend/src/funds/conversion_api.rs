@@ -1,5 +1,6 @@
-//! HTTP of conversion (swap): `POST /api/texchange/getExchangeQuote` (a quote valid for 10 s) and
-//! `POST /api/texchange/currencyExchange` (accept it). The rules are in [`super::conversion`].
+//! HTTP of conversion (swap): `POST /api/texchange/getExchangeQuote` (a quote valid for 10 s, priced
+//! from the book) and `POST /api/texchange/currencyExchange` (accept it). The rules are in
+//! [`super::conversion`].
 
 use std::sync::Arc;
 
@@ -10,10 +11,11 @@ use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
 use super::conversion::{self, QUOTE_TTL_MS, Quote};
+use super::conversion_pricing::ConversionBooks;
 use super::ledger::{AccountRef, Outcome, Posted};
-use super::prices::Rates;
 use super::service;
 use crate::clock::now_ms;
+use crate::config::Config;
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::kyc::files::LinkKey;
@@ -23,7 +25,7 @@ use crate::user::Satoken;
 
 #[derive(Tags)]
 enum ApiTags {
-    /// Conversion between assets at the live price.
+    /// Conversion between assets at the book's price.
     Exchange,
 }
 
@@ -58,10 +60,21 @@ pub struct ExchangeQuote {
     pub to: String,
     /// Amount given.
     pub amount: Decimal,
-    /// Units of `to` per unit of `from` (12 significant digits).
+    /// Units of `to` per unit of `from`: `receive / amount` to 12 significant digits.
     pub rate: Decimal,
-    /// Amount received (`amount × rate`, rounded down to 8 decimals).
+    /// Amount received: what the amount would execute at in the order book, less the spread,
+    /// rounded down to 8 decimals.
     pub receive: Decimal,
+    /// What the conversion is worth in USDT (counted against the daily limit).
+    pub value_usdt: Decimal,
+    /// The house's spread already taken from `receive`, a fraction (`0.001` is 0.1 %).
+    pub spread: Decimal,
+    /// What the user may still convert today after this conversion, in USDT (UTC days).
+    pub daily_left_usdt: Decimal,
+    /// The smallest conversion, in USDT.
+    pub min_usdt: Decimal,
+    /// The largest single conversion, in USDT.
+    pub max_usdt: Decimal,
     /// Unix milliseconds after which the quote can no longer be accepted.
     pub expires_at: i64,
     /// How long a quote lives, in milliseconds.
@@ -122,8 +135,11 @@ fn exchange_result(quote: &Quote, posted: &Posted) -> ExchangeResult {
 
 #[OpenApi(tag = "ApiTags::Exchange")]
 impl ConversionApi {
-    /// A firm price to convert `amount` of `from` into `to`, valid for 10 seconds. Refused with 503
-    /// `price_unavailable` while either asset has no recent price.
+    /// A firm price to convert `amount` of `from` into `to`, valid for 10 seconds: what the amount
+    /// would execute at in the order book, less the house's spread. Refused with 503
+    /// `price_unavailable` while a pair has no recent book, and with 400 when the amount is worth
+    /// less than the minimum or more than the maximum, would pass the daily limit, or is deeper
+    /// than the book or the market maker's holdings.
     #[oai(
         path = "/api/texchange/getExchangeQuote",
         method = "post",
@@ -134,6 +150,7 @@ impl ConversionApi {
         Data(db): Data<&DatabaseConnection>,
         Data(hub): Data<&Arc<MarketHub>>,
         Data(link_key): Data<&LinkKey>,
+        Data(config): Data<&Arc<Config>>,
         auth: Satoken,
         body: JsonBody<ExchangeQuoteRequest>,
     ) -> MemberResponse<ExchangeQuote> {
@@ -142,8 +159,11 @@ impl ConversionApi {
             let from = service::asset(db, &body.from, "from").await?;
             let to = service::asset(db, &body.to, "to").await?;
             let amount = service::amount(&body.amount, "amount")?;
-            let rates = Rates::live(db, hub).await?;
-            let quote = conversion::quote(&rates, auth.0.id(), &from, &to, amount, now_ms())?;
+            let books = ConversionBooks::live(db, hub).await?;
+            let terms = &config.convert;
+            let (quote, daily_left_usdt) =
+                conversion::offer(db, &books, terms, auth.0.id(), &from, &to, amount, now_ms())
+                    .await?;
             Ok::<_, Refusal>(ExchangeQuote {
                 quote_id: quote.token(link_key),
                 from: quote.from,
@@ -151,6 +171,11 @@ impl ConversionApi {
                 amount: quote.amount,
                 rate: quote.rate,
                 receive: quote.receive,
+                value_usdt: quote.value_usdt,
+                spread: terms.spread.normalize(),
+                daily_left_usdt: daily_left_usdt.normalize(),
+                min_usdt: terms.min_usdt.normalize(),
+                max_usdt: terms.max_usdt.normalize(),
                 expires_at: quote.expires_at,
                 ttl_ms: QUOTE_TTL_MS,
             })
@@ -161,7 +186,9 @@ impl ConversionApi {
 
     /// Accepts a quote: converts from the user's funding account at the quoted rate. Accepting the
     /// same quote again answers the first result and converts nothing; an expired quote is 409
-    /// `quote_expired`; 'Insufficient balance' when the funding account holds too little.
+    /// `quote_expired`; 'Insufficient balance' when the funding account holds too little; 400 when
+    /// it would pass the daily limit (counted at acceptance, atomically) or the market maker no
+    /// longer holds what the quote pays.
     #[oai(
         path = "/api/texchange/currencyExchange",
         method = "post",
@@ -171,6 +198,7 @@ impl ConversionApi {
         &self,
         Data(db): Data<&DatabaseConnection>,
         Data(link_key): Data<&LinkKey>,
+        Data(config): Data<&Arc<Config>>,
         auth: Satoken,
         body: JsonBody<CurrencyExchangeRequest>,
     ) -> MemberResponse<ExchangeResult> {
@@ -178,6 +206,7 @@ impl ConversionApi {
             let (quote, outcome) = conversion::accept(
                 db,
                 link_key,
+                &config.convert,
                 auth.0.id(),
                 &body.0.quote_id,
                 now_ms(),

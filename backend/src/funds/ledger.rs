@@ -232,6 +232,13 @@ pub struct NewEntry {
     pub postings: Vec<Posting>,
 }
 
+/// The kind of a conversion's entry (the user trades with the market maker at a quoted price).
+pub const EXCHANGE_KIND: &str = "exchange";
+
+/// Entries of these kinds pay from what the house holds: none of their house accounts may go below
+/// zero, even one that may otherwise ([`House::may_go_negative`]).
+pub const HOUSE_PAYS_FROM_INVENTORY: &[&str] = &[EXCHANGE_KIND];
+
 /// Why an entry was refused. Nothing is written in any case.
 #[derive(Debug, thiserror::Error)]
 pub enum LedgerError {
@@ -762,7 +769,9 @@ async fn apply_postings(
         let stored = account_row(txn, *account, asset, now).await?;
         let before = parse(&stored.balance);
         let after = before + *delta;
-        if after.is_sign_negative() && !after.is_zero() && !account.may_go_negative() {
+        let may_go_negative =
+            account.may_go_negative() && !HOUSE_PAYS_FROM_INVENTORY.contains(&entry.kind.as_str());
+        if after.is_sign_negative() && !after.is_zero() && !may_go_negative {
             return Err(LedgerError::InsufficientBalance {
                 account: *account,
                 asset: asset.clone(),

@@ -1,4 +1,5 @@
-//! Conversion over HTTP: a quote at the live price, accepted once (a replay answers the first
+//! Conversion over HTTP: a quote at the book's price less the spread, within the size and daily
+//! limits, paid only from what the market maker holds, accepted once (a replay answers the first
 //! result), refused when expired, forged, someone else's, or not covered by the balance; nothing
 //! is posted in any refused case and the audit stays clean.
 
@@ -8,7 +9,7 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::{TestApp, spawn_app, spawn_app_with, spawn_app_with_empty_ledger};
 
 fn decimal(value: &Value) -> Decimal {
     value
@@ -116,8 +117,19 @@ async fn refused_quotes_post_nothing() {
     let (status, body) = quote(&app, &alice.token, "usdt", "btc", "0.00000001").await;
     assert_eq!(
         (status, body["data"]["reason"].as_str()),
-        (400, Some("amount_too_small")),
+        (400, Some("convert_below_minimum")),
         "{body}"
+    );
+    // The attack's size: a billion USDT is far past the largest single conversion.
+    let (status, body) = quote(&app, &alice.token, "usdt", "btc", "1000000000").await;
+    assert_eq!(
+        (status, body["data"]["reason"].as_str()),
+        (400, Some("convert_above_maximum")),
+        "{body}"
+    );
+    assert_eq!(
+        body["msg"],
+        "The largest single conversion is worth 100000 USDT; split it into smaller ones"
     );
 
     // A conversion from an asset the user does not hold: 'Insufficient balance'.
@@ -198,5 +210,116 @@ async fn concurrent_acceptances_of_one_quote_convert_once() {
         .collect();
     assert_eq!(entries.len(), 1, "one entry for every answer");
     assert_eq!(funding(&app, &member.token, "usdt").await, dec!(0));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_round_trip_loses_the_books_spread_and_the_houses() {
+    let app = spawn_app().await;
+    let member = app.member("round-trip@example.com").await;
+    app.credit(member.user_id, "usdt", dec!(1000)).await;
+    let (status, there) = quote(&app, &member.token, "usdt", "btc", "1000").await;
+    assert_eq!(status, 200, "{there}");
+    assert_eq!(decimal(&there["data"]["spread"]), dec!(0.001));
+    assert_eq!(decimal(&there["data"]["valueUsdt"]), dec!(1000));
+    assert_eq!(decimal(&there["data"]["dailyLeftUsdt"]), dec!(999000));
+    let (status, done) = accept(
+        &app,
+        &member.token,
+        there["data"]["quoteId"].as_str().unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{done}");
+    let btc = decimal(&done["data"]["toBalance"]);
+    // At once, back: the bids are below the asks and the spread is taken twice.
+    let (status, back) = quote(&app, &member.token, "btc", "usdt", &btc.to_string()).await;
+    assert_eq!(status, 200, "{back}");
+    let returned = decimal(&back["data"]["receive"]);
+    assert!(
+        returned < dec!(998.01),
+        "a round trip must lose at least twice the spread: {back}"
+    );
+    assert!(returned > dec!(990), "priced near the market: {back}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_daily_limit_holds_under_parallel_acceptances() {
+    let app = spawn_app_with(|config| {
+        config.convert.max_usdt = dec!(400);
+        config.convert.daily_limit_usdt = dec!(1000);
+    })
+    .await;
+    let member = app.member("daily-limit@example.com").await;
+    app.credit(member.user_id, "usdt", dec!(5000)).await;
+    // Five quotes of 300 USDT, each within the limit alone, accepted all at once: three fit.
+    let mut quote_ids = Vec::new();
+    for _ in 0..5 {
+        let (status, body) = quote(&app, &member.token, "usdt", "eth", "300").await;
+        assert_eq!(status, 200, "{body}");
+        quote_ids.push(body["data"]["quoteId"].as_str().unwrap().to_owned());
+    }
+    let answers =
+        futures_util::future::join_all(quote_ids.iter().map(|id| accept(&app, &member.token, id)))
+            .await;
+    let done = answers.iter().filter(|(status, _)| *status == 200).count();
+    assert_eq!(done, 3, "{answers:?}");
+    for (status, body) in answers.iter().filter(|(status, _)| *status != 200) {
+        assert_eq!(
+            (*status, body["data"]["reason"].as_str()),
+            (400, Some("convert_daily_limit")),
+            "{body}"
+        );
+    }
+    assert_eq!(funding(&app, &member.token, "usdt").await, dec!(4100));
+    // A new quote says what is left: 100 USDT.
+    let (status, body) = quote(&app, &member.token, "usdt", "eth", "150").await;
+    assert_eq!(
+        (status, body["data"]["reason"].as_str()),
+        (400, Some("convert_daily_limit")),
+        "{body}"
+    );
+    assert!(
+        body["msg"].as_str().unwrap().contains("100 USDT left"),
+        "{body}"
+    );
+    let report = audit::audit(app.db()).await.unwrap();
+    assert!(report.is_clean(), "{report:?}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_market_maker_never_pays_more_than_it_holds() {
+    // A ledger without the market maker's inventory: it holds nothing to pay with.
+    let app = spawn_app_with_empty_ledger().await;
+    let member = app.member("liquidity@example.com").await;
+    app.credit(member.user_id, "usdt", dec!(1000)).await;
+    let (status, body) = quote(&app, &member.token, "usdt", "btc", "100").await;
+    assert_eq!(
+        (status, body["data"]["reason"].as_str()),
+        (400, Some("convert_liquidity")),
+        "{body}"
+    );
+    // A quote signed by the server before the house ran dry is refused at acceptance too.
+    let signed = Quote {
+        user_id: member.user_id,
+        from: "usdt".into(),
+        to: "btc".into(),
+        amount: dec!(100),
+        rate: dec!(0.00001),
+        receive: dec!(0.001),
+        value_usdt: dec!(100),
+        expires_at: i64::MAX,
+        nonce: "00112233445566778899aabbccddeeff".into(),
+    };
+    let (status, body) = accept(&app, &member.token, &signed.token(&app.state().link_key)).await;
+    assert_eq!(
+        (status, body["data"]["reason"].as_str()),
+        (400, Some("convert_liquidity")),
+        "{body}"
+    );
+    assert_eq!(funding(&app, &member.token, "usdt").await, dec!(1000));
+    let report = audit::audit(app.db()).await.unwrap();
+    assert!(report.is_clean(), "{report:?}");
     app.stop().await;
 }

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../../i18n';
 import { toaster } from '../../../lib/toaster';
 import { type Call, USER_COINS, callsTo, fail, fakeBackend, ok, renderFunds } from '../test-helpers';
+import { EXCHANGE_TIME_MS } from './swap-form';
 
 const QUOTE_PATH = '/api/texchange/getExchangeQuote';
 const EXCHANGE_PATH = '/api/texchange/currencyExchange';
@@ -12,7 +13,19 @@ let quotes = 0;
 function quote(call: Call, ttlMs = 10_000) {
   quotes += 1;
   const body = call.body as { from: string; to: string; amount: string };
-  return ok({ quoteId: `q${quotes}`, ...body, rate: '0.0000149', receive: '0.00149', expiresAt: Date.now() + ttlMs, ttlMs });
+  return ok({
+    quoteId: `q${quotes}`,
+    ...body,
+    rate: '0.0000149',
+    receive: '0.00149',
+    valueUsdt: '100',
+    spread: '0.001',
+    dailyLeftUsdt: '999900',
+    minUsdt: '1',
+    maxUsdt: '100000',
+    expiresAt: Date.now() + ttlMs,
+    ttlMs,
+  });
 }
 
 function backend(routes: Parameters<typeof fakeBackend>[0] = {}) {
@@ -51,6 +64,8 @@ describe('conversion screen', () => {
     expect(within(panel).getByText('1 USDT ≈ 0.00001490 BTC')).toBeTruthy();
     expect(within(panel).getByText('0.00149 BTC')).toBeTruthy();
     expect(within(panel).getByText(/^New price in \d+ s$/)).toBeTruthy();
+    expect(within(panel).getByText('0.1%')).toBeTruthy();
+    expect(within(panel).getByText('999,900.00 USDT')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Convert' }));
     await waitFor(() => expect(toaster.create).toHaveBeenCalledWith({ type: 'success', title: 'Converted 100 USDT into 0.00149 BTC' }));
@@ -70,6 +85,24 @@ describe('conversion screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Convert' }));
     await waitFor(() => expect(callsTo(calls, 'POST', EXCHANGE_PATH)).toHaveLength(1));
     expect((callsTo(calls, 'POST', EXCHANGE_PATH)[0]?.body as { quoteId: string }).quoteId).not.toBe('q1');
+  });
+
+  it('stops renewing quotes after the exchange time without activity, until asked', async () => {
+    const calls = backend({ [`POST ${QUOTE_PATH}`]: (call) => quote(call, 1_200) });
+    renderFunds('/assets/index?key=swap');
+    await waitFor(() => expect(screen.getByText('Available: 1,000 USDT')).toBeTruthy());
+    fireEvent.change(amountInput(), { target: { value: '100' } });
+    await screen.findByRole('region', { name: 'Price' });
+    // Five minutes and a second later, with nobody touching the form.
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + EXCHANGE_TIME_MS + 1_000);
+    const status = await screen.findByRole('status');
+    expect(within(status).getByText('Prices paused after 5 minutes without activity.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Convert' }) as HTMLButtonElement).disabled).toBe(true);
+    const asked = callsTo(calls, 'POST', QUOTE_PATH).length;
+    fireEvent.click(within(status).getByRole('button', { name: 'Get a new price' }));
+    await waitFor(() => expect(callsTo(calls, 'POST', QUOTE_PATH).length).toBe(asked + 1));
+    await screen.findByRole('region', { name: 'Price' });
   });
 
   it('gets a new quote when the server says the quote expired', async () => {

@@ -1,8 +1,10 @@
 /**
  * Conversion between two assets of the funding account. Once the amount follows the rules, a firm
  * quote is asked for (getExchangeQuote); its countdown runs on screen and a new quote replaces it
- * when it expires. Convert accepts the quote shown (currencyExchange); a quote that expired on the
- * way (409 `quote_expired`) is replaced and the user is told to confirm again.
+ * when it expires — for at most the spec's exchange time (5 minutes) after the user last touched the
+ * form; then quoting pauses until they ask for a new price. The quote shows the house's spread and
+ * what the user may still convert today. Convert accepts the quote shown (currencyExchange); a quote
+ * that expired on the way (409 `quote_expired`) is replaced and the user is told to confirm again.
  *
  * @module
  */
@@ -20,13 +22,16 @@ import { RefreshIcon, SwapIcon } from '../components/icons';
 import { LoadFailed } from '../components/load-failed';
 import { amountError } from '../lib/amount';
 import { SILENT, failure } from '../../../lib/api-calls';
-import { coinName, formatCoin, formatRate } from '../lib/format';
+import { fractionToPercent } from '../../../lib/decimal-math';
+import { coinName, formatCoin, formatRate, formatUsdt } from '../lib/format';
 import { useBalances, useRefreshFunds } from '../lib/queries';
 
 /** How long typing must pause before a quote is asked for. */
 const QUOTE_DEBOUNCE_MS = 400;
 /** A quote is replaced this long before it expires (the accept must reach the server in time). */
 const EXPIRY_MARGIN_MS = 500;
+/** The spec's exchange time: how long quotes keep being renewed after the user last touched the form. */
+export const EXCHANGE_TIME_MS = 300_000;
 
 /** The amount once typing has paused. */
 function useDebounced(value: string, delay: number): string {
@@ -66,6 +71,9 @@ export function SwapForm() {
   const [amount, setAmount] = useState('');
   const [touched, setTouched] = useState(false);
   const [formError, setFormError] = useState<string>();
+  // When the user last touched the form: quotes are renewed for EXCHANGE_TIME_MS after it.
+  const [activeAt, setActiveAt] = useState(() => Date.now());
+  const touch = () => setActiveAt(Date.now());
   const available = balance(from)?.funding ?? '0';
 
   const error = from === to ? t('funds.swap.sameCoin') : amountError(t, amount, { available });
@@ -81,8 +89,9 @@ export function SwapForm() {
         gcTime: 0,
         retry: false,
         refetchOnWindowFocus: false,
-        // A new quote as soon as this one expires.
-        refetchInterval: (q) => (q.state.data ? Math.max(quoteDeadline(q.state.data, q.state.dataUpdatedAt) - Date.now(), 50) : false),
+        // A new quote as soon as this one expires, while the user is still about.
+        refetchInterval: (q) =>
+          q.state.data && Date.now() - activeAt < EXCHANGE_TIME_MS ? Math.max(quoteDeadline(q.state.data, q.state.dataUpdatedAt) - Date.now(), 50) : false,
       },
       request: SILENT,
     },
@@ -93,10 +102,16 @@ export function SwapForm() {
   const deadline = current ? quoteDeadline(current, quote.dataUpdatedAt) : 0;
   const secondsLeft = current ? Math.max(Math.ceil((deadline - now) / 1000), 0) : 0;
   const expired = Boolean(current) && now >= deadline;
+  const paused = expired && now - activeAt >= EXCHANGE_TIME_MS;
+  const renew = () => {
+    touch();
+    void quote.refetch();
+  };
 
   const exchange = useCurrencyExchange({ request: SILENT });
 
   const flip = () => {
+    touch();
     setFrom(to);
     setTo(from);
     setFormError(undefined);
@@ -105,6 +120,7 @@ export function SwapForm() {
   const onConvert = async () => {
     setTouched(true);
     setFormError(undefined);
+    touch();
     if (error || !current || expired) return;
     try {
       const result = await exchange.mutateAsync({ data: { quoteId: current.quoteId } });
@@ -144,11 +160,20 @@ export function SwapForm() {
         <Stack gap="4">
           <Box bg="bg.subtle" rounded="lg" p="4">
             <Stack gap="3">
-              <SelectField label={t('funds.swap.from')} value={from} options={coinOptions(names)} onChange={(value) => setFrom(value)} />
+              <SelectField
+                label={t('funds.swap.from')}
+                value={from}
+                options={coinOptions(names)}
+                onChange={(value) => {
+                  touch();
+                  setFrom(value);
+                }}
+              />
               <AmountField
                 label={t('funds.swap.amount')}
                 value={amount}
                 onChange={(value) => {
+                  touch();
                   setAmount(value);
                   setFormError(undefined);
                 }}
@@ -166,7 +191,15 @@ export function SwapForm() {
           </Flex>
           <Box bg="bg.subtle" rounded="lg" p="4">
             <Stack gap="3">
-              <SelectField label={t('funds.swap.to')} value={to} options={coinOptions(names)} onChange={(value) => setTo(value)} />
+              <SelectField
+                label={t('funds.swap.to')}
+                value={to}
+                options={coinOptions(names)}
+                onChange={(value) => {
+                  touch();
+                  setTo(value);
+                }}
+              />
               <Flex justify="space-between" align="baseline" gap="3" wrap="wrap">
                 <Text fontSize="sm" color="fg.muted">
                   {t('funds.swap.receive')}
@@ -178,7 +211,14 @@ export function SwapForm() {
             </Stack>
           </Box>
 
-          <QuotePanel quote={current} loading={quotable && quote.isFetching && !current} secondsLeft={secondsLeft} failure={quoteFailure} onRefresh={() => void quote.refetch()} />
+          <QuotePanel
+            quote={current}
+            loading={quotable && quote.isFetching && !current}
+            secondsLeft={secondsLeft}
+            paused={paused}
+            failure={quoteFailure}
+            onRefresh={renew}
+          />
           <FormError message={formError} />
           <Button colorPalette="brand" size="lg" onClick={() => void onConvert()} loading={exchange.isPending} disabled={!current || expired || quote.isFetching}>
             {t('funds.swap.convert')}
@@ -193,12 +233,15 @@ function QuotePanel({
   quote,
   loading,
   secondsLeft,
+  paused,
   failure: message,
   onRefresh,
 }: {
   quote?: ExchangeQuote;
   loading: boolean;
   secondsLeft: number;
+  /** Quoting stopped after the exchange time without the user: a new price needs a click. */
+  paused: boolean;
   failure?: string;
   onRefresh: () => void;
 }) {
@@ -210,6 +253,19 @@ function QuotePanel({
         <Button size="xs" variant="outline" onClick={onRefresh}>
           <RefreshIcon />
           {t('funds.swap.retryQuote')}
+        </Button>
+      </Flex>
+    );
+  }
+  if (paused) {
+    return (
+      <Flex role="status" borderWidth="1px" rounded="lg" px="4" py="3" gap="3" align="center" justify="space-between" wrap="wrap">
+        <Text fontSize="sm" color="fg.muted">
+          {t('funds.swap.paused')}
+        </Text>
+        <Button size="xs" variant="outline" onClick={onRefresh}>
+          <RefreshIcon />
+          {t('funds.swap.newPrice')}
         </Button>
       </Flex>
     );
@@ -227,6 +283,8 @@ function QuotePanel({
     <Stack as="section" aria-label={t('funds.swap.quote')} gap="2.5" borderWidth="1px" rounded="lg" px="4" py="3">
       <SummaryRow label={t('funds.swap.rate')} value={`1 ${coinName(quote.from)} ≈ ${formatRate(quote.rate)} ${coinName(quote.to)}`} />
       <SummaryRow label={t('funds.swap.receive')} value={`${formatCoin(quote.receive)} ${coinName(quote.to)}`} strong />
+      <SummaryRow label={t('funds.swap.spread')} value={`${fractionToPercent(quote.spread)}%`} />
+      <SummaryRow label={t('funds.swap.leftToday')} value={`${formatUsdt(quote.dailyLeftUsdt)} USDT`} />
       <HStack gap="3">
         <Progress.Root value={Math.min((secondsLeft / total) * 100, 100)} size="xs" colorPalette="brand" flex="1" aria-label={t('funds.swap.countdownLabel')}>
           <Progress.Track>
