@@ -45,7 +45,8 @@ pub struct UserCoin {
     pub trading: Decimal,
     /// Earn balance.
     pub earn: Decimal,
-    /// Held for pending withdrawals and open orders.
+    /// Held: pending withdrawals and open spot orders, and the margins of open futures positions
+    /// and the holds of resting futures orders.
     pub frozen: Decimal,
     /// All of the above.
     pub total: Decimal,
@@ -224,7 +225,7 @@ impl FundsApi {
                             c.get(Bucket::Funding),
                             c.get(Bucket::Trading),
                             c.get(Bucket::Earn),
-                            c.get(Bucket::Frozen),
+                            c.get(Bucket::Frozen) + c.get(Bucket::FuturesMargin),
                         );
                         UserCoin {
                             total: funding + trading + earn + frozen,

@@ -295,6 +295,20 @@ async fn an_isolated_long_opens_at_the_ladders_vwap_with_wasm_cores_liquidation_
     );
     assert_eq!(balance(&app, trading(&alice)).await, dec!(4974.4975));
     assert_eq!(balance(&app, margin_bucket(&alice)).await, dec!(5000.5));
+    // The balances call counts the margin as held: nothing vanishes from `total` or `frozen`.
+    let (status, coins) = app
+        .post_as(&alice.token, "/api/userCoin/getUserCoin", None)
+        .await;
+    assert_eq!(status, 200, "{coins}");
+    let usdt = coins["data"]["coins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["coin"] == "usdt")
+        .unwrap();
+    assert_eq!(decimal(&usdt["trading"]), dec!(4974.4975));
+    assert_eq!(decimal(&usdt["frozen"]), dec!(5000.5));
+    assert_eq!(decimal(&usdt["total"]), dec!(9974.9975));
     // The POSITION message, and the 'au' message whose unrealised PnL is the position's at the
     // mark: 1 × (50,000 − 50,005). Either may come first ('au' is sent when a figure changes, so
     // it is read in the same loop rather than skipped while waiting for the other).
