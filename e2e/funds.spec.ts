@@ -23,7 +23,8 @@ const en = (key: string, params?: Record<string, string | number>) => t('en', ke
 const FUND_PASSWORD = 'Fund#2026';
 /** A valid TRON address (base58check, version 0x41). */
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const TX_HASH = '0x9f2c4e7b1a3d5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff';
+/** A TRON transaction id: 64 hex digits, no `0x`. */
+const TX_HASH = '9f2c4e7b1a3d5f60718293a4b5c6d7e8f90112233445566778899aabbccddeef';
 
 let fileDir = '';
 let screenshotFile = '';

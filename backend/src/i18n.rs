@@ -141,6 +141,10 @@ messages! {
     FundPasswordNotSet => "fund_password_not_set",
     /// The fund password is set already; changing it needs the old one.
     FundPasswordAlreadySet => "fund_password_already_set",
+    /// A fund password equal to the login password.
+    FundPasswordSameAsLogin => "fund_password_same_as_login",
+    /// A login password equal to the fund password.
+    LoginPasswordSameAsFund => "login_password_same_as_fund",
     /// A sensitive change needs the password or a TOTP code first.
     ReauthRequired => "reauth_required",
     /// The authenticator code is wrong or was used before.
@@ -278,8 +282,10 @@ messages! {
     RejectReasonRequired => "reject_reason_required",
     /// Passing a withdrawal needs the network's transaction hash.
     TxHashRequired => "tx_hash_required",
-    /// The transaction hash is not 1 to 128 visible characters.
+    /// The transaction hash does not have the form of a transaction id on `{network}`.
     InvalidTxHash => "invalid_tx_hash",
+    /// A withdrawal to one of the platform's own deposit addresses.
+    WithdrawToPlatformAddress => "withdraw_to_platform_address",
     /// The payment screenshot is not a JPEG, PNG or WebP upload.
     ScreenshotNotImage => "screenshot_not_image",
     /// The sealed withdrawal request does not open with the session's key, or is not the expected JSON.

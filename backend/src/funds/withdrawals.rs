@@ -137,7 +137,8 @@ pub struct NewWithdrawal {
 }
 
 /// Checks a request against the configured channels and the user's fund password: the coin and
-/// network (a channel), the address (wasm-core's `validate_address` for the network), the amount
+/// network (a channel), the address (wasm-core's `validate_address` for the network, and none of
+/// the platform's own deposit addresses, which would credit nobody), the amount
 /// (number rule, the channel's decimals and minimum), `received = amount − fee` (wasm-core's
 /// `withdrawal_quote`), then the fund password (rate-limited like every fund-password check).
 pub async fn check(
@@ -149,6 +150,16 @@ pub async fn check(
     let channel = channel(funds, &request.coin, &request.network)?;
     wasm_core::validate::validate_address(&channel.network, &request.address)
         .map_err(|violation| Refusal::rule("address", &violation))?;
+    if funds
+        .channels
+        .iter()
+        .any(|own| own.address.eq_ignore_ascii_case(request.address.trim()))
+    {
+        return Err(
+            Refusal::new(RefusalKind::Invalid, Msg::WithdrawToPlatformAddress)
+                .with_field("address"),
+        );
+    }
     let amount = channel_amount(channel, &request.amount, "amount", channel.min_withdraw)?;
     let quote =
         wasm_core::funds::withdrawal_quote(amount, channel.withdraw_fee).map_err(|error| {
@@ -283,17 +294,24 @@ pub async fn list(
     Ok((total, rows))
 }
 
-/// The transaction hash a passing review stores: required, 1 to [`MAX_TX_HASH_CHARS`] visible
-/// ASCII characters (no spaces).
-pub fn tx_hash(text: Option<&str>) -> Result<String, Refusal> {
+/// The transaction hash a passing review stores: required, and of the form of a transaction id
+/// on `network` (wasm-core's `Network::accepts_tx_hash`: 64 hex digits, `0x` first on EVM chains);
+/// on a network the core does not know, 1 to [`MAX_TX_HASH_CHARS`] visible ASCII characters.
+pub fn tx_hash(network: &str, text: Option<&str>) -> Result<String, Refusal> {
     let text = text
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .ok_or_else(|| {
             Refusal::new(RefusalKind::Invalid, Msg::TxHashRequired).with_field("txHash")
         })?;
-    if text.len() > MAX_TX_HASH_CHARS || !text.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidTxHash).with_field("txHash"));
+    let well_formed = match wasm_core::validate::Network::from_name(network) {
+        Some(family) => family.accepts_tx_hash(text),
+        None => text.len() <= MAX_TX_HASH_CHARS && text.bytes().all(|b| b.is_ascii_graphic()),
+    };
+    if !well_formed {
+        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidTxHash)
+            .with_field("txHash")
+            .with_param("network", network.to_ascii_uppercase()));
     }
     Ok(text.to_owned())
 }
@@ -316,17 +334,21 @@ pub async fn review(
 ) -> Result<withdrawal::Model, Refusal> {
     require_operator(operator)?;
     let reason = rejection_reason(decision)?;
-    let tx_hash = if decision.approve {
-        Some(tx_hash(tx_hash_text)?)
-    } else {
-        None
-    };
     let not_found = || Refusal::new(RefusalKind::NotFound, Msg::NotFound).with_field("id");
     let row = withdrawal::Entity::find_by_id(decision.id)
         .one(db)
         .await?
         .ok_or_else(not_found)?;
     check_reviewable(operator, row.user_id)?;
+    if row.status != PaymentStatus::Review.as_str() {
+        // Said before the hash is judged; the conditional update below still settles races.
+        return Err(already_reviewed());
+    }
+    let tx_hash = if decision.approve {
+        Some(tx_hash(&row.network, tx_hash_text)?)
+    } else {
+        None
+    };
     let (id, user_id, operator_id, now) = (row.id, row.user_id, operator.id, now_ms());
     let coin = row.coin.clone();
     let (amount, fee, received) = (
@@ -489,13 +511,33 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn tx_hashes_are_required_and_plain() {
-        assert_eq!(tx_hash(Some(" 0xabc ")).unwrap(), "0xabc");
-        assert_eq!(tx_hash(None).unwrap_err().msg, Msg::TxHashRequired);
-        assert_eq!(tx_hash(Some("  ")).unwrap_err().msg, Msg::TxHashRequired);
-        assert_eq!(tx_hash(Some("a b")).unwrap_err().msg, Msg::InvalidTxHash);
+    fn tx_hashes_are_required_and_of_the_networks_form() {
+        let hex = "ab".repeat(32);
+        assert_eq!(tx_hash("TRC20", Some(&format!(" {hex} "))).unwrap(), hex);
+        assert_eq!(tx_hash("BTC", Some(&hex)).unwrap(), hex);
+        let evm = format!("0x{hex}");
+        assert_eq!(tx_hash("ERC20", Some(&evm)).unwrap(), evm);
         assert_eq!(
-            tx_hash(Some(&"a".repeat(129))).unwrap_err().msg,
+            tx_hash("ERC20", Some(&hex)).unwrap_err().msg,
+            Msg::InvalidTxHash
+        );
+        assert_eq!(
+            tx_hash("TRC20", Some("abc")).unwrap_err().msg,
+            Msg::InvalidTxHash
+        );
+        assert_eq!(tx_hash("TRC20", None).unwrap_err().msg, Msg::TxHashRequired);
+        assert_eq!(
+            tx_hash("TRC20", Some("  ")).unwrap_err().msg,
+            Msg::TxHashRequired
+        );
+        // A network the core does not know: plain visible text.
+        assert_eq!(tx_hash("SOL", Some("5abc")).unwrap(), "5abc");
+        assert_eq!(
+            tx_hash("SOL", Some("a b")).unwrap_err().msg,
+            Msg::InvalidTxHash
+        );
+        assert_eq!(
+            tx_hash("SOL", Some(&"a".repeat(129))).unwrap_err().msg,
             Msg::InvalidTxHash
         );
     }

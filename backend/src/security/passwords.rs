@@ -72,6 +72,12 @@ pub async fn set_fund_password(
             attempt.succeeded();
         }
     }
+    // Checked last, once the caller proved who they are: the answer tells whether the two match.
+    if password::verify_blocking(form.password.clone(), user.password_hash.clone()).await {
+        return Err(
+            Refusal::new(RefusalKind::Invalid, Msg::FundPasswordSameAsLogin).with_field("password"),
+        );
+    }
     let hash = password::hash_blocking(form.password).await?;
     // Conditional on the hash the check saw: of two concurrent changes only one applies.
     let stored = match &user.fund_password_hash {
@@ -122,7 +128,21 @@ pub async fn change_with_old(
         );
     }
     attempt.succeeded();
+    differs_from_fund_password(user, &new.password).await?;
     store(db, user.id, new.password, Some(current.session.id)).await
+}
+
+/// Refuses a new login password equal to `user`'s fund password. Called only once the caller
+/// proved who they are (old password checked, code consumed): the answer tells whether they match.
+async fn differs_from_fund_password(user: &user::Model, new: &str) -> Result<(), Refusal> {
+    if let Some(fund) = &user.fund_password_hash
+        && password::verify_blocking(new.to_owned(), fund.clone()).await
+    {
+        return Err(
+            Refusal::new(RefusalKind::Invalid, Msg::LoginPasswordSameAsFund).with_field("password"),
+        );
+    }
+    Ok(())
 }
 
 /// Changes the login password of `current`'s user with a [`Purpose::Security`] code sent to the
@@ -139,6 +159,7 @@ pub async fn change_with_code(
         return Err(Refusal::rule("password", &Violation::PasswordUnchanged));
     }
     consume_security_code(db, user, code).await?;
+    differs_from_fund_password(user, &new.password).await?;
     store(db, user.id, new.password, Some(current.session.id)).await
 }
 
@@ -156,6 +177,7 @@ pub async fn reset(
     let Some(user) = account.find(db).await? else {
         return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidCode).with_field("code"));
     };
+    differs_from_fund_password(&user, &new.password).await?;
     store(db, user.id, new.password, None).await
 }
 

@@ -732,6 +732,17 @@ async fn the_fund_password_is_set_then_changed_with_the_old_one() {
         (400, "password_mismatch"),
         "{body}"
     );
+    // The login password is refused as the fund password.
+    let (status, body) = set(
+        trade,
+        json!({"password": PASSWORD, "confirmPassword": PASSWORD}),
+    )
+    .await;
+    assert_eq!(
+        (status, reason(&body), body["data"]["field"].as_str()),
+        (400, "fund_password_same_as_login", Some("password")),
+        "{body}"
+    );
     let (status, body) = set(
         trade,
         json!({"password": "trade#1", "confirmPassword": "trade#1"}),
@@ -783,6 +794,29 @@ async fn the_fund_password_is_set_then_changed_with_the_old_one() {
     let hash = stored.fund_password_hash.unwrap();
     assert!(hash.starts_with("$argon2id$"));
     assert!(backend::user::password::verify("trade#2", &hash));
+
+    // And the fund password is refused as the new login password.
+    let (status, body) = set(
+        "/api/user/tardPwdSet",
+        json!({"password": "Fundpass2026", "confirmPassword": "Fundpass2026", "oldPassword": "trade#2"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = set(
+        "/api/user/updatePwd",
+        json!({"oldPassword": PASSWORD, "password": "Fundpass2026", "confirmPassword": "Fundpass2026"}),
+    )
+    .await;
+    assert_eq!(
+        (status, reason(&body), body["data"]["field"].as_str()),
+        (400, "login_password_same_as_fund", Some("password")),
+        "{body}"
+    );
+    let stored = stored_user(&app, member.user_id).await;
+    assert!(backend::user::password::verify(
+        PASSWORD,
+        &stored.password_hash
+    ));
     app.stop().await;
 }
 

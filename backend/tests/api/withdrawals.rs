@@ -18,8 +18,12 @@ use crate::helpers::{
 };
 use crate::kyc::operator;
 
-const TRON: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
-const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+/// A TRON address of a user (not the platform's deposit address).
+const TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+/// An Ethereum address of a user (EIP-55 checksummed).
+const EVM: &str = "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB";
+/// A TRON transaction id: 64 hex digits.
+const TX_ID: &str = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const AAD: &str = "assets/withdrawal";
 const SUBMIT: &str = "/api/coin/coin/assets/withdrawal";
 
@@ -219,9 +223,15 @@ async fn a_passed_withdrawal_sends_received_and_pays_the_fee() {
     assert_eq!(listed["holdEntryId"], held.hold_entry_id);
 
     // Passing needs the transaction hash.
+    // Passing needs a transaction id of the withdrawal's network (TRON: 64 hex digits, no 0x).
     for (tx_hash, why) in [
         (None, "tx_hash_required"),
         (Some("has space"), "invalid_tx_hash"),
+        (Some("abc"), "invalid_tx_hash"),
+        (
+            Some("0xa1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"),
+            "invalid_tx_hash",
+        ),
     ] {
         let mut body = json!({"approve": true});
         if let Some(tx_hash) = tx_hash {
@@ -382,6 +392,16 @@ async fn bad_requests_are_refused_and_hold_nothing() {
     app.credit(member.user_id, "btc", dec!(0.5)).await;
     let mut wrong_password = form("usdt", "TRC20", TRON, "20");
     wrong_password["fundPassword"] = json!("Wrong#999");
+    let platform_address = app
+        .state()
+        .config
+        .funds
+        .channels
+        .iter()
+        .find(|c| c.network == "TRC20")
+        .expect("a TRC20 channel")
+        .address
+        .clone();
     let cases = [
         (
             form("usdt", "TRC20", TRON, "twenty"),
@@ -412,7 +432,7 @@ async fn bad_requests_are_refused_and_hold_nothing() {
             form(
                 "btc",
                 "BTC",
-                "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
                 "0.5000001",
             ),
             "insufficient_balance",
@@ -441,6 +461,12 @@ async fn bad_requests_are_refused_and_hold_nothing() {
         (
             form("usdt", "TRC20", "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8", "20"),
             "invalid_address",
+            "address",
+        ),
+        (
+            // The platform's own deposit address: the money would credit nobody.
+            form("usdt", "TRC20", &platform_address, "20"),
+            "withdraw_to_platform_address",
             "address",
         ),
         (wrong_password, "wrong_fund_password", "fundPassword"),
@@ -567,7 +593,7 @@ async fn review_is_for_operators_and_lists_show_only_ones_own() {
 
     // An operator cannot pass their own withdrawal.
     let ops = operator(&app, "alice.out@example.com").await;
-    let (status, body) = review(&app, &ops, id, json!({"approve": true, "txHash": "0x1"})).await;
+    let (status, body) = review(&app, &ops, id, json!({"approve": true, "txHash": TX_ID})).await;
     assert_eq!((status, reason(&body)), (403, "forbidden"), "{body}");
     let other_ops = operator(&app, "ops2@example.com").await;
     let (status, body) = review(
@@ -582,7 +608,7 @@ async fn review_is_for_operators_and_lists_show_only_ones_own() {
         &app,
         &other_ops,
         id,
-        json!({"approve": true, "txHash": "0x1"}),
+        json!({"approve": true, "txHash": TX_ID}),
     )
     .await;
     assert_eq!(status, 200, "{body}");
@@ -694,7 +720,7 @@ async fn concurrent_reviews_settle_a_withdrawal_once() {
         let body = if i % 3 == 2 {
             json!({"approve": false, "reason": "duplicate"})
         } else {
-            json!({"approve": true, "txHash": format!("0x{i}")})
+            json!({"approve": true, "txHash": format!("{i:064x}")})
         };
         review(&app, token, id, body)
     });

@@ -48,6 +48,20 @@ impl Network {
         }
     }
 
+    /// Whether `hash` has the form of a transaction id on this network: 64 hex digits, with `0x`
+    /// before them on EVM chains and without on Bitcoin and TRON (any case; checked exactly as
+    /// given, no trimming).
+    pub fn accepts_tx_hash(self, hash: &str) -> bool {
+        let digits = match self {
+            Self::Evm => match hash.strip_prefix("0x") {
+                Some(digits) => digits,
+                None => return false,
+            },
+            Self::Bitcoin | Self::Tron => hash,
+        };
+        digits.len() == 64 && digits.bytes().all(|b| b.is_ascii_hexdigit())
+    }
+
     /// Whether `address` is a well-formed address of this network with a correct checksum.
     pub fn accepts(self, address: &str) -> bool {
         match self {
@@ -117,6 +131,28 @@ fn is_evm_address(address: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn transaction_hashes_have_each_networks_form() {
+        let hex = "a".repeat(63) + "F";
+        assert!(Network::Bitcoin.accepts_tx_hash(&hex));
+        assert!(Network::Tron.accepts_tx_hash(&hex));
+        assert!(!Network::Evm.accepts_tx_hash(&hex));
+        assert!(Network::Evm.accepts_tx_hash(&format!("0x{hex}")));
+        assert!(!Network::Bitcoin.accepts_tx_hash(&format!("0x{hex}")));
+        for wrong in [
+            "abc",
+            "",
+            &"a".repeat(65),
+            &("g".to_owned() + &"a".repeat(63)),
+        ] {
+            assert!(!Network::Bitcoin.accepts_tx_hash(wrong), "{wrong}");
+            assert!(
+                !Network::Evm.accepts_tx_hash(&format!("0x{wrong}")),
+                "{wrong}"
+            );
+        }
+    }
+
     use super::*;
 
     const VALID: &[(&str, &str)] = &[
