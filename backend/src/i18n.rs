@@ -145,6 +145,8 @@ messages! {
     FundPasswordSameAsLogin => "fund_password_same_as_login",
     /// A login password equal to the fund password.
     LoginPasswordSameAsFund => "login_password_same_as_fund",
+    /// The account had too many failed sign-ins: the next needs a code sent to it.
+    LoginVerificationRequired => "login_verification_required",
     /// A sensitive change needs the password or a TOTP code first.
     ReauthRequired => "reauth_required",
     /// The authenticator code is wrong or was used before.

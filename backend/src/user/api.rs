@@ -49,6 +49,10 @@ pub struct LoginRequest {
     /// The 6-digit authenticator code; required when 2FA is on (`reason` `totp_required`).
     #[oai(validator(max_length = 16))]
     pub totp_code: Option<String>,
+    /// The code sent to the account (`sendEmailCode` with `type: login`); required while the
+    /// account has had too many failed sign-ins (`reason` `login_verification_required`).
+    #[oai(validator(max_length = 16))]
+    pub email_code: Option<String>,
     /// A name for this device in the device list; default: browser and system from the user agent.
     #[oai(validator(max_length = 100))]
     pub device_name: Option<String>,
@@ -107,6 +111,8 @@ pub enum VisitorCodeType {
     Register,
     /// For `backPwd` (password reset).
     Reset,
+    /// For `login` while the account needs a code (`reason` `login_verification_required`).
+    Login,
 }
 
 /// Asks for a verification code by e-mail (or SMS for a phone number).
@@ -259,6 +265,7 @@ impl UserApi {
                     account,
                     password: body.password,
                     totp_code: body.totp_code,
+                    email_code: body.email_code,
                     device: device_of(req, body.device_name),
                 },
                 config.security.session_ttl_secs,
@@ -306,8 +313,9 @@ impl UserApi {
         PublicResponse::of(result, Msg::Registered)
     }
 
-    /// Sends a verification code for registration or password reset to an e-mail address (or
-    /// by SMS to a phone). The answer is the same whether or not the account exists.
+    /// Sends a verification code for registration, password reset or a sign-in that needs one to an
+    /// e-mail address (or by SMS to a phone). The answer is the same whether or not the account
+    /// exists.
     #[oai(
         path = "/api/user/sendEmailCode",
         method = "post",
@@ -328,6 +336,7 @@ impl UserApi {
             let purpose = match body.kind {
                 VisitorCodeType::Register => Purpose::Register,
                 VisitorCodeType::Reset => Purpose::Reset,
+                VisitorCodeType::Login => Purpose::Login,
             };
             service::send_code(
                 db,

@@ -35,6 +35,8 @@ pub enum Purpose {
     Bind,
     /// Confirming a sensitive change (re-authentication by the current e-mail or phone).
     Security,
+    /// Signing in to an account that had too many failed sign-ins.
+    Login,
 }
 
 impl Purpose {
@@ -45,6 +47,7 @@ impl Purpose {
             Purpose::Reset => "reset",
             Purpose::Bind => "bind",
             Purpose::Security => "security",
+            Purpose::Login => "login",
         }
     }
 }

@@ -26,7 +26,8 @@ impl Limit {
     }
 }
 
-/// Failed logins per account (any IP) in 15 minutes.
+/// Failed logins per account (any IP) in 15 minutes before a sign-in also needs a code sent to the
+/// account (the account is never locked: its owner passes with the password and the code).
 pub const LOGIN_FAILURES_PER_ACCOUNT: Limit = Limit::per_secs(5, 900);
 /// Failed logins per IP (any account) in 15 minutes.
 pub const LOGIN_FAILURES_PER_IP: Limit = Limit::per_secs(50, 900);
@@ -75,10 +76,20 @@ pub struct RateLimiter {
     codes: CodeLimits,
 }
 
+/// Whether an attempt reserved with [`RateLimiter::reserve_guarded`] is within its guard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guard {
+    /// Within the guard's limit: the ordinary check suffices.
+    Open,
+    /// The guard's failures and attempts in flight reach its limit: the attempt must bring a
+    /// further proof (a code sent to the account) to be checked at all.
+    Raised,
+}
+
 /// What [`RateLimiter::reserve`] found.
 enum Reservation<'a> {
-    /// Reserved: the attempt may be checked.
-    Reserved(Attempt<'a>),
+    /// Reserved: the attempt may be checked (the guard says how).
+    Reserved(Attempt<'a>, Guard),
     /// The limit is used up: seconds until its window ends.
     Refused(u64),
     /// Failures and attempts in flight reach the limit: wait until one of those is decided.
@@ -133,15 +144,43 @@ impl RateLimiter {
             tokio::pin!(decided);
             // Registered before the state is read: a decision in between still wakes this one.
             decided.as_mut().enable();
-            match self.try_reserve_at(limits, Instant::now()) {
-                Reservation::Reserved(attempt) => return Ok(attempt),
+            match self.try_reserve_at(limits, None, Instant::now()) {
+                Reservation::Reserved(attempt, _) => return Ok(attempt),
                 Reservation::Refused(seconds) => return Err(seconds),
                 Reservation::Wait => decided.await,
             }
         }
     }
 
-    fn try_reserve_at<'a>(&'a self, limits: &[(&str, Limit)], now: Instant) -> Reservation<'a> {
+    /// Reserves one attempt as [`reserve`](Self::reserve) does under the hard `limits`, and under
+    /// `guard` without ever refusing or waiting: once the guard's failures plus its attempts in
+    /// flight reach its limit, the attempt is [`Guard::Raised`] — the caller asks for a further
+    /// proof instead of locking the key's owner out. Both are decided in one step, so parallel
+    /// attempts never get more ordinary checks than the guard has failures left. The attempt's
+    /// failure counts under the guard too.
+    pub async fn reserve_guarded<'a>(
+        &'a self,
+        limits: &[(&str, Limit)],
+        guard: (&str, Limit),
+    ) -> Result<(Attempt<'a>, Guard), u64> {
+        loop {
+            let decided = self.decided.notified();
+            tokio::pin!(decided);
+            decided.as_mut().enable();
+            match self.try_reserve_at(limits, Some(guard), Instant::now()) {
+                Reservation::Reserved(attempt, guard) => return Ok((attempt, guard)),
+                Reservation::Refused(seconds) => return Err(seconds),
+                Reservation::Wait => decided.await,
+            }
+        }
+    }
+
+    fn try_reserve_at<'a>(
+        &'a self,
+        limits: &[(&str, Limit)],
+        guard: Option<(&str, Limit)>,
+        now: Instant,
+    ) -> Reservation<'a> {
         let mut counters = self.counters();
         let mut wait = false;
         for (key, limit) in limits {
@@ -155,17 +194,26 @@ impl RateLimiter {
         if wait {
             return Reservation::Wait;
         }
-        for (key, _) in limits {
-            *counters.in_flight.entry((*key).to_owned()).or_insert(0) += 1;
+        let raised = guard.is_some_and(|(key, limit)| {
+            let (count, _) = failures(&counters, key, limit, now);
+            count + counters.in_flight.get(key).copied().unwrap_or(0) >= limit.max
+        });
+        let all: Vec<(String, Limit)> = limits
+            .iter()
+            .chain(guard.as_ref())
+            .map(|(key, limit)| ((*key).to_owned(), *limit))
+            .collect();
+        for (key, _) in &all {
+            *counters.in_flight.entry(key.clone()).or_insert(0) += 1;
         }
-        Reservation::Reserved(Attempt {
-            limiter: self,
-            limits: limits
-                .iter()
-                .map(|(key, limit)| ((*key).to_owned(), *limit))
-                .collect(),
-            outcome: Outcome::Failed,
-        })
+        Reservation::Reserved(
+            Attempt {
+                limiter: self,
+                limits: all,
+                outcome: Outcome::Failed,
+            },
+            if raised { Guard::Raised } else { Guard::Open },
+        )
     }
 
     /// Ends an attempt in flight: a failure is counted under each of its keys.
@@ -313,24 +361,27 @@ mod tests {
         let limiter = RateLimiter::new();
         let limit = Limit::per_secs(2, 60);
         let now = Instant::now();
-        let Reservation::Reserved(first) = limiter.try_reserve_at(&[("k", limit)], now) else {
+        let Reservation::Reserved(first, _) = limiter.try_reserve_at(&[("k", limit)], None, now)
+        else {
             panic!("the first attempt is reserved");
         };
-        let Reservation::Reserved(second) = limiter.try_reserve_at(&[("k", limit)], now) else {
+        let Reservation::Reserved(second, _) = limiter.try_reserve_at(&[("k", limit)], None, now)
+        else {
             panic!("the second attempt is reserved");
         };
         // Both may still fail: a third waits for one of them rather than being checked now.
         assert!(matches!(
-            limiter.try_reserve_at(&[("k", limit)], now),
+            limiter.try_reserve_at(&[("k", limit)], None, now),
             Reservation::Wait
         ));
         first.succeeded();
-        let Reservation::Reserved(third) = limiter.try_reserve_at(&[("k", limit)], now) else {
+        let Reservation::Reserved(third, _) = limiter.try_reserve_at(&[("k", limit)], None, now)
+        else {
             panic!("a success makes room");
         };
         drop((second, third));
         assert!(matches!(
-            limiter.try_reserve_at(&[("k", limit)], now),
+            limiter.try_reserve_at(&[("k", limit)], None, now),
             Reservation::Refused(_)
         ));
     }
@@ -340,14 +391,38 @@ mod tests {
         let limiter = RateLimiter::new();
         let (narrow, wide) = (Limit::per_secs(1, 60), Limit::per_secs(10, 60));
         let now = Instant::now();
-        let held = limiter.try_reserve_at(&[("account", narrow), ("ip", wide)], now);
-        assert!(matches!(held, Reservation::Reserved(_)));
+        let held = limiter.try_reserve_at(&[("account", narrow), ("ip", wide)], None, now);
+        assert!(matches!(held, Reservation::Reserved(..)));
         assert!(matches!(
-            limiter.try_reserve_at(&[("account", narrow), ("ip", wide)], now),
+            limiter.try_reserve_at(&[("account", narrow), ("ip", wide)], None, now),
             Reservation::Wait
         ));
         // The waiting attempt reserved nothing under the wide limit.
         assert_eq!(limiter.counters().in_flight.get("ip"), Some(&1));
+    }
+
+    #[test]
+    fn a_guard_raises_instead_of_refusing_and_counts_attempts_in_flight() {
+        let limiter = RateLimiter::new();
+        let (guard, wide) = (Limit::per_secs(2, 60), Limit::per_secs(100, 60));
+        let now = Instant::now();
+        let reserve = || limiter.try_reserve_at(&[("ip", wide)], Some(("account", guard)), now);
+        let (Reservation::Reserved(first, Guard::Open), Reservation::Reserved(second, Guard::Open)) =
+            (reserve(), reserve())
+        else {
+            panic!("two attempts are within the guard");
+        };
+        // Two in flight may both fail: a third is raised at once, neither refused nor waiting.
+        let Reservation::Reserved(third, Guard::Raised) = reserve() else {
+            panic!("the third is raised");
+        };
+        drop((first, second, third));
+        // Three failures counted: raised until the window ends or a success clears the account.
+        let Reservation::Reserved(fourth, Guard::Raised) = reserve() else {
+            panic!("still raised");
+        };
+        fourth.succeeded_clearing("account");
+        assert!(matches!(reserve(), Reservation::Reserved(_, Guard::Open)));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -12,7 +12,7 @@ use wasm_core::validate::{PasswordChange, PasswordRule, Violation, validate_emai
 
 use super::codes::{self, Purpose};
 use super::mailer::{Channel, Mailer, Outgoing};
-use super::rate_limit::{self, RateLimiter};
+use super::rate_limit::{self, Guard, RateLimiter};
 use super::session::{self, Device, NewSession};
 use super::{password, totp};
 use crate::clock::now_ms;
@@ -139,7 +139,7 @@ pub async fn send_code(
             t(Msg::MailAlreadyRegisteredSubject, &[("site", site)]),
             t(Msg::MailAlreadyRegisteredBody, &[]),
         )),
-        (Purpose::Reset, None) => None,
+        (Purpose::Reset | Purpose::Login, None) => None,
         _ => {
             let code = codes::issue(db, target, purpose).await?;
             let minutes = codes::CODE_TTL_MINUTES.to_string();
@@ -299,12 +299,21 @@ pub struct Login {
     pub password: String,
     /// The authenticator code, needed when 2FA is on.
     pub totp_code: Option<String>,
+    /// A [`Purpose::Login`] code sent to the account, needed while the account has had too many
+    /// failed sign-ins ([`rate_limit::LOGIN_FAILURES_PER_ACCOUNT`]).
+    pub email_code: Option<String>,
     /// Where it comes from.
     pub device: Device,
 }
 
 /// Checks the credentials (and the TOTP code when 2FA is on) within the failure limits, logs the
 /// attempt, and starts a session for the device.
+///
+/// Too many failures from one IP refuse it for a while (429). Too many failures on one account
+/// never lock the account out: from then on a sign-in must also bring a [`Purpose::Login`] code
+/// sent to the account (`login_verification_required`, asked before any password is checked, so
+/// the answer says nothing about the password); the owner passes with the password and the code,
+/// and their success clears the account's failures.
 pub async fn login(
     db: &DatabaseConnection,
     limiter: &RateLimiter,
@@ -314,13 +323,28 @@ pub async fn login(
     let account_key = format!("login:account:{}", form.account.as_str());
     let ip_key = format!("login:ip:{}", form.device.ip);
     // Counted before the hash: parallel guesses cannot pass the limits between check and record.
-    let attempt = limiter
-        .reserve(&[
+    let (attempt, guard) = limiter
+        .reserve_guarded(
+            &[(&ip_key, rate_limit::LOGIN_FAILURES_PER_IP)],
             (&account_key, rate_limit::LOGIN_FAILURES_PER_ACCOUNT),
-            (&ip_key, rate_limit::LOGIN_FAILURES_PER_IP),
-        ])
+        )
         .await
         .map_err(too_many)?;
+    if guard == Guard::Raised {
+        let Some(code) = form.email_code.as_deref().filter(|c| !c.trim().is_empty()) else {
+            // Nothing was checked: not a failure.
+            attempt.succeeded();
+            return Err(
+                Refusal::new(RefusalKind::Invalid, Msg::LoginVerificationRequired)
+                    .with_field("emailCode"),
+            );
+        };
+        // The code first, its guesses limited by the code itself. No code is ever sent for an
+        // unknown account, so it fails there exactly like a wrong code.
+        codes::consume(db, form.account.as_str(), Purpose::Login, code.trim())
+            .await
+            .map_err(|refusal| refusal.with_field("emailCode"))?;
+    }
     let found = form.account.find(db).await?;
     let stored = found.as_ref().map_or_else(
         || password::dummy_hash().to_owned(),
@@ -338,7 +362,13 @@ pub async fn login(
     }
     if user.totp_enabled {
         let Some(code) = form.totp_code.as_deref().filter(|c| !c.trim().is_empty()) else {
-            attempt.succeeded();
+            // The password is right; with the account's code too, the account is its owner's
+            // again, and the authenticator step that follows needs no second code.
+            if guard == Guard::Raised {
+                attempt.succeeded_clearing(&account_key);
+            } else {
+                attempt.succeeded();
+            }
             return Err(
                 Refusal::new(RefusalKind::Invalid, Msg::TotpRequired).with_field("totpCode")
             );

@@ -145,4 +145,37 @@ describe('login page', () => {
     expect(api.callsTo('/api/user/login').at(-1)?.body).toEqual({ account: 'jane@example.com', password: 'Secret123', totpCode: '123456' });
     expect(document.cookie).toContain('coin-access-token=tok-2fa');
   });
+
+  it('asks for a code sent to the account after too many failed sign-ins, and signs in with it', async () => {
+    const REQUIRED = 'Too many failed sign-ins on this account. For your safety, enter the verification code we send to it';
+    const api = stubApi({
+      '/api/user/login': (body) => {
+        if (!body.emailCode) return { status: 400, msg: REQUIRED, reason: 'login_verification_required', field: 'emailCode' };
+        if (body.emailCode !== '246810') return { status: 400, msg: 'The verification code is incorrect.', reason: 'invalid_code', field: 'emailCode' };
+        return { data: { satoken: 'tok-unlocked', userId: 42, deviceId: 1, expiresAt: 0 } };
+      },
+      '/api/user/sendEmailCode': () => ({ data: { channel: 'email', expiresInSecs: 600, resendAfterSecs: 60 } }),
+      '/api/user/getInfo': () => ({ data: userInfo('jane@example.com') }),
+    });
+    const { router } = renderApp('/user/login');
+    await submitLogin('jane@example.com', 'Secret123');
+
+    // Not locked out: the form explains and offers the code.
+    expect((await screen.findByRole('status')).textContent).toBe(REQUIRED);
+    const code = screen.getByRole('textbox', { name: 'Verification code' });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(descriptionOf(code)).toBeTruthy());
+    expect(api.callsTo('/api/user/login')).toHaveLength(1);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    await waitFor(() => expect(api.callsTo('/api/user/sendEmailCode')[0]?.body).toEqual({ account: 'jane@example.com', type: 'login' }));
+    fireEvent.change(code, { target: { value: '111111' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(descriptionOf(screen.getByRole('textbox', { name: 'Verification code' }))).toBe('The verification code is incorrect.'));
+
+    fireEvent.change(code, { target: { value: '246810' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(path(router)).toBe('/home/index'));
+    expect(api.callsTo('/api/user/login').at(-1)?.body).toEqual({ account: 'jane@example.com', password: 'Secret123', emailCode: '246810' });
+  });
 });

@@ -1,13 +1,15 @@
 /**
  * /user/login: account and password, then — when the account has 2FA on (`totp_required`) — the
- * 6-digit authenticator code, sent again with the same credentials. Success starts the session
+ * 6-digit authenticator code, sent again with the same credentials. After too many failed sign-ins
+ * on an account (`login_verification_required`) the account is not locked: the form asks for a code
+ * sent to it (sendEmailCode, type login) and sends it with the password. Success starts the session
  * (cookie, getInfo stored with the login flag), says so, and goes to `?redirect=` when it is a
  * path of this site, else to /home/index.
  *
  * @module
  */
 
-import { Button, HStack, Link, Stack } from '@chakra-ui/react';
+import { Button, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,12 +21,13 @@ import { clearUserQueries } from '../../hooks/use-sign-out';
 import { safeRedirect, saveUserInfo, startSession } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
 import { AuthCard } from './auth-card';
-import { FormError, PasswordField, TextField } from './fields';
+import { CodeField, FormError, PasswordField, TextField } from './fields';
 import { type FieldErrors, accountError, callErrors, errorReason, hasErrors, requiredError } from './form-errors';
 import type { LoginPrefill } from './register-page';
 import { useFocusFirstError } from './use-focus-first-error';
+import { useSendCode } from './use-send-code';
 
-type LoginField = 'account' | 'password' | 'totpCode';
+type LoginField = 'account' | 'password' | 'totpCode' | 'emailCode';
 
 /** A 6-digit authenticator code. */
 const TOTP_CODE = /^\d{6}$/;
@@ -39,7 +42,11 @@ export function LoginPage() {
   const prefill = (location.state as LoginPrefill | null)?.account ?? '';
 
   const [step, setStep] = useState<'credentials' | 'totp'>('credentials');
-  const [values, setValues] = useState<Record<LoginField, string>>({ account: prefill, password: '', totpCode: '' });
+  const [values, setValues] = useState<Record<LoginField, string>>({ account: prefill, password: '', totpCode: '', emailCode: '' });
+  // The server's explanation once the account needs a code sent to it for this sign-in.
+  const [codeNeeded, setCodeNeeded] = useState<string>();
+  const code = useSendCode('login');
+  const codeRef = useRef<HTMLInputElement>(null);
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   const [formError, setFormError] = useState<string>();
   const [finishing, setFinishing] = useState(false);
@@ -78,7 +85,11 @@ export function LoginPage() {
     if (pending) return;
     const found: FieldErrors<LoginField> =
       step === 'credentials'
-        ? { account: accountError(t, values.account), password: requiredError(t, values.password) }
+        ? {
+            account: accountError(t, values.account),
+            password: requiredError(t, values.password),
+            emailCode: codeNeeded ? requiredError(t, values.emailCode) : undefined,
+          }
         : { totpCode: TOTP_CODE.test(values.totpCode) ? undefined : t('auth.totp.format') };
     setErrors(found);
     setFormError(undefined);
@@ -93,21 +104,47 @@ export function LoginPage() {
           account: values.account.trim(),
           password: values.password,
           ...(step === 'totp' ? { totpCode: values.totpCode } : {}),
+          ...(step === 'credentials' && codeNeeded ? { emailCode: values.emailCode } : {}),
         },
       });
     } catch (failure) {
-      if (errorReason(failure) === 'totp_required') {
+      const reason = errorReason(failure);
+      if (reason === 'totp_required') {
+        // Password (and code, when one was needed) proven: the authenticator step needs no other.
+        setCodeNeeded(undefined);
         setStep('totp');
-        setValues((current) => ({ ...current, totpCode: '' }));
+        setValues((current) => ({ ...current, totpCode: '', emailCode: '' }));
         return;
       }
-      const split = callErrors(t, failure, step === 'totp' ? (['totpCode'] as const) : (['account', 'password'] as const));
+      if (reason === 'login_verification_required') {
+        setCodeNeeded(callErrors(t, failure, ['emailCode'] as const).fields.emailCode ?? t('errors.unknown'));
+        return;
+      }
+      const split = callErrors(t, failure, step === 'totp' ? (['totpCode'] as const) : (['account', 'password', 'emailCode'] as const));
       setErrors(split.fields);
       setFormError(split.form);
       focusFirstError();
       return;
     }
     await finish(result);
+  }
+
+  async function sendCode() {
+    const error = accountError(t, values.account);
+    if (error) {
+      setErrors((current) => ({ ...current, account: error }));
+      focusFirstError();
+      return;
+    }
+    setErrors((current) => ({ ...current, account: undefined, emailCode: undefined }));
+    try {
+      await code.send(values.account);
+      codeRef.current?.focus();
+    } catch (failure) {
+      const split = callErrors(t, failure, ['account'] as const);
+      setErrors((current) => ({ ...current, ...split.fields, ...(split.form ? { emailCode: split.form } : {}) }));
+      focusFirstError();
+    }
   }
 
   function backToCredentials() {
@@ -187,6 +224,25 @@ export function LoginPage() {
               </Link>
             </HStack>
           </Stack>
+          {codeNeeded && (
+            <Stack gap="3">
+              <Text role="status" fontSize="sm" color="fg.warning">
+                {codeNeeded}
+              </Text>
+              <CodeField
+                label={t('auth.field.code')}
+                value={values.emailCode}
+                onChange={set('emailCode')}
+                error={errors.emailCode}
+                hint={code.hint}
+                inputRef={codeRef}
+                sending={code.sending}
+                secondsLeft={code.secondsLeft}
+                sentOnce={code.sentOnce}
+                onSend={() => void sendCode()}
+              />
+            </Stack>
+          )}
           <FormError message={formError} />
           <Button type="submit" size="lg" colorPalette="brand" w="full" loading={pending}>
             {t('auth.login.submit')}
