@@ -16,6 +16,7 @@ mod m20261121_000010_create_spot_orders;
 mod m20261127_000011_create_seconds_orders;
 mod m20261127_000012_create_futures;
 mod m20261127_000013_create_futures_funding_round;
+mod m20261128_000014_create_notification;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -37,6 +38,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000011_create_seconds_orders::Migration),
             Box::new(m20261127_000012_create_futures::Migration),
             Box::new(m20261127_000013_create_futures_funding_round::Migration),
+            Box::new(m20261128_000014_create_notification::Migration),
         ]
     }
 }

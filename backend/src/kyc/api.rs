@@ -330,7 +330,8 @@ pub enum FileContentResponse {
         /// `nosniff`.
         #[oai(header = "X-Content-Type-Options")]
         String,
-        /// `inline`.
+        /// `inline` for images; `attachment; filename="document-{id}.pdf"` for PDFs (a browser
+        /// downloads them instead of opening them in the site's origin).
         #[oai(header = "Content-Disposition")]
         String,
     ),
@@ -371,6 +372,15 @@ async fn upload(
     )
     .await?;
     Ok(uploaded(file, link_key))
+}
+
+/// How a stored file is served: images inline (`<img src>`), PDFs only as downloads.
+fn disposition(file: &uploaded_file::Model) -> String {
+    if file.content_type == "application/pdf" {
+        format!("attachment; filename=\"document-{}.pdf\"", file.id)
+    } else {
+        "inline".to_owned()
+    }
 }
 
 fn uploaded(file: uploaded_file::Model, key: &[u8; 32]) -> UploadedFile {
@@ -487,10 +497,10 @@ impl KycApi {
         match result {
             Ok((file, bytes)) => FileContentResponse::Ok(
                 Binary(bytes),
-                file.content_type,
+                file.content_type.clone(),
                 "private, max-age=300".to_owned(),
                 "nosniff".to_owned(),
-                "inline".to_owned(),
+                disposition(&file),
             ),
             Err(error) => error.into(),
         }

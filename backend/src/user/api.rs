@@ -264,6 +264,7 @@ impl UserApi {
                 config.security.session_ttl_secs,
             )
             .await?;
+            crate::notify::logins::after_login(db, &new.session).await;
             Ok(LoginResult {
                 satoken: new.token,
                 user_id: new.session.user_id,

@@ -18,13 +18,13 @@ use crate::helpers::{
 };
 use crate::kyc::operator;
 
-const TRON: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+pub const TRON: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const AAD: &str = "assets/withdrawal";
 const SUBMIT: &str = "/api/coin/coin/assets/withdrawal";
 
 /// A member with `amount` USDT in funding and a fund password.
-async fn funded(app: &TestApp, account: &str, amount: Decimal) -> Member {
+pub async fn funded(app: &TestApp, account: &str, amount: Decimal) -> Member {
     let member = app.member(account).await;
     app.credit(member.user_id, "usdt", amount).await;
     set_fund_password(app, &member).await;
@@ -47,7 +47,7 @@ fn seal(key: &str, form: &Value) -> String {
     cipher::seal_text(key, &cipher::encode_base64(&nonce), AAD, &form.to_string()).unwrap()
 }
 
-fn form(coin: &str, network: &str, address: &str, amount: &str) -> Value {
+pub fn form(coin: &str, network: &str, address: &str, amount: &str) -> Value {
     json!({"coin": coin, "network": network, "address": address, "amount": amount,
         "fundPassword": FUND_PASSWORD})
 }
@@ -72,12 +72,12 @@ async fn post_payload(
 }
 
 /// Seals `form` with the session's key and submits it.
-async fn withdraw(app: &TestApp, token: &str, form: &Value) -> (u16, Value) {
+pub async fn withdraw(app: &TestApp, token: &str, form: &Value) -> (u16, Value) {
     let key = key_of(app, token).await;
     post_payload(app, token, None, &seal(&key, form)).await
 }
 
-async fn review(app: &TestApp, token: &str, id: i64, body: Value) -> (u16, Value) {
+pub async fn review(app: &TestApp, token: &str, id: i64, body: Value) -> (u16, Value) {
     app.post_as(
         token,
         &format!("/api/admin/withdrawals/{id}/review"),
