@@ -52,7 +52,7 @@ pub struct UploadedFile {
     /// The type recognised from the content: `image/jpeg`, `image/png`, `image/webp` or
     /// `application/pdf`.
     pub content_type: String,
-    /// Bytes.
+    /// Bytes stored (an image's re-encoded size).
     pub size: i64,
     /// A signed link to the content, valid 5 minutes (ask `getSignedUrl` for a new one).
     pub url: String,
@@ -395,8 +395,11 @@ fn uploaded(file: uploaded_file::Model, key: &[u8; 32]) -> UploadedFile {
 #[OpenApi(tag = "ApiTags::Kyc")]
 impl KycApi {
     /// Uploads a file (multipart form, field `file`): JPEG, PNG, WebP or PDF, recognised by its
-    /// content (the name and declared type are ignored), at most 5 MiB. It is stored under a
-    /// server-generated name; only its owner and operators can get links to it.
+    /// content (the name and declared type are ignored), at most 5 MiB. An image is decoded and
+    /// stored re-encoded without metadata or trailing bytes (`image_unreadable` when it does not
+    /// decode, `image_too_many_pixels` past 8192 pixels a side or 40 megapixels); a PDF with
+    /// scripts, actions, attachments or encryption is refused (`pdf_active_content`). It is stored
+    /// under a server-generated name; only its owner and operators can get links to it.
     #[oai(
         path = "/api/common/upload/OSS",
         method = "post",
