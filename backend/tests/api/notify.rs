@@ -1,6 +1,7 @@
 //! Security and money e-mails (issue 22, item 5): each event gives exactly one e-mail, in the
 //! user's language, with their anti-phishing code, through the real mailer (the dev outbox here);
-//! notices written while no server delivered them go out after a restart.
+//! notices written while no server delivered them go out after a restart; a mail server that never
+//! answers does not hold up a deposit, and a failed send waits for its retry.
 
 use std::time::Duration;
 
@@ -359,5 +360,109 @@ async fn notices_left_undelivered_go_out_after_a_restart() {
         ],
     )
     .await;
+    app.stop().await;
+}
+
+/// A deposit of `user` (an operator account: production has no outbox for registration codes)
+/// passed by `ops`; answers how long the review took.
+async fn credit_deposit(app: &TestApp, user: &str, ops: &str) -> Duration {
+    let token = crate::kyc::operator(app, user).await;
+    let reviewer = crate::kyc::operator(app, ops).await;
+    let (status, body) = crate::kyc::upload_as(
+        app,
+        &token,
+        crate::kyc::UPLOAD,
+        "file",
+        "paid.png",
+        "image/png",
+        crate::kyc::sample("png", 256),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let screenshot = body["data"]["fileId"].as_i64().unwrap();
+    let (status, body) = crate::deposits::claim(
+        app,
+        &token,
+        None,
+        crate::deposits::usdt_claim("20", screenshot),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["data"]["id"].as_i64().unwrap();
+    let started = std::time::Instant::now();
+    let (status, body) = crate::deposits::review(app, &reviewer, id, true, None).await;
+    assert_eq!(status, 200, "{body}");
+    started.elapsed()
+}
+
+/// The one notification row, once `ready` holds for it (polling, at most 10 s).
+async fn row_when(
+    app: &TestApp,
+    ready: impl Fn(&notification::Model) -> bool,
+) -> notification::Model {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let rows = notification::Entity::find().all(app.db()).await.unwrap();
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        if ready(&rows[0]) {
+            return rows[0].clone();
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{rows:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_mail_server_that_never_answers_does_not_hold_up_the_money() {
+    // Accepts connections and never says a word.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let held = tokio::spawn(async move {
+        let mut sockets = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            sockets.push(socket);
+        }
+    });
+    let app = crate::helpers::spawn_app_with(|config| {
+        config.mode = backend::config::Mode::Production;
+        config.mail.smtp_url = format!("smtp://127.0.0.1:{port}");
+        config.mail.from = "Kestrel Exchange <no-reply@kestrel.test>".into();
+    })
+    .await;
+    let took = credit_deposit(&app, "slow-mail@example.com", "ops@example.com").await;
+    assert!(
+        took < Duration::from_secs(5),
+        "the review waited for mail: {took:?}"
+    );
+    // The notice is being delivered (taken, counted), not sent, and the credit stands.
+    let row = row_when(&app, |row| row.attempts == 1).await;
+    assert!(
+        row.sent_at.is_none() && row.claimed_until.is_some(),
+        "{row:?}"
+    );
+    held.abort();
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_failed_send_is_kept_for_a_later_retry() {
+    // A port nobody listens on: the connection is refused at once.
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let app = crate::helpers::spawn_app_with(|config| {
+        config.mode = backend::config::Mode::Production;
+        config.mail.smtp_url = format!("smtp://127.0.0.1:{port}");
+        config.mail.from = "Kestrel Exchange <no-reply@kestrel.test>".into();
+    })
+    .await;
+    credit_deposit(&app, "no-mail@example.com", "ops@example.com").await;
+    let row = row_when(&app, |row| row.attempts == 1 && row.claimed_until.is_none()).await;
+    let now = backend::clock::now_ms();
+    assert!(row.sent_at.is_none() && row.failed_at.is_none(), "{row:?}");
+    assert!(row.last_error.is_some(), "{row:?}");
+    // Tried again after the first backoff (30 s), not before.
+    let wait = row.next_attempt_at - now;
+    assert!((20_000..=30_000).contains(&wait), "{wait} ms: {row:?}");
     app.stop().await;
 }
