@@ -1,5 +1,7 @@
 //! What a successful login means for the user's e-mails: the language they are written in from
 //! now on (the login request's), and a notice when the device or IP address is new to the account.
+//! The language also follows the webapp's afterwards: [`follow_lang`] records the language of
+//! `getInfo` (which the webapp calls on every page load, with its `lang` header) when it changed.
 //! A login counts as from a known device when an earlier session of the user had the same user
 //! agent and the same IP address; the very first login (right after registration) has no earlier
 //! session and sends nothing.
@@ -51,4 +53,21 @@ async fn record(
         Notice::new_login(&session.device_name, &session.ip, session.created_at),
     )
     .await
+}
+
+/// Records the current request's language as `user`'s when it differs from the stored one (one
+/// conditional write only when the user switched languages). A failure is logged and ignored.
+pub async fn follow_lang(db: &impl ConnectionTrait, user: &user::Model) {
+    let lang = current_lang().code();
+    if user.lang.as_deref() == Some(lang) {
+        return;
+    }
+    let updated = user::Entity::update_many()
+        .col_expr(user::Column::Lang, Expr::value(Some(lang.to_owned())))
+        .filter(user::Column::Id.eq(user.id))
+        .exec(db)
+        .await;
+    if let Err(error) = updated {
+        tracing::warn!(%error, user_id = user.id, "recording the user's language failed");
+    }
 }

@@ -10,7 +10,7 @@
 //!   secret (no code, password, key or full session token).
 //! - Delivery: [`deliver::run`] is a background task that sends due rows through the real mailer
 //!   (SMTP when configured, the dev outbox in development), in the recipient's language
-//!   (`user.lang`, the language of their latest login; [`logins`]) with their anti-phishing code,
+//!   (`user.lang`, the language the webapp last used; [`logins`]) with their anti-phishing code,
 //!   and marks each sent. It keeps no state of its own: after a restart it finds every row not yet
 //!   sent, so nothing written is lost.
 //! - Texts: [`texts`] maps each kind to its subject and body, short and factual, in the 14

@@ -466,3 +466,29 @@ async fn a_failed_send_is_kept_for_a_later_retry() {
     assert!((20_000..=30_000).contains(&wait), "{wait} ms: {row:?}");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_language_follows_the_one_the_webapp_uses() {
+    let app = spawn_app().await;
+    let to = "lea@example.com";
+    let member = app.member(to).await;
+    // The webapp switched to French: its next getInfo says so.
+    let (status, body) = app
+        .post(
+            "/api/user/getInfo",
+            None,
+            &[("satoken", member.token.as_str()), ("lang", "fr")],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    set_fund_password(&app, &member).await;
+    let notice = arrived(&app, to, "Kestrel Exchange : mot de passe des fonds défini").await;
+    assert!(
+        notice[0]["body"]
+            .as_str()
+            .unwrap()
+            .starts_with("Un mot de passe des fonds a été défini"),
+        "{notice:?}"
+    );
+    app.stop().await;
+}
