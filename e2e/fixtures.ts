@@ -484,6 +484,16 @@ type Fixtures = {
 };
 
 export const test = base.extend<Fixtures>({
+  // Every page of every spec fails its test on a Content-Security-Policy violation: Chromium reports
+  // each one on the console ("… violates the following Content Security Policy directive …").
+  page: async ({ page }, use) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await use(page);
+    expect(violations, 'Content-Security-Policy violations on the page').toEqual([]);
+  },
   shell: async ({ page }, use) => {
     await use(new Shell(page));
   },

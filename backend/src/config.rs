@@ -423,6 +423,10 @@ pub struct SecurityConfig {
     pub code_resend_secs: u64,
     /// Codes one IP address may request per hour.
     pub codes_per_ip_hour: u32,
+    /// Origins (`https://exchange.example`) besides the request's own whose pages may open the
+    /// user channel with the session cookie; see `http::origin` (`EXCHANGE_ALLOWED_ORIGINS`,
+    /// comma-separated).
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for SecurityConfig {
@@ -434,6 +438,7 @@ impl Default for SecurityConfig {
             link_secret: String::new(),
             code_resend_secs: 60,
             codes_per_ip_hour: 60,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -778,6 +783,14 @@ impl Config {
         if let Some(value) = env("EXCHANGE_CODES_PER_IP_HOUR") {
             config.security.codes_per_ip_hour =
                 parse_env("EXCHANGE_CODES_PER_IP_HOUR", value, "an integer")?;
+        }
+        if let Some(value) = env("EXCHANGE_ALLOWED_ORIGINS") {
+            config.security.allowed_origins = value
+                .split(',')
+                .map(str::trim)
+                .filter(|origin| !origin.is_empty())
+                .map(str::to_owned)
+                .collect();
         }
         if let Some(value) = env("EXCHANGE_UPLOAD_DIR") {
             config.security.upload_dir = PathBuf::from(value);

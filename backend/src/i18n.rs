@@ -232,6 +232,12 @@ messages! {
     FileRequired => "file_required",
     /// A signed link is expired or forged.
     LinkExpired => "link_expired",
+    /// An upload with an image's first bytes that does not decode as that image.
+    ImageUnreadable => "image_unreadable",
+    /// An image beyond `{max}` pixels a side or `{megapixels}` megapixels.
+    ImageTooManyPixels => "image_too_many_pixels",
+    /// A PDF with scripts, actions, attachments or encryption.
+    PdfActiveContent => "pdf_active_content",
     // Funds and the ledger (texts in locales/funds/).
     /// No listed asset has this name (`{coin}`).
     UnknownCoin => "unknown_coin",
@@ -348,6 +354,57 @@ messages! {
     /// A stop order's trigger equal to the mark price now.
     StopTriggerAtMark => "stop_trigger_at_mark",
     // -- end of futures messages --
+
+    // Security and money e-mails (texts in locales/notify/; crate::notify).
+    /// Subject of the notice of a login from a new device or IP (`{site}`).
+    NoticeNewLoginSubject => "notice_new_login_subject",
+    /// Body of the notice of a login from a new device or IP (`{time}`, `{device}`, `{ip}`).
+    NoticeNewLoginBody => "notice_new_login_body",
+    /// Subject of the notice of 2FA turned on (`{site}`).
+    NoticeTotpEnabledSubject => "notice_totp_enabled_subject",
+    /// Body of the notice of 2FA turned on (`{time}`).
+    NoticeTotpEnabledBody => "notice_totp_enabled_body",
+    /// Subject of the notice of 2FA turned off (`{site}`).
+    NoticeTotpDisabledSubject => "notice_totp_disabled_subject",
+    /// Body of the notice of 2FA turned off (`{time}`).
+    NoticeTotpDisabledBody => "notice_totp_disabled_body",
+    /// Subject of the notice of the fund password set (`{site}`).
+    NoticeFundPasswordSetSubject => "notice_fund_password_set_subject",
+    /// Body of the notice of the fund password set (`{time}`).
+    NoticeFundPasswordSetBody => "notice_fund_password_set_body",
+    /// Subject of the notice of the fund password changed (`{site}`).
+    NoticeFundPasswordChangedSubject => "notice_fund_password_changed_subject",
+    /// Body of the notice of the fund password changed (`{time}`).
+    NoticeFundPasswordChangedBody => "notice_fund_password_changed_body",
+    /// Subject of the notice of the login password changed (`{site}`).
+    NoticeLoginPasswordChangedSubject => "notice_login_password_changed_subject",
+    /// Body of the notice of the login password changed (`{time}`).
+    NoticeLoginPasswordChangedBody => "notice_login_password_changed_body",
+    /// Subject of the notice of identity verification passed (`{site}`).
+    NoticeKycApprovedSubject => "notice_kyc_approved_subject",
+    /// Body of the notice of identity verification passed.
+    NoticeKycApprovedBody => "notice_kyc_approved_body",
+    /// Subject of the notice of identity verification failed (`{site}`).
+    NoticeKycRejectedSubject => "notice_kyc_rejected_subject",
+    /// Body of the notice of identity verification failed (`{reason}`).
+    NoticeKycRejectedBody => "notice_kyc_rejected_body",
+    /// Subject of the notice of a deposit credited (`{site}`).
+    NoticeDepositCreditedSubject => "notice_deposit_credited_subject",
+    /// Body of the notice of a deposit credited (`{amount}`, `{coin}`, `{network}`, `{time}`).
+    NoticeDepositCreditedBody => "notice_deposit_credited_body",
+    /// Subject of the notice of a withdrawal submitted (`{site}`).
+    NoticeWithdrawalSubmittedSubject => "notice_withdrawal_submitted_subject",
+    /// Body of the notice of a withdrawal submitted (`{amount}`, `{coin}`, `{network}`, `{address}`, `{time}`).
+    NoticeWithdrawalSubmittedBody => "notice_withdrawal_submitted_body",
+    /// Subject of the notice of a withdrawal sent (`{site}`).
+    NoticeWithdrawalSentSubject => "notice_withdrawal_sent_subject",
+    /// Body of the notice of a withdrawal sent (`{amount}`, `{coin}`, `{network}`, `{address}`, `{txHash}`).
+    NoticeWithdrawalSentBody => "notice_withdrawal_sent_body",
+    /// Subject of the notice of a withdrawal rejected (`{site}`).
+    NoticeWithdrawalRejectedSubject => "notice_withdrawal_rejected_subject",
+    /// Body of the notice of a withdrawal rejected (`{amount}`, `{coin}`, `{network}`, `{reason}`).
+    NoticeWithdrawalRejectedBody => "notice_withdrawal_rejected_body",
+    // -- end of notify messages --
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -495,11 +552,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/trading/", $code, ".json")),
             include_str!(concat!("../locales/seconds/", $code, ".json")),
             include_str!(concat!("../locales/futures/", $code, ".json")),
+            include_str!(concat!("../locales/notify/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 12]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 13]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

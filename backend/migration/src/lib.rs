@@ -16,6 +16,7 @@ mod m20261121_000010_create_spot_orders;
 mod m20261127_000011_create_seconds_orders;
 mod m20261127_000012_create_futures;
 mod m20261127_000013_create_futures_funding_round;
+mod m20261128_000014_create_notification;
 mod m20261128_000020_create_conversion_usage;
 
 /// Every migration, in the order it is applied.
@@ -38,6 +39,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000011_create_seconds_orders::Migration),
             Box::new(m20261127_000012_create_futures::Migration),
             Box::new(m20261127_000013_create_futures_funding_round::Migration),
+            Box::new(m20261128_000014_create_notification::Migration),
             Box::new(m20261128_000020_create_conversion_usage::Migration),
         ]
     }

@@ -212,6 +212,8 @@ pub async fn review(
         .one(&txn)
         .await?
         .ok_or_else(not_found)?;
+    let notice = crate::notify::Notice::kyc(decision.approve, reviewed.reason.as_deref());
+    crate::notify::enqueue(&txn, reviewed.user_id, notice).await?;
     let owner = user::Entity::find_by_id(reviewed.user_id).one(&txn).await?;
     txn.commit().await?;
     Ok((reviewed, owner))
@@ -241,6 +243,7 @@ mod tests {
             totp_enabled: false,
             totp_last_step: None,
             kyc_level: 0,
+            lang: None,
             created_at: 0,
             updated_at: 0,
         };

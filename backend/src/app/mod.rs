@@ -28,6 +28,7 @@ use crate::funds::conversion_api::ConversionApi;
 use crate::funds::deposits_api::DepositApi;
 use crate::funds::reports_api::ReportsApi;
 use crate::funds::withdrawals_api::WithdrawalApi;
+use crate::http::headers::security_headers;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
 use crate::kyc::api::KycApi;
 use crate::kyc::files::LinkKey;
@@ -162,6 +163,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .register(routes)
         .with(CatchPanic::new().with_handler(EnvelopePanicHandler))
         .around(api_middleware)
+        .around(security_headers)
 }
 
 /// Why the server could not start.
@@ -260,6 +262,13 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     } else {
         None
     };
+
+    tokio::spawn(crate::notify::deliver::run(
+        db.clone(),
+        mailer.clone(),
+        config.platform.site_name.clone(),
+        shutdown_rx.clone(),
+    ));
 
     let addr = format!("{}:{}", config.host, config.port);
     let acceptor = TcpListener::bind(addr.clone())

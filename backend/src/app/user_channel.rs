@@ -3,7 +3,9 @@
 //!
 //! - Authentication before the upgrade: the session token comes as the `satoken` query parameter,
 //!   the `satoken` header, or the `coin-access-token` cookie (what the webapp stores). No valid
-//!   session, or a session of another user than `{userId}`, is 401 and no socket is opened.
+//!   session, or a session of another user than `{userId}`, is 401 and no socket is opened. An
+//!   upgrade that authenticates by the cookie from a page of another site (its `Origin` is neither
+//!   this site nor one of `security.allowed_origins`, see [`crate::http::origin`]) is 403.
 //! - Messages: `{"type": "au", "data": {"allMargin", "price", "userEar"}, "ts"}` once on connect and
 //!   then whenever a figure changes (checked every [`REFRESH_EVERY`]): `allMargin` is the trading
 //!   (futures) account's equity in USDT, `price` the value of everything the user holds in USDT,
@@ -43,9 +45,11 @@ use serde_json::json;
 use tokio::time::Instant;
 
 use crate::clock::now_ms;
+use crate::config::Config;
 use crate::funds::ledger::Bucket;
 use crate::funds::reports::{valued_balances, wallet};
 use crate::futures::FuturesRegistry;
+use crate::http::origin::origin_allowed;
 use crate::market::MarketHub;
 use crate::market::ws::{CLIENT_IDLE_LIMIT, HEARTBEAT_EVERY, SEND_TIMEOUT};
 use crate::seconds::SecondsEngine;
@@ -93,7 +97,16 @@ pub async fn figures(
     })
 }
 
-fn token_of(req: &Request) -> Option<String> {
+/// Where the session token of an upgrade came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokenSource {
+    /// The `satoken` query parameter or header: the client chose to send it.
+    Explicit,
+    /// The `coin-access-token` cookie: a browser sends it whichever page opened the socket.
+    Cookie,
+}
+
+fn token_of(req: &Request) -> Option<(String, TokenSource)> {
     #[derive(Deserialize)]
     struct TokenQuery {
         satoken: Option<String>,
@@ -102,10 +115,10 @@ fn token_of(req: &Request) -> Option<String> {
         satoken: Some(token),
     }) = req.params::<TokenQuery>()
     {
-        return Some(token);
+        return Some((token, TokenSource::Explicit));
     }
     if let Some(token) = req.header("satoken") {
-        return Some(token.to_owned());
+        return Some((token.to_owned(), TokenSource::Explicit));
     }
     req.headers()
         .get_all(poem::http::header::COOKIE)
@@ -114,7 +127,7 @@ fn token_of(req: &Request) -> Option<String> {
         .flat_map(|value| value.split(';'))
         .find_map(|pair| {
             let (name, value) = pair.trim().split_once('=')?;
-            (name == "coin-access-token").then(|| value.to_owned())
+            (name == "coin-access-token").then(|| (value.to_owned(), TokenSource::Cookie))
         })
 }
 
@@ -150,10 +163,14 @@ pub async fn user_push(
     Data(spot): Data<&Arc<SpotRegistry>>,
     Data(seconds): Data<&Arc<SecondsEngine>>,
     Data(futures): Data<&Arc<FuturesRegistry>>,
+    Data(config): Data<&Arc<Config>>,
 ) -> poem::Response {
-    let Some(token) = token_of(req) else {
+    let Some((token, source)) = token_of(req) else {
         return StatusCode::UNAUTHORIZED.into_response();
     };
+    if source == TokenSource::Cookie && !origin_allowed(req, &config.security.allowed_origins) {
+        return StatusCode::FORBIDDEN.into_response();
+    }
     match session::authenticate(db, &token).await {
         Ok(Some((_, user))) if user.id == user_id => {}
         Ok(_) => return StatusCode::UNAUTHORIZED.into_response(),

@@ -22,6 +22,7 @@ pub mod ledger_account;
 pub mod login_log;
 pub mod market_candle;
 pub mod market_tick;
+pub mod notification;
 pub mod outbox_message;
 pub mod seconds_order;
 pub mod spot_order;

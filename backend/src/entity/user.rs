@@ -41,6 +41,9 @@ pub struct Model {
     pub totp_last_step: Option<i64>,
     /// 0 none, 1 basic identity passed, 2 advanced passed.
     pub kyc_level: i32,
+    /// The language of the user's e-mails (`en`, `de`, …): the one of registration, then of the
+    /// latest login or `getInfo` (the webapp's); English when none.
+    pub lang: Option<String>,
     /// Registration time, Unix milliseconds.
     pub created_at: i64,
     /// Last change, Unix milliseconds.

@@ -378,12 +378,20 @@ pub async fn review(
             )
             .to_vec(),
         };
+        let notice = crate::notify::Notice::deposit_credited(
+            &amount.normalize().to_string(),
+            &row.coin,
+            &row.network,
+            now,
+        );
+        let owner = row.user_id;
         ledger::post_once(
             db,
             &entry,
             None,
             |_| String::new(),
             move |txn, entry_id, _| {
+                let notice = notice.clone();
                 Box::pin(async move {
                     decide(
                         txn,
@@ -394,7 +402,9 @@ pub async fn review(
                         now,
                         Some(entry_id),
                     )
-                    .await
+                    .await?;
+                    crate::notify::enqueue(txn, owner, notice).await?;
+                    Ok(())
                 })
             },
         )

@@ -218,7 +218,12 @@ pub async fn submit(
     };
     let outcome = ledger::post_once_with_row(db, &entry, idempotency, respond, |txn, entry_id| {
         let request = request.clone();
-        Box::pin(async move { insert_row(txn, &request, entry_id).await })
+        Box::pin(async move {
+            let row = insert_row(txn, &request, entry_id).await?;
+            let notice = crate::notify::Notice::withdrawal_submitted(&row);
+            crate::notify::enqueue(txn, row.user_id, notice).await?;
+            Ok(row)
+        })
     })
     .await
     .map_err(|e| ledger_error(e, "amount"))?;
@@ -371,6 +376,7 @@ pub async fn review(
         now,
         reason,
         tx_hash,
+        row: row.clone(),
     };
     let result = if decision.approve {
         let sent = entry(
@@ -443,6 +449,8 @@ struct Decided {
     now: i64,
     reason: Option<String>,
     tx_hash: Option<String>,
+    /// The withdrawal as it was under review (its owner gets the notice).
+    row: withdrawal::Model,
 }
 
 impl Decided {
@@ -474,11 +482,21 @@ impl Decided {
             .filter(withdrawal::Column::Status.eq(PaymentStatus::Review.as_str()))
             .exec(txn)
             .await?;
-        if updated.rows_affected == 1 {
-            Ok(())
-        } else {
-            Err(LedgerError::Refused(already_reviewed()))
+        if updated.rows_affected != 1 {
+            return Err(LedgerError::Refused(already_reviewed()));
         }
+        let notice = match status {
+            PaymentStatus::Passed => crate::notify::Notice::withdrawal_sent(
+                &self.row,
+                self.tx_hash.as_deref().unwrap_or_default(),
+            ),
+            _ => crate::notify::Notice::withdrawal_rejected(
+                &self.row,
+                self.reason.as_deref().unwrap_or_default(),
+            ),
+        };
+        crate::notify::enqueue(txn, self.row.user_id, notice).await?;
+        Ok(())
     }
 }
 #[cfg(test)]

@@ -1,10 +1,13 @@
 //! What every HTTP answer of the API shares: the `{code, msg, data}` envelope, the JSON body
-//! extractor that names the offending field, and the middleware that gives every request its
-//! language and turns every failure under `/api` into an envelope.
+//! extractor that names the offending field, the middleware that gives every request its
+//! language and turns every failure under `/api` into an envelope, and the security headers of
+//! every answer ([`headers`]).
 
 pub mod body;
 pub mod envelope;
+pub mod headers;
 pub mod middleware;
+pub mod origin;
 
 pub use body::JsonBody;
 pub use envelope::{

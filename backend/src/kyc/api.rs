@@ -52,7 +52,7 @@ pub struct UploadedFile {
     /// The type recognised from the content: `image/jpeg`, `image/png`, `image/webp` or
     /// `application/pdf`.
     pub content_type: String,
-    /// Bytes.
+    /// Bytes stored (an image's re-encoded size).
     pub size: i64,
     /// A signed link to the content, valid 5 minutes (ask `getSignedUrl` for a new one).
     pub url: String,
@@ -330,7 +330,8 @@ pub enum FileContentResponse {
         /// `nosniff`.
         #[oai(header = "X-Content-Type-Options")]
         String,
-        /// `inline`.
+        /// `inline` for images; `attachment; filename="document-{id}.pdf"` for PDFs (a browser
+        /// downloads them instead of opening them in the site's origin).
         #[oai(header = "Content-Disposition")]
         String,
     ),
@@ -373,6 +374,15 @@ async fn upload(
     Ok(uploaded(file, link_key))
 }
 
+/// How a stored file is served: images inline (`<img src>`), PDFs only as downloads.
+fn disposition(file: &uploaded_file::Model) -> String {
+    if file.content_type == "application/pdf" {
+        format!("attachment; filename=\"document-{}.pdf\"", file.id)
+    } else {
+        "inline".to_owned()
+    }
+}
+
 fn uploaded(file: uploaded_file::Model, key: &[u8; 32]) -> UploadedFile {
     UploadedFile {
         file_id: file.id,
@@ -385,8 +395,11 @@ fn uploaded(file: uploaded_file::Model, key: &[u8; 32]) -> UploadedFile {
 #[OpenApi(tag = "ApiTags::Kyc")]
 impl KycApi {
     /// Uploads a file (multipart form, field `file`): JPEG, PNG, WebP or PDF, recognised by its
-    /// content (the name and declared type are ignored), at most 5 MiB. It is stored under a
-    /// server-generated name; only its owner and operators can get links to it.
+    /// content (the name and declared type are ignored), at most 5 MiB. An image is decoded and
+    /// stored re-encoded without metadata or trailing bytes (`image_unreadable` when it does not
+    /// decode, `image_too_many_pixels` past 8192 pixels a side or 40 megapixels); a PDF with
+    /// scripts, actions, attachments or encryption is refused (`pdf_active_content`). It is stored
+    /// under a server-generated name; only its owner and operators can get links to it.
     #[oai(
         path = "/api/common/upload/OSS",
         method = "post",
@@ -487,10 +500,10 @@ impl KycApi {
         match result {
             Ok((file, bytes)) => FileContentResponse::Ok(
                 Binary(bytes),
-                file.content_type,
+                file.content_type.clone(),
                 "private, max-age=300".to_owned(),
                 "nosniff".to_owned(),
-                "inline".to_owned(),
+                disposition(&file),
             ),
             Err(error) => error.into(),
         }

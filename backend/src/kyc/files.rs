@@ -1,6 +1,7 @@
-//! Uploaded files: the type is read from the magic bytes only (never from the client's name or
-//! declared type), the file is stored under a server-generated name in the upload folder, and it is
-//! served only through short-lived links signed with the process's link key.
+//! Uploaded files: the type is read from the magic bytes (never from the client's name or declared
+//! type) and then checked for real by [`super::sanitize`] (images decoded and re-encoded, PDFs with
+//! active content refused); what passes is stored under a server-generated name in the upload
+//! folder, and it is served only through short-lived links signed with the process's link key.
 //!
 //! A link is `/api/file/content/{fileId}?expires={unix_ms}&sig={hex}` where `sig` is the lower-case
 //! hex HMAC-SHA256 of `"{fileId}:{expires}"` under the server's [`LinkKey`]. It needs no session (it is
@@ -96,7 +97,8 @@ fn megabytes(bytes: usize) -> String {
 }
 
 /// Checks and stores an upload of `user_id`: at most `max_bytes`, a JPEG, PNG, WebP or PDF by its
-/// magic bytes, written to `dir` under a new random name with the detected type's extension.
+/// magic bytes that passes [`super::sanitize::clean_upload`], written (the re-encoded image, or the
+/// PDF) to `dir` under a new random name with the detected type's extension.
 pub async fn store(
     db: &impl ConnectionTrait,
     dir: &Path,
@@ -113,6 +115,8 @@ pub async fn store(
     let kind = FileKind::detect(bytes).ok_or_else(|| {
         Refusal::new(RefusalKind::UnsupportedMedia, Msg::UnsupportedFileType).with_field("file")
     })?;
+    let clean = super::sanitize::clean_upload(kind, bytes.to_vec()).await?;
+    let bytes = clean.bytes.as_slice();
     tokio::fs::create_dir_all(dir)
         .await
         .map_err(|e| Refusal::internal(format!("upload folder {}: {e}", dir.display())))?;

@@ -4,5 +4,6 @@
 pub mod api;
 pub mod countries;
 pub mod files;
+pub mod sanitize;
 pub mod service;
 pub mod upload;

@@ -31,6 +31,8 @@ const MULTIPART_SLACK: usize = 64 * 1024;
 #[derive(poem_openapi::Multipart)]
 pub struct UploadForm {
     /// The file: JPEG, PNG, WebP or PDF (recognised by its content, not its name), at most 5 MiB.
+    /// Images are decoded (at most 8192 pixels a side, 40 megapixels) and stored re-encoded,
+    /// without metadata; PDFs with active content are refused.
     pub file: Upload,
 }
 

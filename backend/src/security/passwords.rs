@@ -15,6 +15,7 @@ use crate::refusal::{Refusal, RefusalKind};
 
 use crate::clock::now_ms;
 use crate::i18n::Msg;
+use crate::notify::{Kind, Notice};
 use crate::user::codes::{self, Purpose};
 use crate::user::rate_limit::RateLimiter;
 use crate::user::service::{Account, check_new_password};
@@ -97,6 +98,12 @@ pub async fn set_fund_password(
                 .with_field("oldPassword"),
         );
     }
+    let kind = if user.fund_password_hash.is_none() {
+        Kind::FundPasswordSet
+    } else {
+        Kind::FundPasswordChanged
+    };
+    crate::notify::enqueue(db, user.id, Notice::at(kind, now_ms())).await?;
     Ok(())
 }
 
@@ -193,6 +200,8 @@ async fn store(
     let txn = db.begin().await?;
     set_password_hash(&txn, user_id, hash).await?;
     session::revoke_all_except(&txn, user_id, keep).await?;
+    let notice = Notice::at(Kind::LoginPasswordChanged, now_ms());
+    crate::notify::enqueue(&txn, user_id, notice).await?;
     txn.commit().await?;
     // Again after the commit: a read between the first forget and the commit saw the old rows.
     crate::user::session_cache::forget_user(user_id);

@@ -15,6 +15,7 @@ use crate::refusal::{Refusal, RefusalKind};
 
 use crate::clock::now_ms;
 use crate::i18n::Msg;
+use crate::notify::{Kind, Notice};
 use crate::user::codes::{self, Purpose};
 use crate::user::mailer::{Channel, Mailer};
 use crate::user::rate_limit::RateLimiter;
@@ -364,6 +365,8 @@ pub async fn bind_totp(
     if updated.rows_affected != 1 {
         return Err(invalid_totp());
     }
+    let notice = Notice::at(Kind::TotpEnabled, now_ms());
+    crate::notify::enqueue(db, user.id, notice).await?;
     Ok(())
 }
 
@@ -397,6 +400,8 @@ pub async fn unbind_totp(
     if updated.rows_affected != 1 {
         return Err(Refusal::new(RefusalKind::Invalid, Msg::TotpNotBound));
     }
+    let notice = Notice::at(Kind::TotpDisabled, now_ms());
+    crate::notify::enqueue(db, user.id, notice).await?;
     Ok(())
 }
 
@@ -519,6 +524,7 @@ mod tests {
             totp_enabled: false,
             totp_last_step: None,
             kyc_level: 0,
+            lang: None,
             created_at: 0,
             updated_at: 0,
         };

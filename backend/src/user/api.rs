@@ -271,6 +271,7 @@ impl UserApi {
                 config.security.session_ttl_secs,
             )
             .await?;
+            crate::notify::logins::after_login(db, &new.session).await;
             Ok(LoginResult {
                 satoken: new.token,
                 user_id: new.session.user_id,
@@ -356,8 +357,14 @@ impl UserApi {
     }
 
     /// The logged-in user (spec section 3: `user.userId`, `user.email`, `avatar`, `is_merchant`).
+    /// The request's language becomes the language of the user's e-mails.
     #[oai(path = "/api/user/getInfo", method = "post", operation_id = "getInfo")]
-    async fn get_info(&self, auth: Satoken) -> MemberResponse<UserInfo> {
+    async fn get_info(
+        &self,
+        Data(db): Data<&DatabaseConnection>,
+        auth: Satoken,
+    ) -> MemberResponse<UserInfo> {
+        crate::notify::logins::follow_lang(db, &auth.0.user).await;
         MemberResponse::of(Ok(user_info(&auth.0.user)), Msg::Success)
     }
 

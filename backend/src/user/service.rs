@@ -261,6 +261,7 @@ pub async fn insert_account(
             totp_enabled: Set(false),
             totp_last_step: Set(None),
             kyc_level: Set(0),
+            lang: Set(Some(crate::i18n::current_lang().code().to_owned())),
             created_at: Set(now),
             updated_at: Set(now),
             ..Default::default()

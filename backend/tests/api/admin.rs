@@ -7,7 +7,7 @@ use sea_orm::EntityTrait;
 use serde_json::{Value, json};
 
 use crate::helpers::{PASSWORD, spawn_app};
-use crate::kyc::{fetch, identity_status, operator, review, sample, submit_basic, upload_sample};
+use crate::kyc::{fetch, identity_status, operator, review, served, submit_basic, upload_sample};
 
 fn reason(body: &Value) -> &str {
     body["data"]["reason"].as_str().unwrap_or_default()
@@ -177,7 +177,7 @@ async fn basic_approve_then_advanced_reject_with_reason_reaches_the_user() {
         let url = record[key].as_str().unwrap_or_else(|| panic!("{key}"));
         let (status, _, bytes) = fetch(&app, url).await;
         assert_eq!(status, 200, "{key}");
-        assert_eq!(bytes, sample(kind, 256), "{key}");
+        assert_eq!(bytes, served(kind, 256), "{key}");
     }
     let (status, body) = app.get_as(&ops, "/api/admin/kyc/list?status=passed").await;
     assert_eq!(status, 200, "{body}");

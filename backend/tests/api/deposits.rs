@@ -48,7 +48,7 @@ pub async fn assert_audit_clean(app: &TestApp) {
 }
 
 /// Submits a deposit claim as `token`, with an optional `Idempotency-Key`.
-async fn claim(app: &TestApp, token: &str, key: Option<&str>, body: Value) -> (u16, Value) {
+pub async fn claim(app: &TestApp, token: &str, key: Option<&str>, body: Value) -> (u16, Value) {
     let mut headers = vec![("satoken", token)];
     if let Some(key) = key {
         headers.push(("Idempotency-Key", key));
@@ -57,11 +57,11 @@ async fn claim(app: &TestApp, token: &str, key: Option<&str>, body: Value) -> (u
         .await
 }
 
-fn usdt_claim(amount: &str, screenshot: i64) -> Value {
+pub fn usdt_claim(amount: &str, screenshot: i64) -> Value {
     json!({"coin": "USDT", "network": "trc20", "amount": amount, "screenshot": screenshot.to_string()})
 }
 
-async fn review(
+pub async fn review(
     app: &TestApp,
     token: &str,
     id: i64,

@@ -10,17 +10,44 @@ use crate::helpers::{Member, PASSWORD, TestApp, spawn_app};
 /// The upload call of the common area.
 pub const UPLOAD: &str = "/api/common/upload/OSS";
 
-/// `bytes` after the magic bytes of `kind` (`jpeg`, `png`, `webp`, `pdf`), `len` bytes in all.
+/// A plain one-page PDF without active content.
+pub const PLAIN_PDF: &[u8] = b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n\
+    2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
+
+/// A real file of `kind` (`jpeg`, `png`, `webp`: a small picture; `pdf`: [`PLAIN_PDF`]), padded
+/// with trailing bytes to `len` in all (what follows an image's end is dropped by the server).
 pub fn sample(kind: &str, len: usize) -> Vec<u8> {
-    let mut bytes: Vec<u8> = match kind {
-        "jpeg" => b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00".to_vec(),
-        "png" => b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR".to_vec(),
-        "webp" => b"RIFF\x24\x00\x00\x00WEBPVP8 ".to_vec(),
-        "pdf" => b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n".to_vec(),
+    let format = match kind {
+        "jpeg" => image::ImageFormat::Jpeg,
+        "png" => image::ImageFormat::Png,
+        "webp" => image::ImageFormat::WebP,
+        "pdf" => {
+            let mut bytes = PLAIN_PDF.to_vec();
+            bytes.resize(len.max(bytes.len()), b' ');
+            return bytes;
+        }
         other => panic!("no sample for {other}"),
     };
-    bytes.resize(len.max(bytes.len()), b'x');
+    let picture = image::RgbImage::from_fn(4, 3, |x, y| {
+        image::Rgb([(x * 60) as u8, (y * 80) as u8, 90])
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    picture
+        .write_to(&mut out, format)
+        .expect("an encoded sample");
+    let mut bytes = out.into_inner();
+    bytes.resize(len.max(bytes.len()), 0);
     bytes
+}
+
+/// What the server stores and serves for [`sample`]`(kind, len)`: the image re-encoded, the PDF as
+/// it is.
+pub fn served(kind: &str, len: usize) -> Vec<u8> {
+    let bytes = sample(kind, len);
+    let kind = backend::kyc::files::FileKind::detect(&bytes).expect("a known type");
+    backend::kyc::sanitize::clean(kind, &bytes)
+        .expect("a clean sample")
+        .bytes
 }
 
 /// Posts a multipart form with `bytes` as field `field` (client file name `name`, declared type
@@ -167,7 +194,7 @@ async fn each_type_is_accepted_by_its_magic_bytes_and_stored_under_a_server_name
         assert_eq!(body["msg"], "File uploaded");
         let data = &body["data"];
         assert_eq!(data["contentType"], content_type, "{kind}");
-        assert_eq!(data["size"], 1000);
+        assert_eq!(data["size"], served(kind, 1000).len());
         let file_id = data["fileId"].as_i64().unwrap();
         let url = data["url"].as_str().unwrap();
         assert!(
@@ -194,12 +221,12 @@ async fn each_type_is_accepted_by_its_magic_bytes_and_stored_under_a_server_name
             .config
             .effective_upload_dir()
             .join(&row.stored_name);
-        assert_eq!(std::fs::read(stored).unwrap(), sample(kind, 1000));
+        assert_eq!(std::fs::read(stored).unwrap(), served(kind, 1000));
 
         // The upload's own link serves it back.
         let (status, headers, bytes) = fetch(&app, url).await;
         assert_eq!(status, 200);
-        assert_eq!(bytes, sample(kind, 1000));
+        assert_eq!(bytes, served(kind, 1000));
         assert_eq!(headers["content-type"], content_type);
     }
     let names: Vec<String> = std::fs::read_dir(app.state().config.effective_upload_dir())
@@ -345,7 +372,7 @@ async fn files_up_to_the_limit_pass_and_larger_ones_are_a_413_envelope() {
     )
     .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["data"]["size"], limit);
+    assert_eq!(body["data"]["size"], served("jpeg", limit).len());
 
     for size in [limit + 1, limit + 2 * 1024 * 1024] {
         let (status, body) = app
@@ -450,7 +477,7 @@ async fn signed_links_work_for_five_minutes_and_only_with_their_signature() {
     // No session is needed: it is used in <img src>.
     let (status, headers, bytes) = fetch(&app, &url).await;
     assert_eq!(status, 200);
-    assert_eq!(bytes, sample("png", 256));
+    assert_eq!(bytes, served("png", 256));
     assert_eq!(headers["content-type"], "image/png");
     assert_eq!(headers["cache-control"], "private, max-age=300");
     assert_eq!(headers["x-content-type-options"], "nosniff");
@@ -589,7 +616,7 @@ async fn another_users_file_ids_are_not_found_on_every_object_endpoint() {
     assert_eq!(status, 200, "{body}");
     let (status, _, bytes) = fetch(&app, body["data"]["url"].as_str().unwrap()).await;
     assert_eq!(status, 200);
-    assert_eq!(bytes, sample("jpeg", 256));
+    assert_eq!(bytes, served("jpeg", 256));
     app.stop().await;
 }
 

@@ -19,16 +19,16 @@ use crate::helpers::{
 use crate::kyc::operator;
 
 /// A TRON address of a user (not the platform's deposit address).
-const TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+pub const TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 /// An Ethereum address of a user (EIP-55 checksummed).
 const EVM: &str = "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB";
 /// A TRON transaction id: 64 hex digits.
-const TX_ID: &str = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+pub const TX_ID: &str = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const AAD: &str = "assets/withdrawal";
 const SUBMIT: &str = "/api/coin/coin/assets/withdrawal";
 
 /// A member with `amount` USDT in funding and a fund password.
-async fn funded(app: &TestApp, account: &str, amount: Decimal) -> Member {
+pub async fn funded(app: &TestApp, account: &str, amount: Decimal) -> Member {
     let member = app.member(account).await;
     app.credit(member.user_id, "usdt", amount).await;
     set_fund_password(app, &member).await;
@@ -51,7 +51,7 @@ fn seal(key: &str, form: &Value) -> String {
     cipher::seal_text(key, &cipher::encode_base64(&nonce), AAD, &form.to_string()).unwrap()
 }
 
-fn form(coin: &str, network: &str, address: &str, amount: &str) -> Value {
+pub fn form(coin: &str, network: &str, address: &str, amount: &str) -> Value {
     json!({"coin": coin, "network": network, "address": address, "amount": amount,
         "fundPassword": FUND_PASSWORD})
 }
@@ -76,12 +76,12 @@ async fn post_payload(
 }
 
 /// Seals `form` with the session's key and submits it.
-async fn withdraw(app: &TestApp, token: &str, form: &Value) -> (u16, Value) {
+pub async fn withdraw(app: &TestApp, token: &str, form: &Value) -> (u16, Value) {
     let key = key_of(app, token).await;
     post_payload(app, token, None, &seal(&key, form)).await
 }
 
-async fn review(app: &TestApp, token: &str, id: i64, body: Value) -> (u16, Value) {
+pub async fn review(app: &TestApp, token: &str, id: i64, body: Value) -> (u16, Value) {
     app.post_as(
         token,
         &format!("/api/admin/withdrawals/{id}/review"),

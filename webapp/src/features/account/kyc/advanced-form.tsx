@@ -27,6 +27,9 @@ const ART = {
 } as const;
 
 type Slots = Record<SlotId, SlotState>;
+/** The server's reasons for refusing a file as it is (not a passing failure): image undecodable or too large, PDF with active content. */
+const FILE_REFUSALS = ['image_unreadable', 'image_too_many_pixels', 'pdf_active_content'];
+
 const EMPTY: Slots = { front: { phase: 'empty' }, back: { phase: 'empty' }, hold: { phase: 'empty' } };
 
 export function AdvancedForm({ onSubmitted, onCancel }: { onSubmitted: () => void; onCancel?: () => void }) {
@@ -85,12 +88,14 @@ export function AdvancedForm({ onSubmitted, onCancel }: { onSubmitted: () => voi
       if (run !== generation.current[slot]) return;
       const failure = apiFailure(error, t('kyc.upload.failed'));
       const known = failure.reason === 'file_too_large' || failure.reason === 'unsupported_file_type';
+      // The server refused the file itself (the same file fails again): no retry, its own words.
+      const refused = known || FILE_REFUSALS.includes(failure.reason ?? '');
       update(slot, {
         phase: 'error',
         message: known ? t(fileProblemKey(failure.reason ?? '')) : failure.message,
         fileName: file.name,
         ...preview,
-        retryable: !known,
+        retryable: !refused,
       });
     }
   };

@@ -205,6 +205,16 @@ describe('identity verification tab', () => {
     await waitFor(() => expect(toaster.create).toHaveBeenCalledWith({ type: 'success', title: 'Advanced verification submitted. We will review it shortly.' }));
   });
 
+  it("shows the server's refusal of a file in its own words, without a retry", async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => {} }));
+    stubFetch({ '/api/common/upload/OSS': { fail: [415, 'image_unreadable', 'file'] } });
+    renderTab({ level: 1, basic: submission('passed') });
+    const group = screen.getByRole('group', { name: 'Front of the document' });
+    fireEvent.change(group.querySelector('input[type=file]')!, { target: { files: [new File([PNG], 'id.png', { type: 'image/png' })] } });
+    expect(await within(group).findByText('refused: image_unreadable')).toBeTruthy();
+    expect(within(group).queryByRole('button', { name: /retry/i })).toBeNull();
+  });
+
   it('shows full verification when both steps passed', () => {
     stubFetch({});
     renderTab({ level: 2, basic: submission('passed'), advanced: submission('passed', { id: 8 }) });
