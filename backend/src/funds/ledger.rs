@@ -756,6 +756,7 @@ async fn apply_postings(
 ) -> Result<Option<BTreeMap<(AccountRef, String), Decimal>>, LedgerError> {
     let now = crate::clock::now_ms();
     let mut balances = BTreeMap::new();
+    let mut running = BTreeMap::new();
     let mut account_ids = BTreeMap::new();
     // BTreeMap order: every entry locks its accounts in the same order (no deadlocks).
     for ((account, asset), delta) in net {
@@ -787,21 +788,31 @@ async fn apply_postings(
             return Ok(None);
         }
         balances.insert((*account, asset.clone()), after.normalize());
+        running.insert((*account, asset.clone()), before);
         account_ids.insert((*account, asset.clone()), stored.id);
     }
     // Postings are stored as given (several on one account keep their own rows); each records the
-    // account's balance after the whole entry.
-    let rows = entry.postings.iter().map(|posting| {
-        let key = (posting.account, posting.asset.clone());
-        journal_posting::ActiveModel {
-            entry_id: Set(entry_id),
-            account_id: Set(account_ids[&key]),
-            asset: Set(posting.asset.clone()),
-            amount: Set(posting.amount.normalize().to_string()),
-            balance_after: Set(balances[&key].to_string()),
-            ..Default::default()
-        }
-    });
+    // account's running balance after it, so a statement reads as a running balance and the last
+    // posting of an account shows its balance after the whole entry.
+    let rows: Vec<_> = entry
+        .postings
+        .iter()
+        .map(|posting| {
+            let key = (posting.account, posting.asset.clone());
+            let balance = running
+                .get_mut(&key)
+                .expect("every posted account was read");
+            *balance += posting.amount;
+            journal_posting::ActiveModel {
+                entry_id: Set(entry_id),
+                account_id: Set(account_ids[&key]),
+                asset: Set(posting.asset.clone()),
+                amount: Set(posting.amount.normalize().to_string()),
+                balance_after: Set(balance.normalize().to_string()),
+                ..Default::default()
+            }
+        })
+        .collect();
     journal_posting::Entity::insert_many(rows).exec(txn).await?;
     Ok(Some(balances))
 }

@@ -32,5 +32,6 @@ mod seconds;
 mod security;
 mod session_cache;
 mod spot;
+mod statements;
 mod user;
 mod withdrawals;
