@@ -43,9 +43,11 @@ export function useSignOut(): () => Promise<void> {
     try {
       // While the cookie is still there, so the call carries the token it ends.
       await mutateAsync().catch(() => undefined);
+      // Leave first: a members-only screen that saw the session end would send the browser to the
+      // login screen instead of `/` (the spec's destination).
+      await navigate('/');
       logout();
       clearUserQueries(queryClient);
-      await navigate('/');
     } finally {
       running.current = false;
     }
