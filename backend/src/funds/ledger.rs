@@ -791,28 +791,24 @@ async fn apply_postings(
         running.insert((*account, asset.clone()), before);
         account_ids.insert((*account, asset.clone()), stored.id);
     }
-    // Postings are stored as given (several on one account keep their own rows); each records the
-    // account's running balance after it, so a statement reads as a running balance and the last
-    // posting of an account shows its balance after the whole entry.
-    let rows: Vec<_> = entry
-        .postings
-        .iter()
-        .map(|posting| {
-            let key = (posting.account, posting.asset.clone());
-            let balance = running
-                .get_mut(&key)
-                .expect("every posted account was read");
-            *balance += posting.amount;
-            journal_posting::ActiveModel {
-                entry_id: Set(entry_id),
-                account_id: Set(account_ids[&key]),
-                asset: Set(posting.asset.clone()),
-                amount: Set(posting.amount.normalize().to_string()),
-                balance_after: Set(balance.normalize().to_string()),
-                ..Default::default()
-            }
-        })
-        .collect();
+    // Postings are stored as given (several on one account keep their own rows); each records its
+    // account's running balance after it (the last one: the balance after the whole entry).
+    let mut rows = Vec::with_capacity(entry.postings.len());
+    for posting in &entry.postings {
+        let key = (posting.account, posting.asset.clone());
+        let balance = running
+            .get_mut(&key)
+            .expect("every posted account was read");
+        *balance += posting.amount;
+        rows.push(journal_posting::ActiveModel {
+            entry_id: Set(entry_id),
+            account_id: Set(account_ids[&key]),
+            asset: Set(posting.asset.clone()),
+            amount: Set(posting.amount.normalize().to_string()),
+            balance_after: Set(balance.normalize().to_string()),
+            ..Default::default()
+        });
+    }
     journal_posting::Entity::insert_many(rows).exec(txn).await?;
     Ok(Some(balances))
 }
