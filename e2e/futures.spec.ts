@@ -131,7 +131,6 @@ test('a member opens a 10x isolated long, sets TP/SL, adds margin, closes half a
   await dialog.getByRole('button', { name: en('futures.close.percent', { percent: 100 }) }).click();
   await dialog.getByRole('button', { name: en('futures.close.confirm') }).click();
   await expect(dialog).toBeHidden();
-  await expect(positions.getByText(en('futures.positions.none'))).toBeVisible();
   // The close toast says where it closed and what it realised.
   const closedToast = new RegExp(
     `${escapeRegExp(en('futures.close.closedAt', { quantity: '0.001', coin: 'BTC', price: '@P', pnl: '@N' }))
@@ -139,6 +138,7 @@ test('a member opens a 10x isolated long, sets TP/SL, adds margin, closes half a
       .replace('@N', '[+-]?\\d+\\.\\d{2}')}`,
   );
   await expect(page.getByRole('status').filter({ hasText: closedToast }).first()).toBeVisible();
+  await expect(positions.getByText(en('futures.positions.none'))).toBeVisible();
 
   // The position history lists the closed positions with their entry, exit and realised PnL.
   await page.getByRole('tab', { name: en('futures.account.closed') }).click();

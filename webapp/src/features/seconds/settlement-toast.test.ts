@@ -1,5 +1,5 @@
 /**
- * The toast of a settled seconds bet, and the signed PnL of the futures close toast.
+ * The toast of a settled seconds bet.
  *
  * @module
  */
@@ -12,7 +12,6 @@ beforeAll(async () => {
   await setLanguage('de', { persist: false });
   await setLanguage('en', { persist: false });
 });
-import { signedPnl } from '../futures/dialogs';
 import { settlementToast } from './settlement-toast';
 
 describe('settlement toast', () => {
@@ -29,14 +28,5 @@ describe('settlement toast', () => {
     expect(settlementToast(i18n.getFixedT('de'), { result: 'tie', profit: '0', quantity: '10' }, 'BTC/USDT').title).toBe(
       'BTC/USDT-Wette abgerechnet: Unentschieden, Einsatz zurück',
     );
-  });
-});
-
-describe('signed PnL', () => {
-  it('adds + to gains only', () => {
-    expect(signedPnl('100')).toBe('+100.00');
-    expect(signedPnl('-4.105')).toBe('-4.10');
-    expect(signedPnl('0')).toBe('0.00');
-    expect(signedPnl(undefined)).toBe('--');
   });
 });

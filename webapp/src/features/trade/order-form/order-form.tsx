@@ -65,12 +65,11 @@ function amountText(value: string | null | undefined): string {
 }
 
 /**
- * A balance shown as available: truncated (never larger than held), the quote coin with 2 decimals
- * when it is USDT (8 otherwise), the base coin with the pair's quantity precision.
+ * A balance shown as available, never larger than held: USDT as every USDT balance shows (2 decimals,
+ * truncated), another coin with its own digits (exact).
  */
-export function availableText(value: string | null | undefined, coin: string, decimals: number | null | undefined): string {
-  const places = coin.toUpperCase() === 'USDT' ? 2 : (decimals ?? 8);
-  return orDash((v) => formatBalance(v, places), value);
+export function availableText(value: string | null | undefined, coin: string): string {
+  return coin.toUpperCase() === 'USDT' ? orDash((v) => formatBalance(v), value) : amountText(value);
 }
 
 /** The pair's rules for the form. */
@@ -248,7 +247,7 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
           </chakra.label>
           {/* An <output> is a polite status region: a balance that changes after a fill is announced. */}
           <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
-            {loggedIn ? `${availableText(available ?? '0', draft.side === 'buy' ? quote : base, draft.side === 'buy' ? 8 : coin.quantityPrecision)} ${draft.side === 'buy' ? quote : base}` : '--'}
+            {loggedIn ? `${availableText(available ?? '0', draft.side === 'buy' ? quote : base)} ${draft.side === 'buy' ? quote : base}` : '--'}
           </chakra.output>
         </Flex>
 
