@@ -17,6 +17,7 @@ import {
   test,
   uniqueEmail,
 } from './fixtures';
+import { escapeRegExp } from './i18n';
 
 test('register through the UI, log in, see the account menu, and log out with Exit', async ({
   visitor: page,
@@ -102,6 +103,36 @@ test('a wrong password shows the error in the form and logs nobody in', async ({
   await auth.loginButton.click();
   await expect(page).toHaveURL('/home/index');
   await expect(shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }) })).toBeVisible();
+});
+
+test('registering a taken e-mail says it is registered, and the password rule stays under its error', async ({ visitor: page, auth, memberAccount }) => {
+  await page.goto('/user/register');
+  await auth.account.fill(memberAccount.account);
+  await auth.code.fill('123456');
+  // A password that breaks rule A: the error shows and the rule it breaks stays readable.
+  await auth.password.fill('short');
+  await auth.confirmPassword.fill('short');
+  await auth.registerButton.click();
+  const rule = t('en', 'auth.field.passwordHint');
+  await expect(auth.password).toHaveAccessibleDescription(new RegExp(`${escapeRegExp(rule)}$`));
+  await expect(page.getByText(rule, { exact: true })).toBeVisible();
+
+  // With a valid password, the server says the address is registered, under the account field.
+  await auth.password.fill(TEST_PASSWORD);
+  await auth.confirmPassword.fill(TEST_PASSWORD);
+  await auth.registerButton.click();
+  await expect(auth.account).toHaveAccessibleDescription(new RegExp(`^${escapeRegExp(serverText('account_already_registered'))}`));
+  await expect(page.getByText(serverText('invalid_code'))).toHaveCount(0);
+  await expect(page).toHaveURL('/user/register');
+});
+
+test('Log out from a members-only screen lands on / (the home page), not on the login', async ({ member: page, memberAccount, shell }) => {
+  await page.goto('/assets/index?key=overview');
+  await expect(page.getByRole('heading', { name: t('en', 'funds.screens.overview'), exact: true }).first()).toBeVisible();
+  await shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }), exact: true }).click();
+  await page.getByRole('menuitem', { name: t('en', 'auth.menu.logout'), exact: true }).click();
+  await expect(page).toHaveURL('/home/index');
+  await expect(shell.loginLink).toBeVisible();
 });
 
 test('reset the password through the UI: every session ends, the new password logs in', async ({

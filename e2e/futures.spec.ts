@@ -16,7 +16,8 @@
  */
 
 import type { Page } from '@playwright/test';
-import { expect, t, test } from './fixtures';
+import { apiPost, expect, t, test } from './fixtures';
+import { escapeRegExp } from './i18n';
 import { fundTradingWallet } from './operator';
 
 const en = (key: string, params?: Record<string, string | number>) => t('en', key, params);
@@ -130,7 +131,21 @@ test('a member opens a 10x isolated long, sets TP/SL, adds margin, closes half a
   await dialog.getByRole('button', { name: en('futures.close.percent', { percent: 100 }) }).click();
   await dialog.getByRole('button', { name: en('futures.close.confirm') }).click();
   await expect(dialog).toBeHidden();
+  // The close toast says where it closed and what it realised.
+  const closedToast = new RegExp(
+    `${escapeRegExp(en('futures.close.closedAt', { quantity: '0.001', coin: 'BTC', price: '@P', pnl: '@N' }))
+      .replace('@P', '\\d{1,3}(,\\d{3})*\\.\\d{2}')
+      .replace('@N', '[+-]?\\d+\\.\\d{2}')}`,
+  );
+  await expect(page.getByRole('status').filter({ hasText: closedToast }).first()).toBeVisible();
   await expect(positions.getByText(en('futures.positions.none'))).toBeVisible();
+
+  // The position history lists the closed positions with their entry, exit and realised PnL.
+  await page.getByRole('tab', { name: en('futures.account.closed') }).click();
+  const closedTable = page.getByRole('table', { name: en('futures.closed.table') });
+  const closedRows = closedTable.getByRole('row', { name: en('futures.positions.row', { pair: PAIR, side: en('futures.side.long') }) });
+  await expect(closedRows).toHaveCount(attempts);
+  await expect(closedRows.first().getByRole('cell', { name: en('futures.closed.statuses.closed'), exact: true })).toBeVisible();
 
   // The history lists the opening order and both closes, filled.
   await page.getByRole('tab', { name: en('futures.account.history') }).click();
@@ -138,6 +153,32 @@ test('a member opens a 10x isolated long, sets TP/SL, adds margin, closes half a
   // Each attempt above opened a position (and each but the last was closed at once).
   await expect(history.getByRole('cell', { name: en('futures.orders.statuses.dealTotol'), exact: true })).toHaveCount(3 + 2 * (attempts - 1));
   await expect(history.getByRole('cell', { name: en('futures.orders.sides.buy'), exact: true })).toHaveCount(attempts);
+});
+
+test('the same balance reads the same on every screen, truncated, and futures bills read in German', async ({ member: page, memberToken, browser, baseURL, request }) => {
+  // 298.885791 USDT (deposits take 6 decimals) in the trading wallet: 298.88 wherever it shows, never 298.89.
+  await fundTradingWallet(request, browser, baseURL!, memberToken, '298.885791');
+  await openScreen(page);
+  const form = page.getByRole('region', { name: en('futures.form.title', { pair: PAIR }) });
+  await expect(form.getByRole('status')).toHaveText('298.88 USDT');
+  await page.goto('/assets/index?key=contract');
+  await expect(page.getByRole('region', { name: en('funds.contract.available'), exact: true })).toContainText('298.88');
+  await page.goto('/assets/index?key=overview');
+  await expect(page.getByText(/^298\.88( USDT)?$/).first()).toBeVisible();
+  await expect(page.getByText('298.89')).toHaveCount(0);
+
+  // A futures trade's bills, filtered by "futures", in German: the kinds and details translated.
+  await apiPost(request, '/api/contract/order/submit', { symbol: 'btcusdt', side: 'buy', orderType: 'market', quantity: '0.001', leverage: '10' }, memberToken);
+  // The stored language choice (`coin_web-lang`), as the language switch leaves it.
+  await page.evaluate(() => localStorage.setItem('coin_web-lang', 'de'));
+  await page.goto('/assets/index?key=records');
+  await page.getByRole('tab', { name: t('de', 'funds.records.bills'), exact: true }).click();
+  const bills = page.getByRole('table', { name: t('de', 'funds.records.bills'), exact: true });
+  await page.getByRole('combobox', { name: t('de', 'funds.bills.kind') }).selectOption({ label: t('de', 'funds.bills.kinds.futures') });
+  const fill = bills.getByRole('row').filter({ hasText: t('de', 'funds.bills.kinds.futures_fill') });
+  await expect(fill.first()).toContainText(/Kauf 0\.001 BTCUSDT zu \d{1,3}(,\d{3})*\.\d+/);
+  await expect(bills).not.toContainText('futures_fill');
+  await expect(bills).not.toContainText(' @ ');
 });
 
 test('a visitor is asked to log in', async ({ visitor: page }) => {

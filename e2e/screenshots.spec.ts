@@ -9,6 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { AuthPages, HomePage, type Lang, type Shell, apiPost, expect, t, test } from './fixtures';
+import { escapeRegExp } from './i18n';
 import { PNG_1X1, fundTradingWallet, newOperator } from './operator';
 
 const OUT_DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
@@ -118,7 +119,8 @@ for (const theme of ['light', 'dark'] as const) {
     await auth.password.fill('password');
     await auth.confirmPassword.fill('passw0rd');
     await auth.registerButton.click();
-    await expect(auth.account).toHaveAccessibleDescription(t('en', 'errors.emailFormat'));
+    // The error first, the field's hint kept after it.
+    await expect(auth.account).toHaveAccessibleDescription(new RegExp(`^${escapeRegExp(t('en', 'errors.emailFormat'))}`));
     await shoot(page, `user-register-errors-${theme}`);
   });
 }
@@ -381,6 +383,36 @@ for (const { lang, theme, width } of [
     dialog = page.getByRole('dialog', { name: t(lang, 'futures.close.title') });
     await dialog.getByRole('button', { name: t(lang, 'futures.close.percent', { percent: 50 }) }).click();
     await shoot(page, `futures-dialog-close-${theme}-${lang}-${width}`, { fullPage: false });
+  });
+}
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'en', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 360 },
+] as const) {
+  test(`futures statements ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await futuresTrader(request, browser, baseURL!, memberToken);
+    await apiPost(request, '/api/contract/order/submit', { symbol: 'btcusdt', side: 'sell', orderType: 'market', closePosition: true }, memberToken);
+    await page.goto('/trade/index?type=usta&symbol=btcusdt');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await page.getByRole('tab', { name: t(lang, 'futures.account.closed') }).click();
+    const closed = page.getByRole('table', { name: t(lang, 'futures.closed.table') });
+    await expect(closed.getByRole('cell', { name: t(lang, 'futures.closed.statuses.closed'), exact: true })).toBeVisible();
+    await closed.scrollIntoViewIfNeeded();
+    await shoot(page, `futures-position-history-${theme}-${lang}-${width}`, { fullPage: false });
+    await page.goto('/assets/index?key=records&tab=bills');
+    await page.getByRole('tab', { name: t(lang, 'funds.records.bills'), exact: true }).click();
+    await page.getByRole('combobox', { name: t(lang, 'funds.bills.kind') }).selectOption({ label: t(lang, 'funds.bills.kinds.futures') });
+    const bills = page.getByRole('table', { name: t(lang, 'funds.records.bills'), exact: true });
+    await expect(bills.getByRole('row').filter({ hasText: t(lang, 'funds.bills.kinds.futures_fill') }).first()).toBeVisible();
+    await shoot(page, `bills-futures-${theme}-${lang}-${width}`);
   });
 }
 

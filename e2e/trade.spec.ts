@@ -85,7 +85,7 @@ test('a member buys BTC at market, then places and cancels a limit buy far below
   await expect(member.getByRole('table', { name: t('en', 'market.book.asks'), exact: true }).getByRole('row').nth(1)).toBeVisible();
 
   const buy = trade.form('buy');
-  await expect(trade.available(buy)).toHaveText('1,000 USDT');
+  await expect(trade.available(buy)).toHaveText('1,000.00 USDT');
 
   // Market buy for 100 USDT: the preview shows the estimate, the fee and the security-fund note.
   await trade.tab(en('trade.form.market'));

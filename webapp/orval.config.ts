@@ -46,6 +46,7 @@ const readOnlyPosts = [
   'getEntrustLogCurrency',
   'listSecondsOrders',
   'listFuturesOrders',
+  'listFuturesPositionHistory',
   'listFuturesPositions',
   'listFuturesStops',
   'listFuturesFundings',

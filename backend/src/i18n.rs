@@ -157,6 +157,8 @@ messages! {
     TotpNotBound => "totp_not_bound",
     /// The e-mail address or phone is used by another account.
     ContactTaken => "contact_taken",
+    /// Registering an address that has an account already.
+    AccountAlreadyRegistered => "account_already_registered",
     /// The anti-phishing code must be 4 to 20 letters or digits.
     AntiCodeFormat => "anti_code_format",
     /// The caller lacks the role for this call.

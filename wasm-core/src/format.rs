@@ -5,7 +5,11 @@
 //! and in wasm.
 //!
 //! # Rounding
-//! - Amounts ([`format_amount`], [`format_compact`]) and percents ([`price_change_percent`],
+//! - The user's balances ([`format_balance`]: held, available, frozen, equity, margin, valuations):
+//!   truncated toward zero, so a balance is never shown larger than it is (`298.88579145` →
+//!   `298.88` on every screen).
+//! - Results ([`format_pnl`]: profit and loss, fees, funding): nearest, a tie to the even digit.
+//! - Market amounts ([`format_amount`], [`format_compact`]: order book totals, volumes, stakes) and percents ([`price_change_percent`],
 //!   [`format_percent`]): 2 decimals, midpoint away from zero (`0.005` → `0.01`, `-0.005` → `-0.01`).
 //! - Prices ([`format_price`]): truncated toward zero, so a price is never shown above its real value
 //!   (or, when negative, below it); truncation also never pushes a price across a row of the table.
@@ -50,6 +54,7 @@
 mod amount;
 pub mod book;
 mod datetime;
+mod money;
 mod number;
 mod percent;
 mod price;
@@ -65,6 +70,7 @@ pub use book::{
     group_order_book,
 };
 pub use datetime::format_date_time;
+pub use money::{MONEY_DECIMALS, format_balance, format_pnl};
 pub use percent::{format_percent, price_change_percent};
 pub use price::{MAX_PRECISION, auto_price_decimals, format_price};
 pub use quantity::format_quantity;

@@ -763,6 +763,7 @@ async fn apply_postings(
 ) -> Result<Option<BTreeMap<(AccountRef, String), Decimal>>, LedgerError> {
     let now = crate::clock::now_ms();
     let mut balances = BTreeMap::new();
+    let mut running = BTreeMap::new();
     let mut account_ids = BTreeMap::new();
     // BTreeMap order: every entry locks its accounts in the same order (no deadlocks).
     for ((account, asset), delta) in net {
@@ -796,21 +797,27 @@ async fn apply_postings(
             return Ok(None);
         }
         balances.insert((*account, asset.clone()), after.normalize());
+        running.insert((*account, asset.clone()), before);
         account_ids.insert((*account, asset.clone()), stored.id);
     }
-    // Postings are stored as given (several on one account keep their own rows); each records the
-    // account's balance after the whole entry.
-    let rows = entry.postings.iter().map(|posting| {
+    // Postings are stored as given (several on one account keep their own rows); each records its
+    // account's running balance after it (the last one: the balance after the whole entry).
+    let mut rows = Vec::with_capacity(entry.postings.len());
+    for posting in &entry.postings {
         let key = (posting.account, posting.asset.clone());
-        journal_posting::ActiveModel {
+        let balance = running
+            .get_mut(&key)
+            .expect("every posted account was read");
+        *balance += posting.amount;
+        rows.push(journal_posting::ActiveModel {
             entry_id: Set(entry_id),
             account_id: Set(account_ids[&key]),
             asset: Set(posting.asset.clone()),
             amount: Set(posting.amount.normalize().to_string()),
-            balance_after: Set(balances[&key].to_string()),
+            balance_after: Set(balance.normalize().to_string()),
             ..Default::default()
-        }
-    });
+        });
+    }
     journal_posting::Entity::insert_many(rows).exec(txn).await?;
     Ok(Some(balances))
 }
@@ -940,62 +947,4 @@ pub async fn assets_of(db: &impl ConnectionTrait, user_id: i64) -> Result<BTreeS
 }
 
 #[cfg(test)]
-mod tests {
-    use rust_decimal_macros::dec;
-
-    use super::*;
-
-    fn entry(postings: Vec<Posting>) -> NewEntry {
-        NewEntry {
-            kind: "test".into(),
-            reference: "test:1".into(),
-            user_id: None,
-            actor_id: None,
-            memo: String::new(),
-            postings,
-        }
-    }
-
-    #[test]
-    fn an_entry_must_balance_per_asset() {
-        let user = AccountRef::funding(1);
-        let ok = entry(
-            Posting::transfer(
-                AccountRef::House(House::DepositsInTransit),
-                user,
-                "usdt",
-                dec!(5),
-            )
-            .to_vec(),
-        );
-        assert!(check(&ok).is_ok());
-        let mut unbalanced = ok.clone();
-        unbalanced.postings[1].amount = dec!(4);
-        assert!(matches!(
-            check(&unbalanced),
-            Err(LedgerError::Unbalanced { .. })
-        ));
-        let mut mixed = ok.clone();
-        mixed.postings[1].asset = "btc".into();
-        assert!(matches!(check(&mixed), Err(LedgerError::Unbalanced { .. })));
-    }
-
-    #[test]
-    fn amounts_and_assets_are_checked() {
-        let user = AccountRef::funding(1);
-        let house = AccountRef::House(House::DepositsInTransit);
-        assert!(matches!(check(&entry(vec![])), Err(LedgerError::Empty)));
-        let zero = entry(Posting::transfer(house, user, "usdt", dec!(0)).to_vec());
-        assert!(matches!(check(&zero), Err(LedgerError::InvalidAmount(_))));
-        let bad = entry(Posting::transfer(house, user, "US DT", dec!(1)).to_vec());
-        assert!(matches!(check(&bad), Err(LedgerError::InvalidAsset(_))));
-    }
-
-    #[test]
-    fn only_outward_house_accounts_may_go_negative() {
-        assert!(AccountRef::House(House::DepositsInTransit).may_go_negative());
-        assert!(AccountRef::House(House::MarketMaker).may_go_negative());
-        assert!(!AccountRef::House(House::Fees).may_go_negative());
-        assert!(!AccountRef::funding(1).may_go_negative());
-    }
-}
+mod tests;

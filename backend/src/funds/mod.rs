@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod audit;
+pub mod bill_detail;
 pub mod conversion;
 pub mod conversion_api;
 pub mod conversion_pricing;

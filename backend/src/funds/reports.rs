@@ -23,12 +23,16 @@ pub const EARN_INCOME: &str = "earn_income";
 /// The entry kind of a move between a user's own buckets.
 pub const BUCKET_TRANSFER: &str = "bucket_transfer";
 
+/// The kind filter that selects every futures entry (`futures_fill`, `futures_margin`, …).
+pub const FUTURES_KINDS: &str = "futures";
+
 /// Which bills to read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BillFilter {
     /// Only this asset.
     pub coin: Option<String>,
-    /// Only entries of this kind (`deposit`, `exchange`, …).
+    /// Only entries of this kind (`deposit`, `exchange`, …), or of every futures kind
+    /// ([`FUTURES_KINDS`]).
     pub kind: Option<String>,
     /// Only this bucket.
     pub bucket: Option<Bucket>,
@@ -94,8 +98,12 @@ fn bill_query(user_id: i64, filter: &BillFilter) -> Select<journal_posting::Enti
     if let Some(coin) = &filter.coin {
         query = query.filter(journal_posting::Column::Asset.eq(coin.as_str()));
     }
-    if let Some(kind) = &filter.kind {
-        query = query.filter(journal_entry::Column::Kind.eq(kind.as_str()));
+    match filter.kind.as_deref() {
+        Some(FUTURES_KINDS) => {
+            query = query.filter(journal_entry::Column::Kind.starts_with("futures_"));
+        }
+        Some(kind) => query = query.filter(journal_entry::Column::Kind.eq(kind)),
+        None => {}
     }
     if let Some(bucket) = filter.bucket {
         query = query.filter(ledger_account::Column::Bucket.eq(bucket.as_str()));

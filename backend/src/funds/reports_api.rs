@@ -16,6 +16,7 @@ use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
+use super::bill_detail::{self, BillDetail};
 use super::ledger::Bucket;
 use super::prices::{Rates, Valuation};
 use super::reports::{self, BillFilter, BillRow, ValuedCoin};
@@ -78,7 +79,9 @@ pub struct BillQuery {
     pub coin: Option<String>,
     /// Only this kind: `deposit`, `withdrawal`, `withdrawal_refund`, `fee`, `bucket_transfer`,
     /// `user_transfer`, `exchange`, `spot_trade`, `spot_freeze`, `spot_release`, `seconds_stake`,
-    /// `seconds_settle`, `earn_income`.
+    /// `seconds_settle`, `earn_income`, `futures_fill`, `futures_margin`, `futures_hold`,
+    /// `futures_release`, `futures_funding`, `futures_liquidation`; or `futures` for every futures
+    /// kind.
     #[oai(validator(max_length = 32, pattern = "^[a-z_]+$"))]
     pub kind: Option<String>,
     /// Only this bucket.
@@ -109,10 +112,58 @@ pub struct Bill {
     pub amount: Decimal,
     /// The bucket's balance after it.
     pub balance: Decimal,
-    /// Details.
+    /// The journal's note (an audit text in English; screens show `detail` instead when present).
     pub memo: String,
+    /// What the bill is about, as data to word in the reader's language (futures entries and spot
+    /// trades; absent for the other kinds).
+    #[oai(skip_serializing_if_is_none)]
+    pub detail: Option<BillDetails>,
     /// Unix milliseconds.
     pub created_at: i64,
+}
+
+/// What a bill is about; which fields are present depends on its kind.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct BillDetails {
+    /// The pair or contract (`btcusdt`).
+    pub symbol: String,
+    /// A fill's side: `buy` or `sell`.
+    #[oai(skip_serializing_if_is_none)]
+    pub side: Option<String>,
+    /// A fill's quantity in the base coin.
+    #[oai(skip_serializing_if_is_none)]
+    pub quantity: Option<Decimal>,
+    /// A fill's price, or the mark price of a liquidation.
+    #[oai(skip_serializing_if_is_none)]
+    pub price: Option<Decimal>,
+    /// A funding payment's rate.
+    #[oai(skip_serializing_if_is_none)]
+    pub rate: Option<Decimal>,
+    /// A margin change: `add` or `remove`.
+    #[oai(skip_serializing_if_is_none)]
+    pub direction: Option<String>,
+    /// The order whose hold was released.
+    #[oai(skip_serializing_if_is_none)]
+    pub order_id: Option<i64>,
+    /// Why an order's hold was released.
+    #[oai(skip_serializing_if_is_none)]
+    pub reason: Option<String>,
+}
+
+impl From<BillDetail> for BillDetails {
+    fn from(detail: BillDetail) -> Self {
+        Self {
+            symbol: detail.symbol,
+            side: detail.side,
+            quantity: detail.quantity,
+            price: detail.price,
+            rate: detail.rate,
+            direction: detail.direction,
+            order_id: detail.order_id,
+            reason: detail.reason,
+        }
+    }
 }
 
 /// A page of bills, newest first.
@@ -302,6 +353,7 @@ pub struct PersonalIncome {
 }
 
 fn bill(row: BillRow) -> Bill {
+    let detail = bill_detail::parse(&row.kind, &row.memo).map(BillDetails::from);
     Bill {
         id: row.posting_id,
         entry_id: row.entry_id,
@@ -311,6 +363,7 @@ fn bill(row: BillRow) -> Bill {
         amount: row.amount.parse().unwrap_or_default(),
         balance: row.balance_after.parse().unwrap_or_default(),
         memo: row.memo,
+        detail,
         created_at: row.created_at,
     }
 }

@@ -2,7 +2,8 @@
 //! `order/canCelOrder`, `contract/position/list`, `position/stopOrder` (take profit and stop loss),
 //! `contract/loss/list`, `loss/sett`, `loss/cancel`; and the designed extras
 //! `contract/position/margin` (add or remove isolated margin), `contract/position/leverage` (the
-//! leverage and margin mode of new orders), `contract/funding/list` (the user's funding payments)
+//! leverage and margin mode of new orders), `contract/position/history` (closed positions, paged),
+//! `contract/funding/list` (the user's funding payments)
 //! and the public `contract/coin/fundingInfo` (rate, countdown, mark and index) and
 //! `contract/coin/rules` (tiers, fees and funding settings). Money-moving calls
 //! take an optional `Idempotency-Key`.
@@ -22,8 +23,8 @@ use wasm_core::margin::MarginDirection;
 use super::engine::{Answer, Command, OrderSpec, StopSpec};
 use super::service;
 use super::views::{
-    ContractRules, FundingInfo, FuturesOrder, FuturesOrderType, FuturesPosition, FuturesSetting,
-    FuturesStopOrder, MarginModeView, OrderSide, PositionSide,
+    ClosedPosition, ContractRules, FundingInfo, FuturesOrder, FuturesOrderType, FuturesPosition,
+    FuturesSetting, FuturesStopOrder, MarginModeView, OrderSide, PositionSide,
 };
 use crate::funds::api::replayed;
 use crate::futures::FuturesRegistry;
@@ -82,6 +83,20 @@ pub struct FuturesOrderPage {
     pub page_size: u64,
     /// The orders.
     pub records: Vec<FuturesOrder>,
+}
+
+/// A page of the position history, the latest closed first.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ClosedPositionPage {
+    /// Closed and liquidated positions matching the query.
+    pub total: u64,
+    /// This page (from 1).
+    pub page: u64,
+    /// Page size.
+    pub page_size: u64,
+    /// The positions.
+    pub records: Vec<ClosedPosition>,
 }
 
 /// Open or finished.
@@ -361,6 +376,38 @@ impl FuturesApi {
             symbol.0.as_deref(),
         )
         .await;
+        MemberResponse::of(result, Msg::Success)
+    }
+
+    /// The user's position history: closed and liquidated positions with their entry and average
+    /// exit prices, size, realised PnL, fees and funding, the latest closed first, paged.
+    #[oai(
+        path = "/api/contract/position/history",
+        method = "post",
+        operation_id = "listFuturesPositionHistory"
+    )]
+    async fn position_history(
+        &self,
+        Data(db): Data<&DatabaseConnection>,
+        auth: Satoken,
+        /// Only this pair.
+        symbol: Query<Option<String>>,
+        /// Page, from 1.
+        page: Query<Option<u64>>,
+        /// Page size, 1 to 100 (20).
+        #[oai(name = "pageSize")]
+        page_size: Query<Option<u64>>,
+    ) -> MemberResponse<ClosedPositionPage> {
+        let (page, page_size) = crate::paging::paging(page.0, page_size.0);
+        let result =
+            service::position_history(db, auth.0.id(), symbol.0.as_deref(), page, page_size)
+                .await
+                .map(|(total, records)| ClosedPositionPage {
+                    total,
+                    page,
+                    page_size,
+                    records,
+                });
         MemberResponse::of(result, Msg::Success)
     }
 

@@ -12,7 +12,7 @@ use wasm_core::validate::Violation;
 use super::engine::{Answer, Command, OrderSpec, StopSpec};
 use super::position::SymbolRules;
 use super::registry::FuturesRegistry;
-use super::views::{FuturesOrder, FuturesPosition, FuturesStopOrder, closed_view};
+use super::views::{ClosedPosition, FuturesOrder, FuturesPosition, FuturesStopOrder, closed_view};
 use crate::entity::{futures_funding, futures_order, futures_position, futures_stop};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
@@ -208,6 +208,30 @@ pub async fn positions(
         views.extend(answer);
     }
     Ok(views)
+}
+
+/// A page of the user's position history: closed and liquidated positions, the latest closed
+/// first, and how many there are in all.
+pub async fn position_history(
+    db: &DatabaseConnection,
+    user_id: i64,
+    symbol: Option<&str>,
+    page: u64,
+    page_size: u64,
+) -> Result<(u64, Vec<ClosedPosition>), Refusal> {
+    let mut query = futures_position::Entity::find()
+        .filter(futures_position::Column::UserId.eq(user_id))
+        .filter(futures_position::Column::Status.ne("open"));
+    if let Some(symbol) = symbol.map(self::symbol).filter(|s| !s.is_empty()) {
+        query = query.filter(futures_position::Column::Symbol.eq(symbol));
+    }
+    let paginator = query
+        .order_by_desc(futures_position::Column::ClosedAt)
+        .order_by_desc(futures_position::Column::Id)
+        .paginate(db, page_size);
+    let total = paginator.num_items().await?;
+    let rows = paginator.fetch_page(page - 1).await?;
+    Ok((total, rows.iter().map(ClosedPosition::from).collect()))
 }
 
 /// The user's stop orders, newest first: waiting ones, or triggered and cancelled ones.

@@ -60,6 +60,33 @@ impl Legs {
         self
     }
 
+    /// Moves the sum of `parts` from `from` as one posting on `from`, and each part to its account
+    /// (zero parts are left out): what the payer reads is one row however the amount is shared.
+    pub fn pay(&mut self, from: AccountRef, parts: &[(AccountRef, Decimal)]) -> &mut Self {
+        let parts: Vec<(AccountRef, Decimal)> = parts
+            .iter()
+            .map(|(to, amount)| (*to, amount.normalize()))
+            .filter(|(to, amount)| !amount.is_zero() && *to != from)
+            .collect();
+        let total: Decimal = parts.iter().map(|(_, amount)| *amount).sum();
+        if total.is_zero() {
+            return self;
+        }
+        self.0.push(Posting {
+            account: from,
+            asset: USDT.into(),
+            amount: -total,
+        });
+        for (to, amount) in parts {
+            self.0.push(Posting {
+                account: to,
+                asset: USDT.into(),
+                amount,
+            });
+        }
+        self
+    }
+
     /// Whether nothing moves.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -93,11 +120,10 @@ impl Legs {
 }
 
 /// A trading fee: the security fund's share (`security_percent` of it) to the fund, the rest to
-/// the fees account, paid from `payer`.
+/// the fees account, paid from `payer` as one posting (the split is the house's, not the user's).
 pub fn fee(legs: &mut Legs, payer: AccountRef, fee: Decimal, security_percent: Decimal) {
     let share = security_fund_share(fee, security_percent);
-    legs.transfer(payer, FEES, fee - share);
-    legs.transfer(payer, SECURITY_FUND, share);
+    legs.pay(payer, &[(FEES, fee - share), (SECURITY_FUND, share)]);
 }
 
 /// What a fill settles, all amounts rounded already.
@@ -291,6 +317,14 @@ mod tests {
         assert_eq!(legs.net(margin(3)), dec!(-30));
         assert_eq!(legs.net(FEES), dec!(22.5));
         assert_eq!(legs.net(SECURITY_FUND), dec!(2.5));
+        // The user reads the opened margin and the fee as one posting each (25, not 22.5 and 2.5).
+        let fee_rows: Vec<Decimal> = legs
+            .postings()
+            .iter()
+            .filter(|p| p.account == trading(3) && p.amount.is_sign_negative())
+            .map(|p| p.amount)
+            .collect();
+        assert_eq!(fee_rows, vec![dec!(-5000), dec!(-25)]);
     }
 
     proptest! {

@@ -516,3 +516,72 @@ pub struct ContractRules {
     /// Maintenance margin tiers, by notional.
     pub tiers: Vec<ContractTier>,
 }
+
+/// A closed or liquidated position as the position history shows it.
+#[derive(Debug, Clone, Object, PartialEq, Eq)]
+#[oai(rename_all = "camelCase")]
+pub struct ClosedPosition {
+    /// Position id.
+    pub id: i64,
+    /// Pair (`btcusdt`).
+    pub symbol: String,
+    /// Long or short.
+    pub side: PositionSide,
+    /// Isolated or cross.
+    pub margin_mode: MarginModeView,
+    /// Leverage.
+    pub leverage: Decimal,
+    /// Average entry price.
+    pub entry_price: Decimal,
+    /// Average exit price (`Σ closed quantity × price / closed size`, 8 decimals).
+    pub exit_price: Decimal,
+    /// Size closed over the position's life (base asset).
+    pub size: Decimal,
+    /// PnL realised (before fees and funding).
+    pub realised_pnl: Decimal,
+    /// Trading fees paid.
+    pub fees: Decimal,
+    /// Funding paid (positive) or received (negative).
+    pub funding: Decimal,
+    /// `closed` or `liquidated`.
+    pub status: String,
+    /// Opened, unix milliseconds.
+    pub opened_at: i64,
+    /// Closed, unix milliseconds.
+    pub closed_at: i64,
+}
+
+impl From<&futures_position::Model> for ClosedPosition {
+    fn from(row: &futures_position::Model) -> Self {
+        let size = dec(&row.closed_size);
+        let exit_price = if size.is_zero() {
+            Decimal::ZERO
+        } else {
+            (dec(&row.closed_value) / size).round_dp(8).normalize()
+        };
+        Self {
+            id: row.id,
+            symbol: row.symbol.clone(),
+            side: if row.side == "long" {
+                PositionSide::Long
+            } else {
+                PositionSide::Short
+            },
+            margin_mode: if row.margin_mode == "cross" {
+                MarginModeView::Cross
+            } else {
+                MarginModeView::Isolated
+            },
+            leverage: dec(&row.leverage),
+            entry_price: dec(&row.entry_price),
+            exit_price,
+            size,
+            realised_pnl: dec(&row.realised_pnl),
+            fees: dec(&row.fees),
+            funding: dec(&row.funding),
+            status: row.status.clone(),
+            opened_at: row.opened_at,
+            closed_at: row.closed_at.unwrap_or(row.updated_at),
+        }
+    }
+}

@@ -201,6 +201,11 @@ pub async fn register(db: &DatabaseConnection, form: Registration) -> Result<use
         ),
         None => None,
     };
+    // A taken address is told plainly, before the code: its owner was e-mailed a notice instead
+    // of a code, so "incorrect code" would send them looking for a code that never comes.
+    if form.account.find(db).await?.is_some() {
+        return Err(already_registered());
+    }
     codes::consume(db, form.account.as_str(), Purpose::Register, &form.code).await?;
     let password_hash = password::hash_blocking(form.password).await?;
     match insert_account(
@@ -213,12 +218,14 @@ pub async fn register(db: &DatabaseConnection, form: Registration) -> Result<use
     .await?
     {
         NewAccount::Created(user) => Ok(*user),
-        // The account was registered meanwhile (its owner got no code, so this is a race of two
-        // sign-ups with one code): the code is spent.
-        NewAccount::Taken => {
-            Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidCode).with_field("code"))
-        }
+        // The account was registered meanwhile (a race of two sign-ups with one code).
+        NewAccount::Taken => Err(already_registered()),
     }
+}
+
+/// The refusal of a registration whose e-mail or phone has an account already.
+fn already_registered() -> Refusal {
+    Refusal::new(RefusalKind::Invalid, Msg::AccountAlreadyRegistered).with_field("account")
 }
 
 /// What [`insert_account`] did.

@@ -33,6 +33,7 @@ mod seconds;
 mod security;
 mod session_cache;
 mod spot;
+mod statements;
 mod uploads;
 mod user;
 mod withdrawals;

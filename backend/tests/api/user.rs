@@ -107,15 +107,16 @@ async fn registration_checks_password_code_and_invitation() {
         "confirmPassword": PASSWORD, "code": code}))
     .await;
     assert_eq!(status, 200, "{body}");
-    // A code is used once.
+    // Registering the address again says it is registered (not that the code is wrong).
     let (status, body) = register(json!({"account": "bob@example.com", "password": PASSWORD,
         "confirmPassword": PASSWORD, "code": code}))
     .await;
     assert_eq!(
         (status, body["data"]["reason"].as_str()),
-        (400, Some("invalid_code")),
+        (400, Some("account_already_registered")),
         "{body}"
     );
+    assert_eq!(body["data"]["field"], "account");
     app.stop().await;
 }
 
@@ -195,6 +196,26 @@ async fn codes_for_taken_or_unknown_accounts_reveal_nothing() {
         "{notice}"
     );
     assert!(app.last_message("nobody@example.com").await.is_null());
+    // Whoever then submits the form for the taken address is told it is registered, in their
+    // language, whatever code they typed.
+    let (status, body) = app
+        .post(
+            "/api/user/register",
+            Some(
+                &json!({"account": "carol@example.com", "password": "Secret123",
+                    "confirmPassword": "Secret123", "code": "123456"})
+                .to_string(),
+            ),
+            &[("lang", "fr")],
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["data"]["reason"], "account_already_registered");
+    assert_eq!(body["data"]["field"], "account");
+    assert!(
+        body["msg"].as_str().unwrap().contains("déjà inscrit"),
+        "{body}"
+    );
     // One code per address per minute.
     let (status, body) = send("dave@example.com", "register").await;
     assert_eq!(status, 429, "{body}");

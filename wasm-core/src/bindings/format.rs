@@ -67,6 +67,22 @@ pub fn format_amount(value: &str) -> Result<String, JsValue> {
     Ok(format::format_amount(parse_decimal(value).map_err(throw)?))
 }
 
+/// A balance (held, available, equity, margin): thousands separators, `decimals` decimals (2 when
+/// absent), truncated toward zero (`"298.88579145"` → `"298.88"`).
+#[wasm_bindgen(js_name = formatBalance)]
+pub fn format_balance(value: &str, decimals: Option<f64>) -> Result<String, JsValue> {
+    let value = parse_decimal(value).map_err(throw)?;
+    let decimals = decimals.map(precision_from_number).transpose();
+    Ok(format::format_balance(value, decimals.map_err(throw)?))
+}
+
+/// A profit, loss, fee or funding payment: thousands separators, 2 decimals, nearest with ties to
+/// even (`"1.005"` → `"1.00"`, `"1.015"` → `"1.02"`).
+#[wasm_bindgen(js_name = formatPnl)]
+pub fn format_pnl(value: &str) -> Result<String, JsValue> {
+    Ok(format::format_pnl(parse_decimal(value).map_err(throw)?))
+}
+
 /// `"45.60K"`, `"1.23M"`, `"2.10B"`, `"3.00T"`, `"999.99"`.
 #[wasm_bindgen(js_name = formatCompact)]
 pub fn format_compact(value: &str) -> Result<String, JsValue> {

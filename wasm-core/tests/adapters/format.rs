@@ -18,6 +18,8 @@ pub const FUNCTIONS: &[&str] = &[
     "formatPercent",
     "formatAmount",
     "formatCompact",
+    "formatBalance",
+    "formatPnl",
     "formatPrice",
     "formatDateTime",
     "timeZones",
@@ -58,6 +60,19 @@ fn call_export(function: &str, args: &Args) -> Result<Value, CoreError> {
         "formatCompact" => {
             args.arity(1);
             format::format_compact(parse_decimal(args.string(0))?).into()
+        }
+        "formatBalance" => {
+            args.arity(2);
+            let value = parse_decimal(args.string(0))?;
+            let decimals = args
+                .optional_number(1)
+                .map(precision_from_number)
+                .transpose()?;
+            format::format_balance(value, decimals).into()
+        }
+        "formatPnl" => {
+            args.arity(1);
+            format::format_pnl(parse_decimal(args.string(0))?).into()
         }
         "formatPrice" => {
             args.arity(2);

@@ -2,7 +2,8 @@
  * Logging out, everywhere in the app (the side menu's Exit, the account menu's Log out): end the
  * session on the server (`POST /api/user/logout`; a failure is ignored, the token then simply
  * expires), clear it in the browser (cookies, stored user info, login flag), drop the cached
- * data of the user, and go to `/`.
+ * data of the user. It goes to `/` first, so it lands there from any screen (a members-only one would
+ * otherwise send it to the login as soon as the session ends).
  *
  * @module
  */
@@ -41,11 +42,13 @@ export function useSignOut(): () => Promise<void> {
     if (running.current) return;
     running.current = true;
     try {
+      // Leave first: a members-only screen that saw the session end (here, or by a 401 of its own
+      // refetch once the server ended it) would send the browser to the login instead of `/`.
+      await navigate('/');
       // While the cookie is still there, so the call carries the token it ends.
       await mutateAsync().catch(() => undefined);
       logout();
       clearUserQueries(queryClient);
-      await navigate('/');
     } finally {
       running.current = false;
     }

@@ -27,7 +27,12 @@
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { getGetUserCoinQueryKey } from '../api/generated/funds/funds';
-import { getListFuturesOrdersQueryKey, getListFuturesPositionsQueryKey, getListFuturesStopsQueryKey } from '../api/generated/futures/futures';
+import {
+  getListFuturesOrdersQueryKey,
+  getListFuturesPositionHistoryQueryKey,
+  getListFuturesPositionsQueryKey,
+  getListFuturesStopsQueryKey,
+} from '../api/generated/futures/futures';
 import type { FuturesOrder, FuturesPosition, FuturesStopOrder, SecondsOrder, SpotFill, SpotOrder } from '../api/generated/model';
 import { getListSecondsOrdersQueryKey } from '../api/generated/seconds-contracts/seconds-contracts';
 import { getGetEntrustLogCurrencyQueryKey, getListSpotOrdersQueryKey } from '../api/generated/spot-trading/spot-trading';
@@ -174,7 +179,7 @@ function sameHost(origin: string): boolean {
 
 /**
  * The reads a trading message changes (any page or filter): the user's spot orders, fills, seconds
- * and futures orders, positions, stop orders and balances.
+ * and futures orders, positions (open and closed), stop orders and balances.
  */
 export function pushedReads(head: string): QueryKey[] {
   return [
@@ -184,6 +189,7 @@ export function pushedReads(head: string): QueryKey[] {
     getListSecondsOrdersQueryKey(),
     getListFuturesOrdersQueryKey(),
     getListFuturesPositionsQueryKey(),
+    getListFuturesPositionHistoryQueryKey(),
     getListFuturesStopsQueryKey(),
   ];
 }

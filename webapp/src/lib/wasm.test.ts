@@ -9,9 +9,11 @@ import { i18n } from '../i18n';
 import {
   coreErrorText,
   formatAmount,
+  formatBalance,
   formatCompact,
   formatDateTime,
   formatPercent,
+  formatPnl,
   formatPrice,
   formatTickerRows,
   isCoreError,
@@ -43,6 +45,15 @@ describe('wasm-core through lib/wasm', () => {
     expect(formatPrice('0.5', 4)).toBe('0.5000');
     expect(formatDateTime(0, 0)).toBe('01/01/1970 00:00:00');
     expect(timeZones()).toHaveLength(38);
+  });
+
+  it('shows a balance truncated and a result rounded half to even', () => {
+    expect(formatBalance('298.88579145')).toBe('298.88');
+    expect(formatBalance('602.85863428')).toBe('602.85');
+    expect(formatBalance('0.123456789', 8)).toBe('0.12345678');
+    expect(formatPnl('298.88579145')).toBe('298.89');
+    expect(formatPnl('1.005')).toBe('1.00');
+    expect(formatPnl('1.015')).toBe('1.02');
   });
 
   it('throws {code, key, params} that the webapp translates', () => {

@@ -104,9 +104,29 @@ export function formatPercent(percent?: string | null): string {
   return core.formatPercent(percent ?? undefined);
 }
 
-/** `"1,234,567.89"`: thousands separators, 2 decimals. */
+/**
+ * A market amount (an order book total, a volume, a stake): thousands separators, 2 decimals, midpoint
+ * away from zero. The user's own balances use {@link formatBalance}, results {@link formatPnl}.
+ */
 export function formatAmount(value: string): string {
   return core.formatAmount(value);
+}
+
+/**
+ * A balance of the user (held, available, frozen, equity, margin, a valuation): thousands separators,
+ * `decimals` decimals (2 when absent), truncated toward zero, so it is never shown larger than held:
+ * `"298.88579145"` → `"298.88"` on every screen.
+ */
+export function formatBalance(value: string, decimals?: number | null): string {
+  return core.formatBalance(value, decimals ?? undefined);
+}
+
+/**
+ * A result (profit and loss, a fee, a funding payment): thousands separators, 2 decimals, nearest with
+ * ties to the even digit (`"1.005"` → `"1.00"`, `"1.015"` → `"1.02"`). No `+` is added.
+ */
+export function formatPnl(value: string): string {
+  return core.formatPnl(value);
 }
 
 /** `"45.60K"`, `"1.23M"`, `"2.10B"`, `"3.00T"`. */

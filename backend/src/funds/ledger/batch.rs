@@ -233,6 +233,11 @@ impl LedgerBatch {
                 });
             }
         }
+        // Each posting records the running balance of its account after it (see `post_within`).
+        let mut running: BTreeMap<(AccountRef, String), Decimal> = net
+            .keys()
+            .map(|key| (key.clone(), self.accounts[key].balance))
+            .collect();
         for (key, delta) in net {
             let held = self.accounts.get_mut(&key).expect("held above");
             self.undo.push(Undo {
@@ -254,13 +259,18 @@ impl LedgerBatch {
             created_at: crate::clock::now_ms(),
         });
         for posting in &entry.postings {
-            let held = &self.accounts[&(posting.account, posting.asset.clone())];
+            let key = (posting.account, posting.asset.clone());
+            let held = &self.accounts[&key];
+            let balance = running
+                .get_mut(&key)
+                .expect("every posted account is netted");
+            *balance += posting.amount;
             self.postings.push(PendingPosting {
                 entry: index,
                 account_id: held.row.id,
                 asset: posting.asset.clone(),
                 amount: posting.amount.normalize().to_string(),
-                balance_after: held.balance.normalize().to_string(),
+                balance_after: balance.normalize().to_string(),
             });
         }
         Ok(index)

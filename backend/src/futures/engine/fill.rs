@@ -101,12 +101,11 @@ impl Engine {
                     "futures_fill",
                     format!("futures_order:{}", row.id),
                     user_id,
-                    format!(
-                        "{} {} {} @ {}",
-                        self.rules.symbol,
+                    crate::funds::bill_detail::fill_memo(
+                        &self.rules.symbol,
                         fill.side.as_str(),
-                        fill.quantity.normalize(),
-                        fill.price.normalize()
+                        fill.quantity,
+                        fill.price,
                     ),
                 ),
             )

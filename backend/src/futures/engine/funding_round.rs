@@ -144,7 +144,7 @@ impl Engine {
                                 "futures_funding",
                                 format!("futures_position:{}", position.id),
                                 user_id,
-                                format!("{symbol} funding rate {rate}"),
+                                crate::funds::bill_detail::funding_memo(&symbol, rate),
                             ),
                         )
                         .await?;

@@ -259,7 +259,7 @@ impl Engine {
                     "futures_hold",
                     format!("futures_order:{}", row.id),
                     user_id,
-                    format!("{} limit order hold", rules.symbol),
+                    crate::funds::bill_detail::hold_memo(&rules.symbol),
                 ),
             )
             .await?;

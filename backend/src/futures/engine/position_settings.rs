@@ -87,7 +87,7 @@ impl Engine {
                         "futures_margin",
                         format!("futures_position:{}", position.id),
                         user_id,
-                        format!("{symbol} margin {direction:?}"),
+                        crate::funds::bill_detail::margin_memo(&symbol, &format!("{direction:?}")),
                     ),
                 )
                 .await?;

@@ -259,7 +259,7 @@ pub(super) async fn cancel_in(
             "futures_release",
             format!("futures_order:{}", order.row.id),
             user_id,
-            format!("{} order {} {reason}", order.row.symbol, order.row.id),
+            crate::funds::bill_detail::release_memo(&order.row.symbol, order.row.id, reason),
         );
         let posted = ledger::post_within(txn, &posted).await?;
         wallet = posted

@@ -383,7 +383,7 @@ impl Engine {
                                 "futures_liquidation",
                                 format!("futures_position:{}", position.id),
                                 user_id,
-                                format!("{symbol} liquidation @ {}", mark.normalize()),
+                                crate::funds::bill_detail::liquidation_memo(&symbol, mark),
                             ),
                         )
                         .await?,

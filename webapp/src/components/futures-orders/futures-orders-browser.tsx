@@ -1,7 +1,7 @@
 /**
- * The user's futures lists under tabs — Positions, Current orders, Order history and (unless the
- * lists are narrowed to one margin mode) Stop orders —, read through the
- * `contract/{order,position,loss}/list` calls and refetched when the user channel says something
+ * The user's futures lists under tabs — Positions, Current orders, Order history, Position history
+ * (closed positions) and (unless the lists are narrowed to one margin mode) Stop orders —, read
+ * through the `contract/{order,position,loss}/list` and `contract/position/history` calls and refetched when the user channel says something
  * changed (a slow refetch backs it up). Used by the futures screen (with the position actions) and by
  * /account/entrust's futures tabs (cross or isolated only, or everything).
  *
@@ -12,18 +12,19 @@ import { Box, Tabs, Text } from '@chakra-ui/react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useListFuturesOrders, useListFuturesPositions, useListFuturesStops } from '../../api/generated/futures/futures';
+import { useListFuturesOrders, useListFuturesPositionHistory, useListFuturesPositions, useListFuturesStops } from '../../api/generated/futures/futures';
 import type { CoinListEntry, FuturesPosition, MarginMode } from '../../api/generated/model';
 import { pairName } from '../../hooks/use-market-rows';
 import { SILENT } from '../../lib/api-calls';
 import { useIsLoggedIn } from '../../lib/session';
 import { FuturesOrdersTable, FuturesPositionsTable, FuturesStopsTable, type PositionAction } from './futures-tables';
+import { PositionHistoryTable } from './position-history-table';
 
 /** A safety net when the user channel is down. */
 export const FUTURES_REFRESH_MS = 5_000;
 const PAGE_SIZE = 50;
 
-type Tab = 'positions' | 'current' | 'history' | 'stops';
+type Tab = 'positions' | 'current' | 'history' | 'closed' | 'stops';
 
 /** The user's open futures positions (shared by every component that shows them: one request). */
 export function useOpenFuturesPositions() {
@@ -56,11 +57,13 @@ export function FuturesOrdersBrowser({
   const positions = useOpenFuturesPositions();
   const current = useListFuturesOrders({ scope: 'current', pageSize: PAGE_SIZE }, { query, request: SILENT });
   const history = useListFuturesOrders({ scope: 'history', pageSize: PAGE_SIZE }, { query, request: SILENT });
+  const closed = useListFuturesPositionHistory({ pageSize: PAGE_SIZE }, { query, request: SILENT });
   const stops = useListFuturesStops({ scope: 'current' }, { query: { ...query, enabled: loggedIn && !marginMode }, request: SILENT });
   const keep = <T extends { marginMode: MarginMode }>(rows: T[]) => (marginMode ? rows.filter((row) => row.marginMode === marginMode) : rows);
   const open = keep(positions.data ?? []);
   const currentOrders = keep(current.data?.records ?? []);
   const historyOrders = keep(history.data?.records ?? []);
+  const closedPositions = keep(closed.data?.records ?? []);
   const coinOf = (symbol: string) => coins.find((c) => c.symbol === symbol);
   const name = (symbol: string) => {
     const listed = coinOf(symbol);
@@ -84,6 +87,9 @@ export function FuturesOrdersBrowser({
           <Tabs.Trigger value="history" whiteSpace="nowrap" flexShrink={0}>
             {t('futures.account.history')}
           </Tabs.Trigger>
+          <Tabs.Trigger value="closed" whiteSpace="nowrap" flexShrink={0}>
+            {t('futures.account.closed')}
+          </Tabs.Trigger>
           {!marginMode && (
             <Tabs.Trigger value="stops" whiteSpace="nowrap" flexShrink={0}>
               {t('futures.account.stops', { count: stops.data?.length ?? 0 })}
@@ -98,6 +104,9 @@ export function FuturesOrdersBrowser({
         </Tabs.Content>
         <Tabs.Content value="history" p="0">
           <FuturesOrdersTable {...shared} orders={historyOrders} scope="history" busy={history.isFetching} />
+        </Tabs.Content>
+        <Tabs.Content value="closed" p="0">
+          <PositionHistoryTable {...shared} positions={closedPositions} busy={closed.isFetching} />
         </Tabs.Content>
         {!marginMode && (
           <Tabs.Content value="stops" p="0">

@@ -14,7 +14,7 @@ import { useRefreshFutures } from '../../hooks/use-refresh-futures';
 import { useDateTimeFormatter } from '../../hooks/use-time-zone';
 import { SILENT, failure } from '../../lib/api-calls';
 import { toaster } from '../../lib/toaster';
-import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash } from '../../lib/wasm';
+import { formatBalance, formatPercent, formatPnl, formatPrice, formatQuantity, orDash } from '../../lib/wasm';
 import { DataTable, type DataColumn } from '../data-table';
 
 /** What a position's action button opens. */
@@ -102,12 +102,12 @@ export function FuturesPositionsTable({ loggedIn, positions, name, coinOf, onAct
               </Table.Cell>
               <Table.Cell textAlign="end">
                 <Text as="span" aria-label={t('futures.positions.marginOf', { pair })}>
-                  {orDash(formatAmount, position.positionMargin)}
+                  {orDash((v) => formatBalance(v), position.positionMargin)}
                 </Text>
               </Table.Cell>
               <Table.Cell textAlign="end">{position.guarAssetRatio ? formatPercent(position.guarAssetRatio).replace(/^\+/, '') : '--'}</Table.Cell>
               <Table.Cell textAlign="end" color={tone(position.unrealisedPnl)} whiteSpace="nowrap">
-                {orDash(formatAmount, position.unrealisedPnl)}
+                {orDash(formatPnl, position.unrealisedPnl)}
                 <Text as="span" display="block" fontSize="xs">
                   {formatPercent(position.roe)}
                 </Text>
@@ -220,9 +220,9 @@ export function FuturesOrdersTable({ loggedIn, orders, name, coinOf, scope, busy
               <Table.Cell textAlign="end">{price(order.dealAverPrice)}</Table.Cell>
               {scope === 'history' ? (
                 <>
-                  <Table.Cell textAlign="end">{orDash(formatAmount, order.serviceCharge)}</Table.Cell>
+                  <Table.Cell textAlign="end">{orDash(formatPnl, order.serviceCharge)}</Table.Cell>
                   <Table.Cell textAlign="end" color={tone(order.profit)}>
-                    {orDash(formatAmount, order.profit)}
+                    {orDash(formatPnl, order.profit)}
                   </Table.Cell>
                   <Table.Cell pe="4" whiteSpace="nowrap">
                     {t(`futures.orders.statuses.${order.status}`)}

@@ -39,15 +39,19 @@ function useFieldIds(): { control: string; errorText: string; helperText: string
  * `aria-errormessage`, which not every screen reader reads), else the hint.
  */
 function describedBy(ids: ReturnType<typeof useFieldIds>, error?: string, hint?: ReactNode): string | undefined {
-  if (error) return ids.errorText;
-  return hint ? ids.helperText : undefined;
+  const described = [error ? ids.errorText : undefined, hint ? ids.helperText : undefined].filter(Boolean);
+  return described.length > 0 ? described.join(' ') : undefined;
 }
 
+/**
+ * The error (when there is one) and the hint under a field. The hint stays while an error shows: a
+ * rule such as the password's is what the user needs to read to fix the error.
+ */
 function FieldMessages({ error, hint }: { error?: string; hint?: ReactNode }) {
   return (
     <>
-      {hint && !error && <Field.HelperText>{hint}</Field.HelperText>}
       <Field.ErrorText>{error}</Field.ErrorText>
+      {hint && <Field.HelperText>{hint}</Field.HelperText>}
     </>
   );
 }

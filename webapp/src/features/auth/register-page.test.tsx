@@ -54,9 +54,13 @@ describe('register page', () => {
     fill('Confirm password', 'password2');
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
 
-    await waitFor(() => expect(descriptionOf(field('Email or phone number'))).toBe('Please enter a valid email address.'));
+    await waitFor(() =>
+      expect(descriptionOf(field('Email or phone number'))).toBe('Please enter a valid email address. Phone numbers start with + and the country code.'),
+    );
     expect(descriptionOf(field('Verification code'))).toBe('This field is required.');
-    expect(descriptionOf(field('Password'))).toBe('Invalid password format');
+    // The password rule stays readable under the error it explains.
+    expect(descriptionOf(field('Password'))).toBe('Invalid password format At least 8 characters, with an upper-case letter, a lower-case letter and a digit.');
+    expect(screen.getByText('At least 8 characters, with an upper-case letter, a lower-case letter and a digit.')).toBeTruthy();
     expect(descriptionOf(field('Confirm password'))).toBe('Passwords do not match');
     expect(api.calls).toHaveLength(0);
 

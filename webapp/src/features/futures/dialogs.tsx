@@ -23,7 +23,7 @@ import { decimalsOfStep, floorToStep, isPositive, percentOf } from '../../lib/de
 import { marginTiers, useContractRules } from '../../hooks/use-contract-rules';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
 import { toaster } from '../../lib/toaster';
-import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash, pnlAtTrigger } from '../../lib/wasm';
+import { formatBalance, formatPercent, formatPnl, formatPrice, formatQuantity, orDash, pnlAtTrigger } from '../../lib/wasm';
 import { useRefreshFutures } from '../../hooks/use-refresh-futures';
 import { adjustmentPreview, wrongSide } from './lib/preview';
 
@@ -126,7 +126,7 @@ function outcome(position: FuturesPosition, triggerPrice: string, size = positio
 }
 
 function outcomeText(value: { pnl: string; roePercent: string } | null, quote: string): string {
-  return value ? `${orDash(formatAmount, value.pnl)} ${quote} (${formatPercent(value.roePercent)})` : '--';
+  return value ? `${orDash(formatPnl, value.pnl)} ${quote} (${formatPercent(value.roePercent)})` : '--';
 }
 
 export function TpSlDialog({ position, coin, pair, onClose }: { position: FuturesPosition; coin: CoinListEntry; pair: string; onClose: () => void }) {
@@ -221,8 +221,8 @@ export function MarginDialog({ position, coin, pair, onClose }: { position: Futu
   const error = (() => {
     if (!isPositive(amount)) return t('futures.margin.errors.positive');
     if (direction === 'remove' && preview && compareDecimal(amount, preview.maxRemovable) > 0)
-      return t('futures.margin.errors.aboveRemovable', { max: formatAmount(preview.maxRemovable) });
-    if (direction === 'add' && available !== null && compareDecimal(amount, available) > 0) return t('futures.margin.errors.aboveAvailable', { max: formatAmount(available) });
+      return t('futures.margin.errors.aboveRemovable', { max: formatBalance(preview.maxRemovable) });
+    if (direction === 'add' && available !== null && compareDecimal(amount, available) > 0) return t('futures.margin.errors.aboveAvailable', { max: formatBalance(available) });
     return undefined;
   })();
 
@@ -273,17 +273,23 @@ export function MarginDialog({ position, coin, pair, onClose }: { position: Futu
         }}
       />
       <Box rounded="md" bg="bg.subtle" px="3" py="2">
-        <Figure label={t('futures.margin.current')} value={`${orDash(formatAmount, position.holdCollateralAssets)} ${quote}`} />
-        <Figure label={t('futures.margin.after')} value={preview ? `${orDash(formatAmount, preview.walletBalance)} ${quote}` : '--'} />
+        <Figure label={t('futures.margin.current')} value={`${orDash((v) => formatBalance(v), position.holdCollateralAssets)} ${quote}`} />
+        <Figure label={t('futures.margin.after')} value={preview ? `${orDash((v) => formatBalance(v), preview.walletBalance)} ${quote}` : '--'} />
         <Figure
           label={t(direction === 'add' ? 'futures.margin.available' : 'futures.margin.maxRemovable')}
-          value={`${orDash(formatAmount, direction === 'add' ? available : (preview?.maxRemovable ?? null))} ${quote}`}
+          value={`${orDash((v) => formatBalance(v), direction === 'add' ? available : (preview?.maxRemovable ?? null))} ${quote}`}
         />
         <Figure label={t('futures.margin.currentLiquidation')} value={price(position.expectedStrongParity)} />
         <Figure label={t('futures.margin.newLiquidation')} value={preview ? price(preview.liquidationPrice) : '--'} strong />
       </Box>
     </Frame>
   );
+}
+
+/** A result with its sign (`+12.30`, `-4.10`, `0.00`), `--` when unknown. */
+export function signedPnl(value: string | null | undefined): string {
+  const text = orDash(formatPnl, value);
+  return text === '--' || text.startsWith('-') || /^[0.,]+$/.test(text) ? text : `+${text}`;
 }
 
 export function ClosePositionDialog({ position, coin, pair, onClose }: { position: FuturesPosition; coin: CoinListEntry; pair: string; onClose: () => void }) {
@@ -329,9 +335,12 @@ export function ClosePositionDialog({ position, coin, pair, onClose }: { positio
       keys.settle();
       toaster.create({
         type: order.status === 'cancelled' ? 'warning' : 'success',
-        title: t(order.status === 'dealTotol' ? 'futures.close.closed' : order.status === 'cancelled' ? 'futures.close.notFilled' : 'futures.close.placed', {
+        title: t(order.status === 'dealTotol' ? 'futures.close.closedAt' : order.status === 'cancelled' ? 'futures.close.notFilled' : 'futures.close.placed', {
           quantity: formatQuantity(order.haveDealNum !== '0' ? order.haveDealNum : order.commissNum),
           coin: base,
+          // A filled close says where it closed and what it realised.
+          price: orDash((v) => formatPrice(v, coin.pricePrecision), order.dealAverPrice),
+          pnl: signedPnl(order.profit),
         }),
       });
       refresh();

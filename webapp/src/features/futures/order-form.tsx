@@ -36,7 +36,7 @@ import { useOrderBook } from '../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
 import type { AccountValues } from '../../lib/user-push';
-import { formatAmount, formatPercent, formatPrice, formatQuantity, orDash } from '../../lib/wasm';
+import { formatBalance, formatPercent, formatPnl, formatPrice, formatQuantity, orDash } from '../../lib/wasm';
 import { useRefreshFutures } from '../../hooks/use-refresh-futures';
 import { type MarginModeValue, type PositionSide, availableToOpen, crossOthers, orderPreview, wrongSide } from './lib/preview';
 
@@ -273,9 +273,10 @@ export function FuturesOrderForm({
   };
 
   const price = (value: string | null) => orDash((v) => formatPrice(v, coin.pricePrecision), value);
-  const usdt = (value: string | null) => (value ? `${orDash(formatAmount, value)} ${quote}` : '--');
+  const usdt = (value: string | null) => (value ? `${orDash((v) => formatBalance(v), value)} ${quote}` : '--');
+  const result = (value: string | null) => (value ? `${orDash(formatPnl, value)} ${quote}` : '--');
   const trigger = (value: { pnl: string; roePercent: string } | null) =>
-    value ? `${signed(orDash(formatAmount, value.pnl))} ${quote} (${formatPercent(value.roePercent)})` : '--';
+    value ? `${signed(orDash(formatPnl, value.pnl))} ${quote} (${formatPercent(value.roePercent)})` : '--';
 
   return (
     <Box as="section" aria-labelledby="futures-form-heading" borderWidth="1px" rounded="xl" bg="bg.panel" minW="0">
@@ -425,7 +426,7 @@ export function FuturesOrderForm({
           <Box as="dl" role="group" aria-label={t('futures.preview.title')} rounded="md" bg="bg.subtle" px="3" py="2" fontSize="xs">
             <PreviewHead long={t('futures.side.long')} short={t('futures.side.short')} />
             <PreviewRow label={t('futures.preview.margin')} long={usdt(long.initialMargin)} short={usdt(short.initialMargin)} />
-            <PreviewRow label={t('futures.preview.fee')} long={usdt(long.fee)} short={usdt(short.fee)} />
+            <PreviewRow label={t('futures.preview.fee')} long={result(long.fee)} short={result(short.fee)} />
             <PreviewRow label={t('futures.preview.liquidation')} long={price(long.liquidationPrice)} short={price(short.liquidationPrice)} strong />
             <PreviewRow
               label={t('futures.preview.maxSize')}

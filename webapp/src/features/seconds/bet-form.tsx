@@ -20,7 +20,7 @@ import { SILENT, failure } from '../../lib/api-calls';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
-import { coreErrorText, formatAmount, formatQuantity, orDash, secondsPreview, validateSecondsQuantity } from '../../lib/wasm';
+import { coreErrorText, formatAmount, formatBalance, formatQuantity, orDash, secondsPreview, validateSecondsQuantity } from '../../lib/wasm';
 import { rateToPercent } from './lib/percent';
 
 /** Balances are refetched this often while the form shows them (the user channel refetches sooner). */
@@ -156,7 +156,7 @@ export function BetForm({ coin, pair, offer }: { coin: CoinListEntry; pair: stri
             {t('seconds.form.available')}
           </chakra.label>
           <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
-            {available === null ? '--' : amount(available)}
+            {available === null ? '--' : `${formatBalance(available)} ${coinName}`}
           </chakra.output>
         </Flex>
 

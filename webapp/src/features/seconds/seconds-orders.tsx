@@ -17,7 +17,7 @@ import { DataTable, type DataColumn } from '../../components/data-table';
 import { useDateTimeFormatter } from '../../hooks/use-time-zone';
 import { SILENT } from '../../lib/api-calls';
 import { useIsLoggedIn } from '../../lib/session';
-import { formatAmount, formatPrice } from '../../lib/wasm';
+import { formatAmount, formatPnl, formatPrice } from '../../lib/wasm';
 import { secondsLeft, useNow } from '../../hooks/use-now';
 
 /** Rows per list. */
@@ -113,7 +113,7 @@ function HistoryRows({ records, pairs }: { records: SecondsOrder[]; pairs: PairI
             </Table.Cell>
             <Table.Cell textAlign="end" fontWeight="semibold" color={positive ? 'up' : profit.startsWith('-') ? 'down' : undefined}>
               {positive ? '+' : ''}
-              {formatAmount(profit)}
+              {formatPnl(profit)}
             </Table.Cell>
             <Table.Cell>{time(order.closeTime)}</Table.Cell>
             <Table.Cell pe="4" color="fg.muted" fontSize="xs">

@@ -2,7 +2,7 @@
  * /trade/index?type=seconds&symbol= : the flash (seconds) contract screen — the pair header and
  * candlestick chart shared with the spot screen, the bet form (period with its payout, Up / Down,
  * whole-number stake, wasm-core preview) and the user's open bets with their countdown and settled
- * ones with the settlement price and the rule's inputs. When the operator switched the product off
+ * ones with the settlement price and the rule's inputs; a settled bet is toasted (`SETTLEMENT`). When the operator switched the product off
  * (`getSecondsConfig` says `enabled: false`) the screen says so instead; a pair not offered shows
  * a way back to BTC/USDT.
  *
@@ -23,9 +23,11 @@ import { useDocumentTitle } from '../../hooks/use-document-title';
 import { pairName } from '../../hooks/use-market-rows';
 import { useTickDirection } from '../../hooks/use-tick-direction';
 import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
+import { toaster } from '../../lib/toaster';
 import { useUserPush } from '../../lib/user-push';
 import { BetForm } from './bet-form';
 import { type PairInfo, SecondsOrders } from './seconds-orders';
+import { settlementToast } from './settlement-toast';
 
 /** The pair shown without `?symbol=`. */
 export const DEFAULT_SECONDS_SYMBOL = 'btcusdt';
@@ -122,7 +124,11 @@ function SecondsView({ coin, pair, offer, coins }: { coin: CoinListEntry; pair: 
   const detail = useMarketDetail(coin.symbol);
   const trades = useTrades(coin.symbol);
   const { user } = useCurrentUser();
-  useUserPush(user?.user.userId ?? null);
+  useUserPush(user?.user.userId ?? null, (message) => {
+    if (message.type !== 'SETTLEMENT') return;
+    const listed = coins.find((c) => c.symbol === message.data.symbol);
+    toaster.create(settlementToast(t, message.data, listed ? pairName(listed) : message.data.symbol.toUpperCase()));
+  });
   const lastPrice = trades[0]?.price ?? detail?.lastPrice ?? ticker?.close ?? coin.amount ?? null;
   const direction = useTickDirection(lastPrice);
   const stats = tickerStats(coin, ticker, {

@@ -1,16 +1,23 @@
 /**
- * Display helpers of the identity tab: times through the wasm core, country names in the
+ * Display helpers of the identity tab: times in the user's time zone (through the wasm core), country names in the
  * interface language.
  *
  * @module
  */
 
-import { formatDateTime } from '../../../lib/wasm';
+import { useMemo } from 'react';
+import { useDateTimeFormatter } from '../../../hooks/use-time-zone';
 
-/** `MM/DD/YYYY HH:mm:ss` of `epochMs` in the browser's time zone, or `--`. */
-export function formatTime(epochMs: number | null | undefined): string {
-  if (epochMs === null || epochMs === undefined || !Number.isFinite(epochMs)) return '--';
-  return formatDateTime(epochMs, -new Date(epochMs).getTimezoneOffset());
+/**
+ * A formatter of Unix milliseconds as `MM/DD/YYYY HH:mm:ss` in the user's time zone (their choice,
+ * else the platform's default, as on every other screen), `--` when absent.
+ */
+export function useTimeFormatter(): (epochMs: number | null | undefined) => string {
+  const format = useDateTimeFormatter();
+  return useMemo(
+    () => (epochMs: number | null | undefined) => (epochMs === null || epochMs === undefined || !Number.isFinite(epochMs) ? '--' : format(epochMs)),
+    [format],
+  );
 }
 
 const displayNames = new Map<string, Intl.DisplayNames | null>();

@@ -15,7 +15,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AdvancedForm } from './advanced-form';
 import { BasicForm } from './basic-form';
-import { countryName, formatTime } from './format';
+import { countryName, useTimeFormatter } from './format';
 import { CheckIcon, CrossIcon, HourglassIcon, InfoIcon, LockIcon, ShieldCheckIcon } from './kyc-icons';
 import { type Submission, useIdentityStatus, useRefreshIdentity } from './kyc-api';
 import { type StepId, type StepView, advancedStepView, basicStepView, currentStep, levelKey } from './kyc-status';
@@ -282,6 +282,7 @@ function StepBody({
 function SubmissionDetails({ submission }: { submission: Submission }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.resolvedLanguage ?? i18n.language;
+  const formatTime = useTimeFormatter();
   const rows: [string, string][] = [
     [t('kyc.details.name'), submission.name],
     [t('kyc.details.idCard'), submission.idCard],

@@ -22,13 +22,13 @@ import { useIsLoggedIn } from '../../../lib/session';
 import { type AccountValues, useUserPush } from '../../../lib/user-push';
 import { ScreenHeader } from '../components/frame';
 import { TransferIcon } from '../components/icons';
-import { formatUsdt } from '../lib/format';
+import { formatResult, formatUsdt } from '../lib/format';
 import { useFundsHref } from '../lib/links';
 
 /** Values are refetched this often (the user channel pushes the equity every second). */
 const REFRESH_MS = 15_000;
 
-function Figure({ label, hint, value, color }: { label: string; hint: string; value: string | null; color?: string }) {
+function Figure({ label, hint, value, color, result = false }: { label: string; hint: string; value: string | null; color?: string; result?: boolean }) {
   return (
     <Box as="section" aria-label={label} borderWidth="1px" rounded="xl" bg="bg.panel" px="5" py="4" minW="0" display="flex" flexDirection="column">
       <Text fontSize="sm" fontWeight="semibold">
@@ -42,7 +42,7 @@ function Figure({ label, hint, value, color }: { label: string; hint: string; va
         <Skeleton h="8" w="32" mt="auto" />
       ) : (
         <Text mt="auto" fontSize="xl" fontWeight="bold" fontVariantNumeric="tabular-nums" overflowWrap="anywhere" color={color}>
-          {formatUsdt(value)}{' '}
+          {result ? formatResult(value) : formatUsdt(value)}{' '}
           <Text as="span" fontSize="sm" color="fg.muted" fontWeight="medium">
             USDT
           </Text>
@@ -95,7 +95,7 @@ export function ContractAssets() {
         <Figure label={t('funds.contract.available')} hint={t('funds.contract.availableHint')} value={usdt === undefined ? null : (usdt?.available ?? '0')} />
         <Figure label={t('funds.contract.held')} hint={t('funds.contract.heldHint')} value={usdt === undefined ? null : (usdt?.frozen ?? '0')} />
         <Figure label={t('funds.contract.equity')} hint={t('funds.contract.equityHint')} value={account?.allMargin ?? null} />
-        <Figure label={t('funds.contract.unrealised')} hint={t('funds.contract.unrealisedHint')} value={account?.userEar ?? null} color={tone(account?.userEar)} />
+        <Figure label={t('funds.contract.unrealised')} hint={t('funds.contract.unrealisedHint')} value={account?.userEar ?? null} color={tone(account?.userEar)} result />
       </SimpleGrid>
       <Stack gap="2">
         <Text as="h3" fontWeight="semibold">

@@ -7,7 +7,7 @@
 
 import { useMemo } from 'react';
 import { useDateTimeFormatter as useSharedFormatter, useTimeZone } from '../../../hooks/use-time-zone';
-import { formatAmount, formatPrice, formatQuantity, orDash } from '../../../lib/wasm';
+import { formatBalance, formatPnl, formatPrice, formatQuantity, orDash } from '../../../lib/wasm';
 
 /** A coin's display name (`usdt` → `USDT`). */
 export function coinName(coin: string): string {
@@ -24,9 +24,14 @@ export function formatCoin(value: string | null | undefined): string {
   return orDash((v) => formatQuantity(v), value);
 }
 
-/** A value in USDT: thousands separators, 2 decimals. */
+/** A balance or valuation in USDT: thousands separators, 2 decimals, truncated (never shown larger than held). */
 export function formatUsdt(value: string | null | undefined): string {
-  return orDash(formatAmount, value);
+  return orDash((v) => formatBalance(v), value);
+}
+
+/** A result in USDT (profit and loss, a fee, funding): 2 decimals, nearest with ties to even. */
+export function formatResult(value: string | null | undefined): string {
+  return orDash(formatPnl, value);
 }
 
 /** A rate or price, decimals by magnitude (`0.00001523`, `67,012.35`). */

@@ -21,6 +21,7 @@ import { Pager } from '../components/pager';
 import { SILENT, failure, useApiHead } from '../../../lib/api-calls';
 import { coinLogo, coinName, formatCoin, useDateTimeFormatter, useTimeZoneOffset } from '../lib/format';
 import { useBalances } from '../lib/queries';
+import { useBillDetail } from './bill-detail';
 
 /** The kinds of bill a user can filter by. */
 export const BILL_KINDS = [
@@ -37,6 +38,7 @@ export const BILL_KINDS = [
   'seconds_settle',
   'fee',
   'earn_income',
+  'futures',
 ] as const;
 
 /** Bills per page. */
@@ -75,6 +77,7 @@ export function Bills() {
   const offset = useTimeZoneOffset();
   const formatTime = useDateTimeFormatter();
   const kindLabel = useKindLabel();
+  const detailText = useBillDetail();
   const { coins } = useBalances();
   const [kind, setKind] = useState('');
   const [coin, setCoin] = useState('');
@@ -186,6 +189,7 @@ export function Bills() {
             <Table.Body>
               {records.map((bill) => {
                 const credit = compareDecimal(bill.amount, '0') > 0;
+                const detail = detailText(bill);
                 return (
                   <Table.Row key={bill.id}>
                     <Table.Cell ps="4" whiteSpace="nowrap" fontVariantNumeric="tabular-nums" color="fg.muted">
@@ -206,8 +210,8 @@ export function Bills() {
                     <Table.Cell textAlign="end" whiteSpace="nowrap" fontVariantNumeric="tabular-nums">
                       {formatCoin(bill.balance)}
                     </Table.Cell>
-                    <Table.Cell pe="4" color="fg.muted" fontSize="xs" maxW="16rem" truncate title={bill.memo}>
-                      {bill.memo || '--'}
+                    <Table.Cell pe="4" color="fg.muted" fontSize="xs" maxW="16rem" truncate title={detail}>
+                      {detail}
                     </Table.Cell>
                   </Table.Row>
                 );

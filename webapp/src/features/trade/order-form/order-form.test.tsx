@@ -67,7 +67,7 @@ describe('order form', () => {
     backend();
     renderSpot(PATH);
     const form = await openForm();
-    expect(within(form).getByRole('status', { name: 'Available' }).textContent).toBe('1,000 USDT');
+    expect(within(form).getByRole('status', { name: 'Available' }).textContent).toBe('1,000.00 USDT');
     expect(field(form, 'Price').value).toBe('67000');
     expect(preview(form, 'Cost')).toBe('--');
 

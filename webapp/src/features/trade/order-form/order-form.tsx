@@ -23,7 +23,7 @@ import { ChevronDownIcon } from '../../../components/icons';
 import { useMarketDetail, useOrderBook } from '../../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../../lib/session';
 import { toaster } from '../../../lib/toaster';
-import { fieldErrors, formatQuantity, orDash, spotOrderPreview, validateSpotOrder } from '../../../lib/wasm';
+import { fieldErrors, formatBalance, formatQuantity, orDash, spotOrderPreview, validateSpotOrder } from '../../../lib/wasm';
 import { fractionToPercent } from '../../../lib/decimal-math';
 import { idempotencyHeader, useIdempotencyKey } from '../../../lib/idempotency';
 import {
@@ -62,6 +62,14 @@ export interface PickedPrice {
 /** A coin amount with its own decimals, `--` when unreadable. */
 function amountText(value: string | null | undefined): string {
   return orDash((v) => formatQuantity(v), value);
+}
+
+/**
+ * A balance shown as available, never larger than held: USDT as every USDT balance shows (2 decimals,
+ * truncated), another coin with its own digits (exact).
+ */
+export function availableText(value: string | null | undefined, coin: string): string {
+  return coin.toUpperCase() === 'USDT' ? orDash((v) => formatBalance(v), value) : amountText(value);
 }
 
 /** The pair's rules for the form. */
@@ -239,7 +247,7 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
           </chakra.label>
           {/* An <output> is a polite status region: a balance that changes after a fill is announced. */}
           <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
-            {loggedIn ? `${amountText(available ?? '0')} ${draft.side === 'buy' ? quote : base}` : '--'}
+            {loggedIn ? `${availableText(available ?? '0', draft.side === 'buy' ? quote : base)} ${draft.side === 'buy' ? quote : base}` : '--'}
           </chakra.output>
         </Flex>
 
