@@ -39,11 +39,13 @@ pub struct MarketApi;
 #[derive(Debug, Clone, Object, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct KlineQuery {
     /// Pair id (`btcusdt`), any case.
     #[oai(validator(min_length = 1, max_length = 64))]
     pub symbol: String,
     /// `1m`, `5m`, `15m`, `30m`, `1h`, `2h`, `4h`, `1d`, `1w`, `1M` (or `1month`).
+    #[oai(validator(pattern = "^(1m|5m|15m|30m|1h|2h|4h|1d|1w|1M|1month)$"))]
     pub interval: String,
     /// Only candles opening before this time (epoch milliseconds); the newest when absent.
     #[oai(validator(minimum(value = "0")))]
@@ -106,6 +108,7 @@ pub struct SymbolQuery {
 /// produced none.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct PriceInfo {
     /// Pair id.
     pub symbol: String,
@@ -133,6 +136,7 @@ pub struct PriceInfo {
 /// 1440 minutes by wasm-core's `rolling_24h`.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct Stats24h {
     /// Pair id.
     pub symbol: String,
@@ -161,6 +165,7 @@ pub struct Stats24h {
 /// A request for a pair's order book or recent trades.
 #[derive(Debug, Clone, Object, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct SymbolLimitQuery {
     /// Pair id (`btcusdt`), any case.
     #[oai(validator(min_length = 1, max_length = 64))]
@@ -259,6 +264,7 @@ pub struct FavouriteEntry {
 /// Adds a market to the favourites or removes it.
 #[derive(Debug, Clone, Object, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct SetFavouriteRequest {
     /// Pair id (`btcusdt`), any case.
     #[oai(validator(min_length = 1, max_length = 64))]
