@@ -37,12 +37,15 @@ pub fn decimal(text: &str, field: &str) -> Result<Decimal, Refusal> {
     wasm_core::money::parse_decimal(text).map_err(|_| invalid())
 }
 
-/// Reads `text` as a whole number in the accepted form (no point): [`decimal`], then
-/// `not_whole_number` for a fraction.
+/// Reads `text` as a whole number from 1 in the accepted form (no point): [`decimal`], then
+/// `not_whole_number` for a fraction and `not_above_zero` for 0.
 pub fn whole(text: &str, field: &str) -> Result<Decimal, Refusal> {
     let value = decimal(text, field)?;
     if text.contains('.') {
         return Err(Refusal::rule(field, &Violation::NotWholeNumber));
+    }
+    if value.is_zero() {
+        return Err(Refusal::rule(field, &Violation::NotAboveZero));
     }
     Ok(value)
 }
@@ -113,6 +116,7 @@ mod tests {
         assert_eq!(reason(whole("+10", "leverage")), "invalid_number");
         assert_eq!(reason(whole("010", "leverage")), "leading_zero");
         assert_eq!(reason(whole("10 ", "leverage")), "invalid_number");
+        assert_eq!(reason(whole("0", "leverage")), "not_above_zero");
     }
 
     /// The document's patterns accept exactly what the parser reads.
@@ -129,8 +133,11 @@ mod tests {
                 decimal(text, "x").is_ok(),
                 "{text:?}"
             );
-            let whole_ok = whole(text, "x").is_ok_and(|v| v >= Decimal::ONE);
-            assert_eq!(whole_pattern.is_match(text), whole_ok, "{text:?}");
+            assert_eq!(
+                whole_pattern.is_match(text),
+                whole(text, "x").is_ok(),
+                "{text:?}"
+            );
         }
     }
 }

@@ -45,7 +45,6 @@ pub struct KlineQuery {
     #[oai(validator(min_length = 1, max_length = 64))]
     pub symbol: String,
     /// `1m`, `5m`, `15m`, `30m`, `1h`, `2h`, `4h`, `1d`, `1w`, `1M` (or `1month`).
-    #[oai(validator(pattern = "^(1m|5m|15m|30m|1h|2h|4h|1d|1w|1M|1month)$"))]
     pub interval: String,
     /// Only candles opening before this time (epoch milliseconds); the newest when absent.
     #[oai(validator(minimum(value = "0")))]

@@ -121,3 +121,52 @@ async fn every_list_refuses_a_page_out_of_bounds_and_answers_the_last_page_empty
     }
     app.stop().await;
 }
+
+/// Every `page` and `pageSize` the document declares (query parameters and body properties)
+/// carries exactly the bounds above, so the document says what the server accepts.
+#[test]
+fn every_list_call_declares_the_bounds() {
+    let doc: serde_json::Value =
+        serde_json::from_str(&backend::app::openapi_json()).expect("the document is JSON");
+    let mut declared = Vec::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("operations") {
+            for param in op["parameters"].as_array().into_iter().flatten() {
+                let name = param["name"].as_str().unwrap_or_default();
+                declared.push((
+                    format!("{method} {path} {name}"),
+                    name.to_owned(),
+                    param["schema"].clone(),
+                ));
+            }
+        }
+    }
+    for (name, schema) in doc["components"]["schemas"].as_object().expect("schemas") {
+        for (field, property) in schema["properties"].as_object().into_iter().flatten() {
+            // Answers echo the page they hold; only requests declare bounds.
+            if schema["required"]
+                .as_array()
+                .is_some_and(|r| r.iter().any(|f| f == field))
+            {
+                continue;
+            }
+            declared.push((format!("{name}.{field}"), field.clone(), property.clone()));
+        }
+    }
+    let mut seen = 0;
+    for (place, name, schema) in declared {
+        let max = match name.as_str() {
+            "page" => backend::paging::MAX_PAGE,
+            "pageSize" => backend::paging::MAX_PAGE_SIZE,
+            _ => continue,
+        };
+        seen += 1;
+        assert_eq!(schema["minimum"].as_f64(), Some(1.0), "{place}: minimum");
+        assert_eq!(
+            schema["maximum"].as_f64(),
+            Some(max as f64),
+            "{place}: maximum"
+        );
+    }
+    assert!(seen >= 20, "only {seen} page declarations found");
+}
