@@ -10,7 +10,7 @@ CARGO ?= cargo
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
-        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-postgres screenshots clean bench bench-market \
+        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres screenshots clean bench bench-market \
         bench-engine bench-orders bench-futures
 
 help: ## list the targets
@@ -19,7 +19,7 @@ help: ## list the targets
 run: bootstrap wasm webapp backend-release ## build everything and start the exchange (Ctrl-C stops it)
 	./target/release/backend serve
 
-test: bootstrap wasm lint-rust test-rust test-wasm test-webapp test-e2e test-postgres ## run every test
+test: bootstrap wasm lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres ## run every test
 	@echo "make test: every suite passed"
 
 bootstrap: ## install the toolchain pieces this machine lacks (idempotent)
@@ -86,6 +86,9 @@ test-webapp: wasm api ## webapp typecheck, lint and vitest
 
 test-e2e: webapp backend-debug e2e-deps ## Playwright e2e in Chromium against a server it starts itself
 	cd e2e && npx playwright test
+
+test-schema: ## schemathesis over openapi/openapi.json (all phases, without and with a session, ~3 min): 0 server errors, 0 schema violations, a clean ledger audit
+	bash scripts/schema-test.sh
 
 test-postgres: ## the HTTP tests again on PostgreSQL (installed and started when missing)
 	bash scripts/test-postgres.sh

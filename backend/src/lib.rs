@@ -5,8 +5,10 @@
 //! Layout: `app` is the composition root (it builds and starts the server and hands each handler
 //! the dependencies it uses); `config` reads the configuration; `db` opens the database; `entity`
 //! holds the tables; `http` the envelope, middleware and the one mapping of a [`refusal::Refusal`]
-//! to an HTTP status; `refusal` why a call was refused, with no HTTP in it; `clock` the time;
-//! `i18n` the languages and messages; `notify` the security and money e-mails. Each domain folder (`user`, `security`, `kyc`, `admin`,
+//! to an HTTP status; `refusal` why a call was refused, with no HTTP in it; `number` the strict
+//! reading of numbers users type; `paging` the bounds of every list; `clock` the time;
+//! `i18n` the languages and messages; `notify` the security and money
+//! e-mails. Each domain folder (`user`, `security`, `kyc`, `admin`,
 //! `funds`, `market`, `spot`, `futures`, `seconds`, `common`) has its handlers (`api.rs`,
 //! `*_api.rs`: HTTP only) beside its rules, engines and stores (no HTTP); docs/architecture.md has
 //! the module map and the rules `tests/api/layering.rs` holds.
@@ -25,6 +27,7 @@ pub mod i18n;
 pub mod kyc;
 pub mod market;
 pub mod notify;
+pub mod number;
 pub mod paging;
 pub mod refusal;
 pub mod seconds;

@@ -14,6 +14,7 @@ use crate::i18n::Msg;
 use crate::kyc::api::{CardType, KycLevel, KycStatus};
 use crate::kyc::files;
 use crate::kyc::files::LinkKey;
+use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::user::Satoken;
 
@@ -38,6 +39,7 @@ pub struct AdminIdentityPage {
 /// An identity submission as an operator reviews it (unmasked, with links to the photos).
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct AdminIdentityRecord {
     /// Submission id.
     pub id: i64,
@@ -77,6 +79,7 @@ pub struct AdminIdentityRecord {
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct ReviewRequest {
     /// The submission's id.
     pub id: i64,
@@ -133,19 +136,24 @@ impl AdminApi {
         auth: Satoken,
         /// Only submissions with this status; all when absent.
         status: Query<Option<KycStatus>>,
-        /// Page number, from 1 (default 1).
+        /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         page: Query<Option<u64>>,
         /// Submissions per page, 1 to 100 (default 20).
-        #[oai(name = "pageSize")]
+        #[oai(
+            name = "pageSize",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<AdminIdentityPage> {
         let result = async {
             crate::user::roles::require_operator(&auth.0.user)?;
+            let paging = Paging::new(page.0, page_size.0);
             let found = service::list_submissions(
                 db,
                 status.0.map(KycStatus::to_service),
-                page.0.unwrap_or(1),
-                page_size.0.unwrap_or(20),
+                paging.page,
+                paging.page_size,
             )
             .await?;
             let now = now_ms();

@@ -20,6 +20,7 @@ use crate::funds::withdrawals_api::WithdrawalRecord;
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::kyc::files::LinkKey;
+use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::user::Satoken;
 use crate::user::roles::require_operator;
@@ -37,11 +38,12 @@ pub struct AdminFundsApi;
 #[derive(Debug, Default, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct AdminPaymentListRequest {
     /// Only this status (`review` for the queue); all when absent.
     pub status: Option<PaymentStatus>,
-    /// Page, from 1 (default 1).
-    #[oai(validator(minimum(value = "1")))]
+    /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+    #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
     pub page: Option<u64>,
     /// Page size, 1 to 100 (default 20).
     #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
@@ -51,6 +53,7 @@ pub struct AdminPaymentListRequest {
 /// A deposit as an operator reviews it.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct AdminDepositRecord {
     /// Deposit id.
     pub id: i64,
@@ -101,6 +104,7 @@ pub struct AdminDepositPage {
 /// A withdrawal as an operator reviews it.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct AdminWithdrawalRecord {
     /// Withdrawal id.
     pub id: i64,
@@ -158,6 +162,7 @@ pub struct AdminWithdrawalPage {
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct DepositReviewRequest {
     /// `true` credits it, `false` fails it.
     pub approve: bool,
@@ -170,6 +175,7 @@ pub struct DepositReviewRequest {
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct WithdrawalReviewRequest {
     /// `true`: it was sent (give `txHash`); `false`: fail it and return the amount.
     pub approve: bool,
@@ -250,7 +256,7 @@ impl AdminFundsApi {
         let body = body.0.unwrap_or_default();
         let result = async {
             require_operator(&auth.0.user)?;
-            let (page, page_size) = (body.page.unwrap_or(1), body.page_size.unwrap_or(20));
+            let Paging { page, page_size } = Paging::new(body.page, body.page_size);
             let filter = ListFilter {
                 status: body.status,
                 ..ListFilter::default()
@@ -320,7 +326,7 @@ impl AdminFundsApi {
         let body = body.0.unwrap_or_default();
         let result = async {
             require_operator(&auth.0.user)?;
-            let (page, page_size) = (body.page.unwrap_or(1), body.page_size.unwrap_or(20));
+            let Paging { page, page_size } = Paging::new(body.page, body.page_size);
             let filter = ListFilter {
                 status: body.status,
                 ..ListFilter::default()

@@ -83,8 +83,7 @@ pub struct SubmissionPage {
     pub records: Vec<(kyc_submission::Model, Option<user::Model>)>,
 }
 
-/// The largest page `list_submissions` returns.
-pub const MAX_PAGE_SIZE: u64 = 100;
+pub use crate::paging::MAX_PAGE_SIZE;
 
 /// Page `page` (from 1) of `page_size` submissions (1 to [`MAX_PAGE_SIZE`]) with `status`, or of
 /// every status, newest first.

@@ -102,6 +102,7 @@ pub enum CoinListMarket {
 /// Optional filter of the coin list; no body returns every listed pair.
 #[derive(Debug, Clone, Default, Object, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct CoinListFilter {
     /// Only this list.
     pub market: Option<CoinListMarket>,
@@ -123,6 +124,7 @@ pub struct CoinList {
 /// One listed pair with its live price (spec section 3, coin list entry).
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct CoinListEntry {
     /// Coin id.
     pub id: i32,

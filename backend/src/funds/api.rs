@@ -20,6 +20,7 @@ use super::ledger::{AccountRef, Bucket, Outcome, Posted};
 use super::service::{self, BucketClaims, BucketMove, UserTransfer};
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::user::Satoken;
 use crate::user::rate_limit::RateLimiter;
@@ -88,10 +89,10 @@ impl MovableBucket {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TransferFundsRequest {
     /// Asset (`usdt`), any case.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub coin: String,
     /// Amount as a decimal string (at most 8 decimals, above zero).
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub amount: String,
     /// From this bucket.
     pub from: MovableBucket,
@@ -121,13 +122,13 @@ pub struct BucketTransferResult {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserTransferRequest {
     /// Asset (`usdt`), any case.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub coin: String,
     /// Amount as a decimal string (at most 8 decimals, above zero).
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub amount: String,
     /// The recipient: e-mail address, phone number or user id.
-    #[oai(validator(max_length = 254))]
+    #[oai(validator(min_length = 1, max_length = 254))]
     pub to_account: String,
     /// The sender's fund password (not part of the idempotency fingerprint).
     #[oai(validator(max_length = 128))]
@@ -365,10 +366,10 @@ impl FundsApi {
         &self,
         Data(db): Data<&DatabaseConnection>,
         auth: Satoken,
-        /// Page, from 1.
-        #[oai(validator(minimum(value = "1")))]
+        /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         page: Query<Option<u64>>,
-        /// Page size, 1 to 100 (20 when absent).
+        /// Page size, 1 to 100 (default 20).
         #[oai(
             name = "pageSize",
             validator(minimum(value = "1"), maximum(value = "100"))
@@ -376,7 +377,7 @@ impl FundsApi {
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<TransferPage> {
         let user_id = auth.0.id();
-        let (page, page_size) = (page.0.unwrap_or(1), page_size.0.unwrap_or(20));
+        let Paging { page, page_size } = Paging::new(page.0, page_size.0);
         let result =
             service::transfers(db, user_id, page, page_size)
                 .await

@@ -38,13 +38,13 @@ pub struct ConversionApi;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExchangeQuoteRequest {
     /// Asset given (`usdt`), any case.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub from: String,
     /// Asset received (`btc`), any case.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub to: String,
     /// Amount of `from`, a decimal string (at most 8 decimals, above zero).
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub amount: String,
 }
 
@@ -87,7 +87,7 @@ pub struct ExchangeQuote {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CurrencyExchangeRequest {
     /// The `quoteId` of a quote.
-    #[oai(validator(max_length = 400))]
+    #[oai(validator(min_length = 1, max_length = 400))]
     pub quote_id: String,
 }
 

@@ -66,8 +66,7 @@ impl PaymentStatus {
     }
 }
 
-/// The largest page a list returns.
-pub const MAX_PAGE_SIZE: u64 = 100;
+pub use crate::paging::MAX_PAGE_SIZE;
 /// The longest rejection reason, in characters.
 pub const MAX_REASON_CHARS: u32 = 500;
 

@@ -30,6 +30,7 @@ use crate::http::{JsonBody, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::kyc::files;
 use crate::kyc::files::LinkKey;
+use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::user::Satoken;
 
@@ -108,14 +109,14 @@ pub fn funding_channels(funds: &FundsConfig) -> FundingChannels {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SubmitRechargeRequest {
     /// Asset (`usdt`), any case.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub coin: String,
     /// Network of the payment (`TRC20`), any case; one of the coin's channels.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub network: String,
     /// Amount paid, a decimal string: above zero, at least the channel's minimum, at most its
     /// decimals.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub amount: String,
     /// The payment screenshot: the `fileId` that `POST /api/common/upload/OSS` answered (or its
     /// `url`, or the stored file name); one of the caller's own JPEG, PNG or WebP uploads.
@@ -126,6 +127,7 @@ pub struct SubmitRechargeRequest {
 /// A deposit claim as its owner sees it.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct DepositRecord {
     /// Deposit id.
     pub id: i64,
@@ -188,9 +190,10 @@ pub struct DepositPage {
 #[derive(Debug, Default, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct DepositListRequest {
-    /// Page, from 1 (default 1).
-    #[oai(validator(minimum(value = "1")))]
+    /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+    #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
     pub page: Option<u64>,
     /// Page size, 1 to 100 (default 20).
     #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
@@ -206,9 +209,10 @@ pub struct DepositListRequest {
 #[derive(Debug, Default, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct RechargeLogRequest {
-    /// Page, from 1 (default 1).
-    #[oai(validator(minimum(value = "1")))]
+    /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+    #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
     pub page: Option<u64>,
     /// Page size, 1 to 100 (default 20).
     #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
@@ -233,7 +237,7 @@ async fn deposit_page(
     coin: Option<String>,
     status: Option<PaymentStatus>,
 ) -> Result<DepositPage, Refusal> {
-    let (page, page_size) = (page.unwrap_or(1), page_size.unwrap_or(20));
+    let Paging { page, page_size } = Paging::new(page, page_size);
     let filter = ListFilter {
         user_id: Some(user_id),
         coin,

@@ -25,6 +25,7 @@ use crate::config::Config;
 use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::market::MarketHub;
+use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::user::Satoken;
 
@@ -67,11 +68,12 @@ impl ReportBucket {
 #[derive(Debug, Object, Default, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct BillQuery {
-    /// Page, from 1 (1 when absent).
-    #[oai(validator(minimum(value = "1")))]
+    /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+    #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
     pub page: Option<u64>,
-    /// Page size, 1 to 100 (20 when absent).
+    /// Page size, 1 to 100 (default 20).
     #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
     pub page_size: Option<u64>,
     /// Only this asset (`usdt`), any case.
@@ -282,6 +284,7 @@ pub enum BalanceType {
 
 /// One asset's price in USDT.
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct CoinRate {
     /// Asset.
     pub coin: String,
@@ -408,7 +411,7 @@ impl ReportsApi {
         let result = async {
             check_head(&head, config)?;
             let filter = bill_filter(db, &query).await?;
-            let (page, page_size) = (query.page.unwrap_or(1), query.page_size.unwrap_or(20));
+            let Paging { page, page_size } = Paging::new(query.page, query.page_size);
             let (total, rows) = reports::bills(db, auth.0.id(), &filter, page, page_size).await?;
             Ok(BillPage {
                 total,
@@ -611,17 +614,17 @@ impl ReportsApi {
         Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
-        /// Page, from 1.
-        #[oai(validator(minimum(value = "1")))]
+        /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         page: Query<Option<u64>>,
-        /// Page size, 1 to 100 (20 when absent).
+        /// Page size, 1 to 100 (default 20).
         #[oai(
             name = "pageSize",
             validator(minimum(value = "1"), maximum(value = "100"))
         )]
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<WalletTransferPage> {
-        let (page, page_size) = (page.0.unwrap_or(1), page_size.0.unwrap_or(20));
+        let Paging { page, page_size } = Paging::new(page.0, page_size.0);
         let result = async {
             check_head(&head, config)?;
             let (total, moves) =

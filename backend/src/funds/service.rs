@@ -54,19 +54,12 @@ pub async fn asset(db: &DatabaseConnection, coin: &str, field: &str) -> Result<S
     }
 }
 
-/// A positive amount typed by a user: digits with at most one point, no leading zeros, at most
-/// [`AMOUNT_DECIMALS`] decimals (wasm-core's number-input rule, the same the webapp applies).
+/// A positive amount typed by a user: the strict number form ([`crate::number::decimal`]: digits
+/// with at most one inner point, no sign, space or leading zero) with at most [`AMOUNT_DECIMALS`]
+/// decimals.
 pub fn amount(text: &str, field: &str) -> Result<Decimal, Refusal> {
-    let text = text.trim();
+    let value = crate::number::decimal(text, field)?;
     validate_number_input(text, Some(AMOUNT_DECIMALS)).map_err(|v| Refusal::rule(field, &v))?;
-    let value = wasm_core::money::parse_decimal(text).map_err(|_| {
-        Refusal::rule(
-            field,
-            &Violation::InvalidNumber {
-                value: text.to_owned(),
-            },
-        )
-    })?;
     if value <= Decimal::ZERO {
         return Err(Refusal::rule(field, &Violation::NotAboveZero));
     }

@@ -71,20 +71,20 @@ pub fn withdrawal_key(link_key: &[u8; 32], session: &user_session::Model) -> [u8
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WithdrawalPlaintext {
     /// Asset (`usdt`), any case.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub coin: String,
     /// Network (`TRC20`), any case; one of the coin's channels.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub network: String,
     /// Destination address, valid for the network (with its checksum).
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub address: String,
     /// Amount leaving the balance, fee included: a decimal string, at least the channel's minimum
     /// withdrawal, at most its decimals.
     #[oai(validator(max_length = 40))]
     pub amount: String,
     /// The fund password.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub fund_password: String,
 }
 

@@ -25,6 +25,7 @@ use crate::http::body::parse_json_body;
 use crate::http::{JsonBody, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::kyc::files::LinkKey;
+use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::refusal::RefusalKind;
 use crate::user::Satoken;
@@ -80,6 +81,7 @@ pub struct WithdrawalRequest {
 /// A withdrawal as its owner sees it.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct WithdrawalRecord {
     /// Withdrawal id.
     pub id: i64,
@@ -146,9 +148,10 @@ pub struct WithdrawalPage {
 #[derive(Debug, Default, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct WithdrawalListRequest {
-    /// Page, from 1 (default 1).
-    #[oai(validator(minimum(value = "1")))]
+    /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+    #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
     pub page: Option<u64>,
     /// Page size, 1 to 100 (default 20).
     #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
@@ -165,7 +168,7 @@ async fn withdrawal_page(
     user_id: i64,
     request: WithdrawalListRequest,
 ) -> Result<WithdrawalPage, Refusal> {
-    let (page, page_size) = (request.page.unwrap_or(1), request.page_size.unwrap_or(20));
+    let Paging { page, page_size } = Paging::new(request.page, request.page_size);
     let filter = ListFilter {
         user_id: Some(user_id),
         coin: request.coin,

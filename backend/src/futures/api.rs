@@ -30,6 +30,7 @@ use crate::funds::api::replayed;
 use crate::futures::FuturesRegistry;
 use crate::http::{JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 use crate::user::Satoken;
 
 #[derive(Tags)]
@@ -45,23 +46,24 @@ pub struct FuturesApi;
 #[derive(Debug, Object, Deserialize, Serialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct FuturesOrderRequest {
     /// Pair (`btcusdt`), any case.
-    #[oai(validator(max_length = 32))]
+    #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// Buy (long) or sell (short).
     pub side: OrderSide,
     /// Market or limit.
     pub order_type: FuturesOrderType,
     /// Limit price, on the symbol's tick (limit orders).
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub price: Option<String>,
     /// Quantity in the base asset, on the symbol's step (not with `closePosition`).
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub quantity: Option<String>,
     /// Leverage of what the order opens (the user's setting when absent; an open position keeps
     /// its own). Refused above the maximum of the tier the resulting notional falls into.
-    #[oai(validator(max_length = 8))]
+    #[oai(validator(max_length = 8, pattern = "^[1-9][0-9]*$"))]
     pub leverage: Option<String>,
     /// Margin mode of what the order opens (the user's setting when absent).
     pub margin_mode: Option<MarginModeView>,
@@ -114,15 +116,16 @@ pub enum Scope {
 #[derive(Debug, Object, Deserialize, Serialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct TpSlRequest {
     /// Pair (`btcusdt`).
-    #[oai(validator(max_length = 32))]
+    #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// Take profit: above the mark for a long, below it for a short.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub take_profit_price: Option<String>,
     /// Stop loss: below the mark for a long, above it for a short.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub stop_loss_price: Option<String>,
 }
 
@@ -130,15 +133,16 @@ pub struct TpSlRequest {
 #[derive(Debug, Object, Deserialize, Serialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct StopRequest {
     /// Pair (`btcusdt`).
-    #[oai(validator(max_length = 32))]
+    #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// The mark price that fires it (not the mark now).
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub trigger_price: String,
     /// Quantity to close at market; the whole position when absent.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub quantity: Option<String>,
     /// The side of the position it closes (the open position's when absent).
     pub position_side: Option<PositionSide>,
@@ -161,12 +165,12 @@ pub enum MarginChange {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MarginRequest {
     /// Pair (`btcusdt`).
-    #[oai(validator(max_length = 32))]
+    #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// Add or remove.
     pub direction: MarginChange,
     /// USDT.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub amount: String,
 }
 
@@ -175,12 +179,13 @@ pub struct MarginRequest {
 #[derive(Debug, Object, Deserialize, Serialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct LeverageRequest {
     /// Pair (`btcusdt`).
-    #[oai(validator(max_length = 32))]
+    #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// A whole leverage from 1 to the symbol's maximum.
-    #[oai(validator(max_length = 8))]
+    #[oai(validator(max_length = 8, pattern = "^[1-9][0-9]*$"))]
     pub leverage: Option<String>,
     /// Isolated or cross (refused while a position or an order is open in the symbol).
     pub margin_mode: Option<MarginModeView>,
@@ -297,13 +302,17 @@ impl FuturesApi {
         scope: Query<Option<Scope>>,
         /// Only this pair.
         symbol: Query<Option<String>>,
-        /// Page, from 1.
+        /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         page: Query<Option<u64>>,
-        /// Page size, 1 to 100 (20).
-        #[oai(name = "pageSize")]
+        /// Page size, 1 to 100 (default 20).
+        #[oai(
+            name = "pageSize",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<FuturesOrderPage> {
-        let (page, page_size) = crate::paging::paging(page.0, page_size.0);
+        let Paging { page, page_size } = Paging::new(page.0, page_size.0);
         let result = service::orders(
             db,
             auth.0.id(),
@@ -392,13 +401,17 @@ impl FuturesApi {
         auth: Satoken,
         /// Only this pair.
         symbol: Query<Option<String>>,
-        /// Page, from 1.
+        /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         page: Query<Option<u64>>,
-        /// Page size, 1 to 100 (20).
-        #[oai(name = "pageSize")]
+        /// Page size, 1 to 100 (default 20).
+        #[oai(
+            name = "pageSize",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<ClosedPositionPage> {
-        let (page, page_size) = crate::paging::paging(page.0, page_size.0);
+        let Paging { page, page_size } = Paging::new(page.0, page_size.0);
         let result =
             service::position_history(db, auth.0.id(), symbol.0.as_deref(), page, page_size)
                 .await

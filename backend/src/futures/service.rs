@@ -28,14 +28,10 @@ pub fn decimal_field(
     field: &str,
     step: Option<(Decimal, bool)>,
 ) -> Result<Option<Decimal>, Refusal> {
-    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+    let Some(text) = text.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let value = wasm_core::money::parse_decimal(text).map_err(|_| {
-        Refusal::new(RefusalKind::Invalid, Msg::InvalidField)
-            .with_field(field)
-            .with_param("field", field)
-    })?;
+    let value = crate::number::decimal(text, field)?;
     if value <= Decimal::ZERO {
         return Err(Refusal::rule(field, &Violation::NotAboveZero));
     }

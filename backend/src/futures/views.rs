@@ -156,6 +156,7 @@ pub fn mode_str(mode: MarginMode) -> &'static str {
 #[derive(Debug, Clone, Object, Serialize, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct FuturesOrder {
     /// Order id.
     pub id: i64,
@@ -246,6 +247,7 @@ impl From<&futures_order::Model> for FuturesOrder {
 #[derive(Debug, Clone, Object, Serialize, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct FuturesPosition {
     /// Position id.
     pub id: i64,
@@ -393,6 +395,7 @@ pub fn closed_view(row: &futures_position::Model) -> FuturesPosition {
 #[derive(Debug, Clone, Object, Serialize, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct FuturesStopOrder {
     /// Stop order id.
     pub id: i64,
@@ -453,6 +456,7 @@ pub struct FuturesSetting {
 #[derive(Debug, Clone, Object, Serialize, Deserialize, PartialEq, Eq)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct FundingInfo {
     /// Pair (`btcusdt`).
     pub symbol: String,

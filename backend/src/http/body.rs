@@ -48,6 +48,11 @@ pub enum BodyError {
     /// The body is declared as something else than JSON.
     #[error("unsupported content type {0}")]
     UnsupportedContentType(String),
+    /// A field's validator failed for a reason that has its own rule message: an empty string
+    /// (`minLength` 1 → `field_required`) or a number typed in another form than
+    /// [`crate::number`]'s (its pattern → `invalid_number`, `leading_zero`, …).
+    #[error("field {0} breaks a rule")]
+    Rule(String, Box<Refusal>),
 }
 
 impl BodyError {
@@ -71,6 +76,7 @@ impl BodyError {
                 Msg::UnsupportedMediaType,
                 None,
             ),
+            BodyError::Rule(_, refusal) => return (**refusal).clone(),
         };
         Refusal {
             kind,
@@ -96,7 +102,7 @@ pub fn parse_json_body<T: DeserializeOwned + ParseFromJSON>(bytes: &[u8]) -> Res
     } else {
         serde_json::from_slice(bytes).map_err(|error| BodyError::Malformed(error.to_string()))?
     };
-    serde_path_to_error::deserialize::<_, T>(value.clone()).map_err(|error| {
+    serde_path_to_error::deserialize::<_, T>(&value).map_err(|error| {
         let path = error.path().to_string();
         let inner = error.into_inner().to_string();
         if let Some(name) = quoted_after(&inner, "missing field ") {
@@ -110,16 +116,32 @@ pub fn parse_json_body<T: DeserializeOwned + ParseFromJSON>(bytes: &[u8]) -> Res
             BodyError::InvalidField(path)
         }
     })?;
-    T::parse_from_json(Some(value)).map_err(|error| {
+    T::parse_from_json(Some(value.clone())).map_err(|error| {
         let message = error.into_message();
         // A failed `#[oai(validator)]` reads "field `limit` verification failed. …".
         match quoted_after(&message, "field ") {
             Some(field) if message.contains("verification failed") => {
-                BodyError::InvalidField(field)
+                rule_of(&value, &field, &message).unwrap_or(BodyError::InvalidField(field))
             }
             _ => BodyError::Invalid(message),
         }
     })
+}
+
+/// The rule a failed validator of the top-level string field `field` stands for, when it has its own
+/// message: empty where `minLength` is 1, or a number pattern of [`crate::number`].
+fn rule_of(value: &Value, field: &str, message: &str) -> Option<BodyError> {
+    let text = value.get(field)?.as_str()?;
+    let refusal = if text.is_empty() && message.contains("minLength(1)") {
+        Refusal::rule(field, &wasm_core::validate::Violation::Required)
+    } else if message.contains(crate::number::WHOLE_PATTERN) {
+        crate::number::whole(text, field).err()?
+    } else if message.contains(crate::number::DECIMAL_PATTERN) {
+        crate::number::decimal(text, field).err()?
+    } else {
+        return None;
+    };
+    Some(BodyError::Rule(field.to_owned(), Box::new(refusal)))
 }
 
 /// The first back-quoted name after `prefix` in a serde message (`missing field `x``).

@@ -13,8 +13,10 @@ use crate::http::body::BodyError;
 use crate::i18n::{Msg, t};
 use crate::refusal::{Refusal, RefusalKind};
 
-/// A successful answer: `code` 200, `msg` in the request's language, and the call's `data`.
+/// A successful answer: `code` 200, `msg` in the request's language, and the call's `data` (absent
+/// when a call answers "nothing", such as no bound card).
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct Envelope<T: ParseFromJSON + ToJSON> {
     /// 200 on success.
     pub code: i32,
@@ -57,6 +59,7 @@ pub struct ErrorEnvelope {
 
 /// Machine-readable detail of a failure, for clients that react to it.
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct ErrorDetail {
     /// The message key (`invalid_field`, `not_found`, …), stable across languages.
     pub reason: String,

@@ -157,14 +157,14 @@ impl KycLevel {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BasicIdentityRequest {
     /// Full name as on the document (at most 100 characters).
-    #[oai(validator(max_length = 200))]
+    #[oai(validator(min_length = 1, max_length = 200))]
     pub name: String,
     /// Document number: 4 to 32 letters, digits and `-`.
-    #[oai(validator(max_length = 64))]
+    #[oai(validator(min_length = 1, max_length = 64))]
     pub id_card: String,
     /// Issuing country: the ISO 3166-1 alpha-2 code from `getCountryCode` (at most 100
     /// characters).
-    #[oai(validator(max_length = 200))]
+    #[oai(validator(min_length = 1, max_length = 200))]
     pub country: String,
     /// Document type.
     pub card_type: CardType,
@@ -188,6 +188,7 @@ pub struct AdvancedIdentityRequest {
 /// A submission as its owner sees it.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct Submission {
     /// Submission id.
     pub id: i64,
@@ -227,6 +228,7 @@ impl From<kyc_submission::Model> for Submission {
 
 /// The user's identity verification.
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct IdentityStatus {
     /// 0 none, 1 basic passed, 2 advanced (real-name) passed.
     pub level: i32,
@@ -240,12 +242,13 @@ pub struct IdentityStatus {
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct BankCardRequest {
     /// Card number: 12 to 19 digits, spaces between groups allowed.
-    #[oai(validator(max_length = 64))]
+    #[oai(validator(min_length = 1, max_length = 64))]
     pub card_number: String,
     /// Bank name (at most 100 characters).
-    #[oai(validator(max_length = 200))]
+    #[oai(validator(min_length = 1, max_length = 200))]
     pub bank_name: String,
     /// Bank address (at most 200 characters).
     #[oai(validator(max_length = 400))]
@@ -267,6 +270,7 @@ pub struct BankCardRequest {
 /// The bound bank card.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct BankCard {
     /// The card number, all but the last four digits masked: `**** **** **** 1234`.
     pub card_number: String,

@@ -39,6 +39,7 @@ pub struct MarketApi;
 #[derive(Debug, Clone, Object, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct KlineQuery {
     /// Pair id (`btcusdt`), any case.
     #[oai(validator(min_length = 1, max_length = 64))]
@@ -106,6 +107,7 @@ pub struct SymbolQuery {
 /// produced none.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct PriceInfo {
     /// Pair id.
     pub symbol: String,
@@ -133,6 +135,7 @@ pub struct PriceInfo {
 /// 1440 minutes by wasm-core's `rolling_24h`.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct Stats24h {
     /// Pair id.
     pub symbol: String,
@@ -161,6 +164,7 @@ pub struct Stats24h {
 /// A request for a pair's order book or recent trades.
 #[derive(Debug, Clone, Object, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct SymbolLimitQuery {
     /// Pair id (`btcusdt`), any case.
     #[oai(validator(min_length = 1, max_length = 64))]
@@ -259,6 +263,7 @@ pub struct FavouriteEntry {
 /// Adds a market to the favourites or removes it.
 #[derive(Debug, Clone, Object, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct SetFavouriteRequest {
     /// Pair id (`btcusdt`), any case.
     #[oai(validator(min_length = 1, max_length = 64))]

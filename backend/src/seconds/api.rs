@@ -21,6 +21,7 @@ use crate::config::Config;
 use crate::funds::api::replayed;
 use crate::http::{Envelope, JsonBody, MemberResponse};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::seconds::SecondsEngine;
 use crate::user::Satoken;
@@ -92,14 +93,14 @@ pub enum SecondsConfigResponse {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SecondsOrderRequest {
     /// Pair (`btcusdt`), any case.
-    #[oai(validator(max_length = 32))]
+    #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// The call: `up` (higher at expiry) or `down`.
     pub direction: Direction,
     /// One of the offered periods, in seconds.
     pub period_seconds: u32,
     /// The stake in USDT: a whole number within the period's limits, as a string.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^[1-9][0-9]*$"))]
     pub quantity: String,
 }
 
@@ -260,15 +261,19 @@ impl SecondsApi {
         scope: Query<Option<SecondsScope>>,
         /// Only this pair.
         symbol: Query<Option<String>>,
-        /// Page, from 1.
+        /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         page: Query<Option<u64>>,
-        /// Page size, 1 to 100 (20).
-        #[oai(name = "pageSize")]
+        /// Page size, 1 to 100 (default 20).
+        #[oai(
+            name = "pageSize",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<SecondsOrderPage> {
         let result = async {
             service::check_enabled(&config.seconds)?;
-            let (page, page_size) = crate::paging::paging(page.0, page_size.0);
+            let Paging { page, page_size } = Paging::new(page.0, page_size.0);
             let (total, records) = service::orders(
                 db,
                 auth.0.id(),

@@ -104,6 +104,7 @@ async fn check(
                 .with_field("periodSeconds")
                 .with_param("seconds", order.period_seconds.to_string())
         })?;
+    crate::number::whole(&order.quantity, "quantity")?;
     validate_seconds_quantity(
         &order.quantity,
         Some(period.min_stake),

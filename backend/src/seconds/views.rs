@@ -24,6 +24,7 @@ pub enum SecondsStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Object, Serialize, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct SecondsOrder {
     /// Order id.
     pub id: i64,

@@ -26,6 +26,7 @@ use super::{api_keys, reauth};
 use crate::config::Config;
 use crate::http::{JsonBody, MemberResponse, PublicResponse, check_head};
 use crate::i18n::Msg;
+use crate::paging::Paging;
 use crate::refusal::{Refusal, RefusalKind};
 use crate::user::api::{CodeSent, UserInfo, client_ip, code_sent, user_info};
 use crate::user::mailer::Channel;
@@ -42,9 +43,6 @@ enum ApiTags {
 
 /// The security-settings calls.
 pub struct SecurityApi;
-
-/// Default page size of the login log.
-const DEFAULT_PAGE_SIZE: u64 = 20;
 
 #[OpenApi(tag = "ApiTags::Security")]
 impl SecurityApi {
@@ -216,7 +214,7 @@ impl SecurityApi {
         Data(config): Data<&Arc<Config>>,
         head: Path<String>,
         auth: Satoken,
-        /// Page, from 1 (default 1).
+        /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
         #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         page: Query<Option<u64>>,
         /// Rows per page, 1 to 100 (default 20).
@@ -228,8 +226,7 @@ impl SecurityApi {
     ) -> MemberResponse<LoginLogPage> {
         let result = async {
             check_head(&head, config)?;
-            let page = page.0.unwrap_or(1);
-            let page_size = page_size.0.unwrap_or(DEFAULT_PAGE_SIZE);
+            let Paging { page, page_size } = Paging::new(page.0, page_size.0);
             let found = service::login_log(db, auth.0.id(), page, page_size).await?;
             Ok(LoginLogPage {
                 total: found.total,

@@ -11,6 +11,7 @@ use crate::entity::{api_key, login_log, user_session};
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct ReauthRequest {
     /// The login password.
     #[oai(validator(max_length = 128))]
@@ -60,10 +61,10 @@ pub struct BindAccountRequest {
     #[serde(rename = "type")]
     pub kind: ContactType,
     /// The new e-mail address or phone number (`+` and country code).
-    #[oai(validator(max_length = 254))]
+    #[oai(validator(min_length = 1, max_length = 254))]
     pub account: String,
     /// The code sent to it by `open/send/email` or `open/send/sms` with purpose `bind`.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub code: String,
 }
 
@@ -175,12 +176,13 @@ pub struct TotpSetupView {
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct FundPasswordRequest {
     /// The new fund password (rule B: 6 to 20 letters, digits and ASCII punctuation).
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub password: String,
     /// The new fund password again.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub confirm_password: String,
     /// The current fund password: absent the first time, required once one is set.
     #[oai(validator(max_length = 128))]
@@ -232,6 +234,7 @@ impl From<api_key::Model> for ApiKeyView {
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct CreateApiKeyRequest {
     /// A label, 1 to 64 characters after trimming.
     #[oai(validator(max_length = 64))]
@@ -272,16 +275,16 @@ impl From<api_keys::CreatedApiKey> for CreatedApiKey {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ResetPasswordRequest {
     /// E-mail address or phone number of the account.
-    #[oai(validator(max_length = 254))]
+    #[oai(validator(min_length = 1, max_length = 254))]
     pub account: String,
     /// The code sent by `sendEmailCode` with type `reset`.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub code: String,
     /// The new login password (rule A).
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub password: String,
     /// The new password again.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub confirm_password: String,
 }
 
@@ -291,13 +294,13 @@ pub struct ResetPasswordRequest {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ChangePasswordRequest {
     /// The current login password.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub old_password: String,
     /// The new login password (rule A, different from the old one).
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub password: String,
     /// The new password again.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub confirm_password: String,
 }
 
@@ -307,12 +310,12 @@ pub struct ChangePasswordRequest {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CodePasswordRequest {
     /// The code sent by `open/send/email` or `open/send/sms` with purpose `security`.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub code: String,
     /// The new login password (rule A, different from the old one).
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub password: String,
     /// The new password again.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub confirm_password: String,
 }

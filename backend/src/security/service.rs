@@ -22,8 +22,7 @@ use crate::user::rate_limit::RateLimiter;
 use crate::user::service::{self as accounts, Account};
 use crate::user::{CurrentUser, session, totp};
 
-/// Most login-log rows per page.
-pub const MAX_PAGE_SIZE: u64 = 100;
+pub use crate::paging::MAX_PAGE_SIZE;
 /// Longest device name, in characters.
 pub const MAX_DEVICE_NAME_CHARS: usize = 100;
 

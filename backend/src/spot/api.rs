@@ -23,6 +23,7 @@ use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::api::{RecentTrades, SymbolLimitQuery, recent_trades};
+use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::spot::SpotRegistry;
 use crate::user::{Satoken, SatokenCached};
@@ -40,25 +41,26 @@ pub struct SpotApi;
 #[derive(Debug, Object, Deserialize, Serialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct SpotOrderRequest {
     /// Pair (`btcusdt`), any case.
-    #[oai(validator(max_length = 32))]
+    #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// Buy or sell.
     pub side: OrderSide,
     /// Limit, market or stop-limit.
     pub order_type: OrderType,
     /// Limit price (limit and stop-limit), on the pair's tick.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub price: Option<String>,
     /// Base quantity, on the pair's step (every order but a market buy by amount).
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub quantity: Option<String>,
     /// Market buys only: the quote amount to spend instead of a quantity.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub quote_amount: Option<String>,
     /// Stop-limit: the last price that places the order.
-    #[oai(validator(max_length = 40))]
+    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
     pub trigger_price: Option<String>,
     /// Limit orders: `gtc` (default), `ioc` or `fok`.
     pub time_in_force: Option<TimeInForce>,
@@ -84,6 +86,8 @@ pub struct SpotOrderPage {
 /// Which fills to read.
 #[derive(Debug, Default, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct FillQuery {
     /// Only this pair.
     #[oai(validator(max_length = 32))]
@@ -94,9 +98,11 @@ pub struct FillQuery {
     pub start_time: Option<i64>,
     /// Until this time (unix ms, exclusive).
     pub end_time: Option<i64>,
-    /// Page, from 1.
+    /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+    #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
     pub page: Option<u64>,
-    /// Page size, 1 to 100 (20).
+    /// Page size, 1 to 100 (default 20).
+    #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
     pub page_size: Option<u64>,
 }
 
@@ -192,13 +198,17 @@ impl SpotApi {
         scope: Query<Option<OrderScope>>,
         /// Only this pair.
         symbol: Query<Option<String>>,
-        /// Page, from 1.
+        /// Page, 1 to 1,000,000 (default 1); past the last row, an empty page.
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         page: Query<Option<u64>>,
-        /// Page size, 1 to 100 (20).
-        #[oai(name = "pageSize")]
+        /// Page size, 1 to 100 (default 20).
+        #[oai(
+            name = "pageSize",
+            validator(minimum(value = "1"), maximum(value = "100"))
+        )]
         page_size: Query<Option<u64>>,
     ) -> MemberResponse<SpotOrderPage> {
-        let (page, page_size) = crate::paging::paging(page.0, page_size.0);
+        let Paging { page, page_size } = Paging::new(page.0, page_size.0);
         let result = service::orders(
             db,
             auth.0.id(),
@@ -263,7 +273,7 @@ impl SpotApi {
         let result = async {
             check_head(&head, config)?;
             let query = body.0;
-            let (page, page_size) = crate::paging::paging(query.page, query.page_size);
+            let Paging { page, page_size } = Paging::new(query.page, query.page_size);
             let (total, records) = service::fills(db, auth.0.id(), &query, page, page_size).await?;
             Ok::<_, Refusal>(SpotFillPage {
                 total,

@@ -52,9 +52,10 @@ pub(super) fn checked_order(
     let errors = validate_spot_order(&form).map_err(Refusal::internal)?;
     Refusal::first_of(errors)?;
     let decimal = |text: &Option<String>, field: &str| -> Result<Decimal, Refusal> {
-        text.as_deref()
-            .and_then(|t| wasm_core::money::parse_decimal(t.trim()).ok())
-            .ok_or_else(|| Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field(field))
+        let text = text.as_deref().ok_or_else(|| {
+            Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field(field)
+        })?;
+        crate::number::decimal(text, field)
     };
     let filled = |text: &Option<String>| text.as_deref().is_some_and(|t| !t.trim().is_empty());
     let time_in_force = body.time_in_force.unwrap_or_default();

@@ -168,6 +168,7 @@ impl OrderStatus {
 #[derive(Debug, Clone, Object, Serialize, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct SpotOrder {
     /// Order id.
     pub id: i64,

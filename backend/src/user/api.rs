@@ -39,12 +39,13 @@ pub struct UserApi;
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct LoginRequest {
     /// E-mail address or phone number (`+` and country code).
-    #[oai(validator(max_length = 254))]
+    #[oai(validator(min_length = 1, max_length = 254))]
     pub account: String,
     /// Login password.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub password: String,
     /// The 6-digit authenticator code; required when 2FA is on (`reason` `totp_required`).
     #[oai(validator(max_length = 16))]
@@ -76,18 +77,19 @@ pub struct LoginResult {
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[oai(skip_serializing_if_is_none)]
 pub struct RegisterRequest {
     /// E-mail address or phone number.
-    #[oai(validator(max_length = 254))]
+    #[oai(validator(min_length = 1, max_length = 254))]
     pub account: String,
     /// Password (rule A: at least 8 characters with an upper-case letter, a lower-case letter and a digit).
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub password: String,
     /// The password again.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub confirm_password: String,
     /// The code sent by `sendEmailCode` with type `register`.
-    #[oai(validator(max_length = 16))]
+    #[oai(validator(min_length = 1, max_length = 16))]
     pub code: String,
     /// An invitation code (optional).
     #[oai(validator(max_length = 16))]
@@ -121,7 +123,7 @@ pub enum VisitorCodeType {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SendCodeRequest {
     /// E-mail address or phone number.
-    #[oai(validator(max_length = 254))]
+    #[oai(validator(min_length = 1, max_length = 254))]
     pub account: String,
     /// What the code is for.
     #[oai(rename = "type")]
@@ -143,6 +145,7 @@ pub struct CodeSent {
 
 /// The logged-in user (spec section 3).
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct UserInfo {
     /// The account.
     pub user: UserSummary,
@@ -163,6 +166,7 @@ pub struct UserInfo {
 /// The account fields of [`UserInfo`].
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
+#[oai(skip_serializing_if_is_none)]
 pub struct UserSummary {
     /// User id.
     pub user_id: i64,

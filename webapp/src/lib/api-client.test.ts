@@ -41,6 +41,14 @@ afterEach(async () => {
 });
 
 describe('apiClient', () => {
+  it('gives null for an envelope that leaves out its optional data', async () => {
+    stubFetch({ body: { code: 200, msg: 'ok' } });
+
+    const data = await apiClient<{ code: number; msg: string; data?: { cardNo: string } }>({ url: '/api/x', method: 'GET' });
+
+    expect(data).toBeNull();
+  });
+
   it('unwraps the envelope and sends satoken, lang and language', async () => {
     document.cookie = 'coin-access-token=tok-123; path=/';
     await setLanguage('de', { persist: false });

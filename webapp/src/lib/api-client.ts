@@ -3,7 +3,9 @@
  *
  * - base URL from the platform config (empty: the page's origin);
  * - headers `satoken` (cookie `coin-access-token`), `lang` and `language` (current language);
- * - the envelope `{code, msg, data}` is unwrapped: callers get `data`, typed by `Unwrap<T>`;
+ * - the envelope `{code, msg, data}` is unwrapped: callers get `data`, typed by `Unwrap<T>`; a call
+ *   whose `data` is optional and absent (it answers "nothing", such as no bound bank card) gives
+ *   `null`, since react-query refuses `undefined` as a query's data;
  * - the code comes from the body, else the HTTP status; 401 logs the user out; any other
  *   non-200 code shows an error toast with `msg`, else `error_description`, else 'Unknown error';
  * - a network failure or the 300 s timeout rejects the call without a toast.
@@ -26,8 +28,15 @@ export interface Envelope<D = unknown> {
   data?: D | null;
 }
 
-/** The type a call resolves to: the envelope's `data` when `T` is an envelope, else `T`. */
-export type Unwrap<T> = T extends { code: number; msg: string; data?: infer D } ? D : T;
+/**
+ * The type a call resolves to: the envelope's `data` when `T` is an envelope (or `null` where the
+ * document makes `data` optional and the answer leaves it out), else `T`.
+ */
+export type Unwrap<T> = T extends { code: number; msg: string; data: infer D }
+  ? D
+  : T extends { code: number; msg: string; data?: infer D }
+    ? Exclude<D, undefined> | null
+    : T;
 
 /** What orval passes for each operation. */
 export interface RequestConfig {
@@ -188,7 +197,7 @@ export async function apiClient<T>(config: RequestConfig, options: RequestOption
 
   const code = responseCode(parsed, response.status);
   if (code === 200) {
-    return (isRecord(parsed) && 'code' in parsed ? parsed.data : parsed) as Unwrap<T>;
+    return (isRecord(parsed) && 'code' in parsed ? (parsed.data ?? null) : parsed) as Unwrap<T>;
   }
   const message = errorMessage(parsed);
   if (code === 401) {
