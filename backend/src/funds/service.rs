@@ -394,8 +394,22 @@ mod tests {
     #[test]
     fn amounts_follow_the_number_input_rule() {
         assert_eq!(amount("12.5", "amount").unwrap(), dec!(12.5));
-        assert_eq!(amount(" 0.00000001 ", "amount").unwrap(), dec!(0.00000001));
-        for bad in ["", "abc", "-1", "1e5", "01", "1.000000001", "0", "0.0"] {
+        assert_eq!(amount("0.00000001", "amount").unwrap(), dec!(0.00000001));
+        // Read strictly: no surrounding space, sign, exponent, leading zero or trailing point.
+        for bad in [
+            "",
+            "abc",
+            "-1",
+            "1e5",
+            "01",
+            "1.000000001",
+            "0",
+            "0.0",
+            " 1",
+            "1 ",
+            "+1",
+            "1.",
+        ] {
             let error = amount(bad, "amount").unwrap_err();
             assert_eq!(error.field.as_deref(), Some("amount"), "{bad}");
         }
