@@ -46,7 +46,6 @@ export function LoginPage() {
   // The server's explanation once the account needs a code sent to it for this sign-in.
   const [codeNeeded, setCodeNeeded] = useState<string>();
   const code = useSendCode('login');
-  const codeRef = useRef<HTMLInputElement>(null);
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   const [formError, setFormError] = useState<string>();
   const [finishing, setFinishing] = useState(false);
@@ -129,23 +128,7 @@ export function LoginPage() {
     await finish(result);
   }
 
-  async function sendCode() {
-    const error = accountError(t, values.account);
-    if (error) {
-      setErrors((current) => ({ ...current, account: error }));
-      focusFirstError();
-      return;
-    }
-    setErrors((current) => ({ ...current, account: undefined, emailCode: undefined }));
-    try {
-      await code.send(values.account);
-      codeRef.current?.focus();
-    } catch (failure) {
-      const split = callErrors(t, failure, ['account'] as const);
-      setErrors((current) => ({ ...current, ...split.fields, ...(split.form ? { emailCode: split.form } : {}) }));
-      focusFirstError();
-    }
-  }
+  const sendCode = () => code.sendFrom({ account: values.account, codeField: 'emailCode', setErrors, focusFirstError });
 
   function backToCredentials() {
     setStep('credentials');
@@ -235,7 +218,7 @@ export function LoginPage() {
                 onChange={set('emailCode')}
                 error={errors.emailCode}
                 hint={code.hint}
-                inputRef={codeRef}
+                inputRef={code.codeRef}
                 sending={code.sending}
                 secondsLeft={code.secondsLeft}
                 sentOnce={code.sentOnce}

@@ -48,7 +48,6 @@ export function RegisterPage() {
   const [errors, setErrors] = useState<FieldErrors<RegisterField>>({});
   const [formError, setFormError] = useState<string>();
   const formRef = useRef<HTMLFormElement>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
   const focusFirstError = useFocusFirstError(formRef);
   const code = useSendCode('register');
   const register = useRegister({ request: { silent: true } });
@@ -59,24 +58,7 @@ export function RegisterPage() {
     setFormError(undefined);
   };
 
-  async function sendCode() {
-    const error = accountError(t, values.account);
-    if (error) {
-      setErrors((current) => ({ ...current, account: error }));
-      focusFirstError();
-      return;
-    }
-    setErrors((current) => ({ ...current, account: undefined, code: undefined }));
-    try {
-      await code.send(values.account);
-      codeRef.current?.focus();
-    } catch (failure) {
-      const split = callErrors(t, failure, ['account'] as const);
-      // A refused send (too many requests, delivery failure) is about the code.
-      setErrors((current) => ({ ...current, ...split.fields, ...(split.form ? { code: split.form } : {}) }));
-      focusFirstError();
-    }
-  }
+  const sendCode = () => code.sendFrom({ account: values.account, codeField: 'code', setErrors, focusFirstError });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -148,7 +130,7 @@ export function RegisterPage() {
             onChange={set('code')}
             error={errors.code}
             hint={code.hint}
-            inputRef={codeRef}
+            inputRef={code.codeRef}
             sending={code.sending}
             secondsLeft={code.secondsLeft}
             sentOnce={code.sentOnce}

@@ -31,7 +31,6 @@ export function ResetPage() {
   const [errors, setErrors] = useState<FieldErrors<ResetField>>({});
   const [formError, setFormError] = useState<string>();
   const formRef = useRef<HTMLFormElement>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
   const focusFirstError = useFocusFirstError(formRef);
   const code = useSendCode('reset');
   const reset = useBackPwd({ request: { silent: true } });
@@ -42,23 +41,7 @@ export function ResetPage() {
     setFormError(undefined);
   };
 
-  async function sendCode() {
-    const error = accountError(t, values.account);
-    if (error) {
-      setErrors((current) => ({ ...current, account: error }));
-      focusFirstError();
-      return;
-    }
-    setErrors((current) => ({ ...current, account: undefined, code: undefined }));
-    try {
-      await code.send(values.account);
-      codeRef.current?.focus();
-    } catch (failure) {
-      const split = callErrors(t, failure, ['account'] as const);
-      setErrors((current) => ({ ...current, ...split.fields, ...(split.form ? { code: split.form } : {}) }));
-      focusFirstError();
-    }
-  }
+  const sendCode = () => code.sendFrom({ account: values.account, codeField: 'code', setErrors, focusFirstError });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -127,7 +110,7 @@ export function ResetPage() {
             onChange={set('code')}
             error={errors.code}
             hint={code.hint}
-            inputRef={codeRef}
+            inputRef={code.codeRef}
             sending={code.sending}
             secondsLeft={code.secondsLeft}
             sentOnce={code.sentOnce}
