@@ -203,6 +203,8 @@ messages! {
     IdentityConfirmed => "identity_confirmed",
     /// The account has no e-mail address to send a code to.
     EmailNotBound => "email_not_bound",
+    /// The act needs the security code sent to the user's e-mail address or phone.
+    SecurityCodeRequired => "security_code_required",
     /// The account has no phone number to send a code to.
     PhoneNotBound => "phone_not_bound",
     /// An API key allows at most `{max}` IP addresses.

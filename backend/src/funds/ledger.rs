@@ -445,7 +445,8 @@ pub enum RowOutcome<Row> {
 
 /// [`post_once`] for an entry that comes with a business row (a withdrawal, a bet, …) written in
 /// its transaction and needed afterwards: `write` inserts the row, given the transaction and the
-/// entry's id; `respond` makes the answer stored for replays from it. Answers the row written
+/// entry's id, or refuses ([`LedgerError::Refused`]) and rolls everything back; `respond` makes
+/// the answer stored for replays from it. Answers the row written
 /// now, or a replay's first answer.
 pub async fn post_once_with_row<Row, Write>(
     db: &DatabaseConnection,
@@ -459,7 +460,7 @@ where
     Write: for<'t> Fn(
             &'t DatabaseTransaction,
             i64,
-        ) -> futures_util::future::BoxFuture<'t, Result<Row, DbErr>>
+        ) -> futures_util::future::BoxFuture<'t, Result<Row, LedgerError>>
         + Send
         + Sync,
 {

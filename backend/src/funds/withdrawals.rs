@@ -5,10 +5,17 @@
 //! **Encryption.** `GET …/assets/getWithdrawalKey` gives the session's AES-256-GCM key: HMAC-SHA256
 //! under the server's link key (SHA-256 of `security.link_secret`) of the session's id and token
 //! hash, so it is never stored, differs per session, and dies with the session. The browser seals
-//! `{coin, network, address, amount, fundPassword}` with wasm-core's `sealText` (AAD
+//! `{coin, network, address, amount, fundPassword, totpCode | securityCode}` with wasm-core's
+//! `sealText` (AAD
 //! [`WITHDRAWAL_AAD`], a random 12-byte nonce) and posts `{payload}`; the server opens it with the
 //! same wasm-core module ([`wasm_core::cipher::open_text`]). The fund password thus never appears
 //! in clear in the body, even where TLS ends early (a proxy's logs).
+//!
+//! **Authorisation.** The fund password, then the user's second factor (the authenticator code
+//! when 2FA is on, else the security code e-mailed by `sendMemberEmailCode purpose=security`, see
+//! [`crate::security::second_factor`]). The factor is used up in the hold's transaction, after the
+//! idempotency key's replay check: a hold that fails leaves it usable, a replay needs no unused
+//! one, and wrong guesses count against the user's confirmation limit.
 //!
 //! **Money.** A checked request holds its amount (fee included) in one entry — funding → frozen —
 //! in the same transaction as the `withdrawal` row (insufficient funding refuses both). Passing
@@ -17,6 +24,8 @@
 //! moves the whole amount from frozen back to funding. Each review is a conditional
 //! `review → passed|failed` update in the transaction of its entries, so a second review — even a
 //! concurrent one — is 409 and moves nothing.
+
+use std::sync::Arc;
 
 use hmac::{Hmac, KeyInit, Mac};
 use poem_openapi::Object;
@@ -43,6 +52,7 @@ use crate::config::FundsConfig;
 use crate::entity::{user, user_session, withdrawal};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
+use crate::security::second_factor::{self, Codes, Factor};
 use crate::user::rate_limit::RateLimiter;
 use crate::user::roles::require_operator;
 
@@ -86,10 +96,27 @@ pub struct WithdrawalPlaintext {
     /// The fund password.
     #[oai(validator(min_length = 1, max_length = 128))]
     pub fund_password: String,
+    /// The current 6-digit authenticator code: required when 2FA is on.
+    #[oai(validator(max_length = 16))]
+    pub totp_code: Option<String>,
+    /// The 6-digit security code sent to the user's e-mail address (or phone): required when 2FA
+    /// is off.
+    #[oai(validator(max_length = 16))]
+    pub security_code: Option<String>,
 }
 
-/// The part of a request its idempotency fingerprint covers (the password is left out, and the
-/// cipher text too: a retry sealed again with a new nonce is the same request).
+impl WithdrawalPlaintext {
+    /// The second-factor codes the request brings.
+    pub fn codes(&self) -> Codes {
+        Codes {
+            totp_code: self.totp_code.clone(),
+            security_code: self.security_code.clone(),
+        }
+    }
+}
+
+/// The part of a request its idempotency fingerprint covers (the password and codes are left out,
+/// and the cipher text too: a retry sealed again with a new nonce is the same request).
 #[derive(Serialize)]
 struct Fingerprint<'a> {
     coin: &'a str,
@@ -140,7 +167,8 @@ pub struct NewWithdrawal {
 /// network (a channel), the address (wasm-core's `validate_address` for the network, and none of
 /// the platform's own deposit addresses, which would credit nobody), the amount
 /// (number rule, the channel's decimals and minimum), `received = amount − fee` (wasm-core's
-/// `withdrawal_quote`), then the fund password (rate-limited like every fund-password check).
+/// `withdrawal_quote`), then the fund password (rate-limited like every fund-password check) and
+/// that the second factor's code is there ([`submit`] uses it).
 pub async fn check(
     funds: &FundsConfig,
     limiter: &RateLimiter,
@@ -169,6 +197,7 @@ pub async fn check(
             }
         })?;
     service::check_fund_password(limiter, user, &request.fund_password).await?;
+    request.codes().required(Factor::of(user))?;
     Ok(NewWithdrawal {
         user_id: user.id,
         coin: channel.coin.clone(),
@@ -187,15 +216,32 @@ fn frozen(user_id: i64) -> AccountRef {
     }
 }
 
+/// The user who withdraws and the second factor that authorises it.
+pub struct Authorisation<'a> {
+    /// The user (as the session loaded it).
+    pub user: &'a user::Model,
+    /// The codes of the request.
+    pub codes: Codes,
+    /// Counts wrong codes against the user's confirmation limit.
+    pub limiter: Arc<RateLimiter>,
+}
+
 /// Holds the amount (funding → frozen) and stores the withdrawal under review, in one
-/// transaction, once per idempotency key. `respond` makes the answer stored for replays. Answers
-/// the new row, or the first answer of a replay.
+/// transaction that also uses up the second factor of `authorisation`, once per idempotency key.
+/// `respond` makes the answer stored for replays. Answers the new row, or the first answer of a
+/// replay.
 pub async fn submit(
     db: &DatabaseConnection,
     request: &NewWithdrawal,
+    authorisation: Authorisation<'_>,
     idempotency: Option<&Idempotency>,
     respond: impl Fn(&withdrawal::Model) -> String,
 ) -> Result<Submitted, Refusal> {
+    let Authorisation {
+        user,
+        codes,
+        limiter,
+    } = authorisation;
     let entry = NewEntry {
         kind: "withdrawal".into(),
         reference: format!("user:{}", request.user_id),
@@ -217,8 +263,13 @@ pub async fn submit(
         .to_vec(),
     };
     let outcome = ledger::post_once_with_row(db, &entry, idempotency, respond, |txn, entry_id| {
-        let request = request.clone();
+        let (request, user) = (request.clone(), user.clone());
+        let (codes, limiter) = (codes.clone(), limiter.clone());
         Box::pin(async move {
+            // After the idempotency key's replay check: a retry needs no unused code.
+            second_factor::prove_limited(txn, &limiter, &user, &codes)
+                .await
+                .map_err(LedgerError::Refused)?;
             let row = insert_row(txn, &request, entry_id).await?;
             let notice = crate::notify::Notice::withdrawal_submitted(&row);
             crate::notify::enqueue(txn, row.user_id, notice).await?;
@@ -561,13 +612,15 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_fingerprint_leaves_out_the_password() {
+    fn the_fingerprint_leaves_out_the_password_and_codes() {
         let request = |password: &str, amount: &str| WithdrawalPlaintext {
             coin: "USDT".into(),
             network: "trc20".into(),
             address: "T1".into(),
             amount: amount.into(),
             fund_password: password.into(),
+            totp_code: None,
+            security_code: Some(password.into()),
         };
         let hash =
             |r: &WithdrawalPlaintext| idempotency(1, Some("k"), r).unwrap().unwrap().request_hash;

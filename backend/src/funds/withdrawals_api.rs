@@ -15,8 +15,8 @@ use serde::Deserialize;
 use super::api::{replayed, stored};
 use super::deposits::{ListFilter, PaymentStatus};
 use super::withdrawals::{
-    Submitted, WITHDRAWAL_AAD, WITHDRAWAL_ALGORITHM, WithdrawalPlaintext, check, idempotency, list,
-    submit, withdrawal_key,
+    Authorisation, Submitted, WITHDRAWAL_AAD, WITHDRAWAL_ALGORITHM, WithdrawalPlaintext, check,
+    idempotency, list, submit, withdrawal_key,
 };
 use crate::config::Config;
 use crate::entity::user_session;
@@ -73,7 +73,8 @@ pub struct WithdrawalKey {
 pub struct WithdrawalRequest {
     /// base64 of `nonce (12 bytes) || ciphertext || tag (16 bytes)`: AES-256-GCM under the
     /// session's key with the AAD `assets/withdrawal`, over the UTF-8 JSON
-    /// `{coin, network, address, amount, fundPassword}` ([`WithdrawalPlaintext`]).
+    /// `{coin, network, address, amount, fundPassword, totpCode | securityCode}`
+    /// ([`WithdrawalPlaintext`]).
     #[oai(validator(max_length = 4096))]
     pub payload: String,
 }
@@ -210,7 +211,10 @@ impl WithdrawalApi {
     /// Submits a sealed withdrawal request. Its amount (fee included) moves from funding to frozen
     /// at once ('Insufficient balance' when short) and waits for an operator. A payload that does
     /// not open with this session's key is 400 `withdrawal_payload_invalid`; the form inside is
-    /// checked like any body (field names as in the form).
+    /// checked like any body (field names as in the form). After the fund password comes the
+    /// second factor: `totpCode` when 2FA is on (`totp_required`, `invalid_totp`), else
+    /// `securityCode` from `sendMemberEmailCode` / `sendMemberSmsCode` with purpose `security`
+    /// (`security_code_required`, `invalid_code`); it is used up only when the hold commits.
     #[oai(
         path = "/api/:head/coin/assets/withdrawal",
         method = "post",
@@ -238,7 +242,12 @@ impl WithdrawalApi {
             let request = open_request(link_key, &auth.0.session, &body.0.payload)?;
             let idempotency = idempotency(user.id, idempotency_key.0.as_deref(), &request)?;
             let checked = check(&config.funds, limiter, user, &request).await?;
-            match submit(db, &checked, idempotency.as_ref(), |row| {
+            let authorisation = Authorisation {
+                user,
+                codes: request.codes(),
+                limiter: limiter.clone(),
+            };
+            match submit(db, &checked, authorisation, idempotency.as_ref(), |row| {
                 stored(&WithdrawalRecord::of(row))
             })
             .await?

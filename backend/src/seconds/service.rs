@@ -179,7 +179,7 @@ pub async fn submit(
     };
     let outcome = ledger::post_once_with_row(db, &entry, idempotency, respond, |txn, entry_id| {
         let checked = checked.clone();
-        Box::pin(async move { insert_row(txn, &checked, entry_id).await })
+        Box::pin(async move { Ok(insert_row(txn, &checked, entry_id).await?) })
     })
     .await
     .map_err(|e| ledger_error(e, "quantity"))?;

@@ -21,6 +21,7 @@ use super::models::{
     ResetPasswordRequest, TotpSetupView, UpdateDeviceRequest,
 };
 use super::passwords::{self, FundPasswordForm, NewPassword};
+use super::second_factor::Codes;
 use super::service::{self, MemberCode};
 use super::{api_keys, reauth};
 use crate::config::Config;
@@ -46,9 +47,12 @@ pub struct SecurityApi;
 
 #[OpenApi(tag = "ApiTags::Security")]
 impl SecurityApi {
-    /// Confirms the login password or a current authenticator code on this session; sensitive
-    /// changes (binding a contact, 2FA, fund password, anti-phishing code, API keys) are allowed
-    /// for 5 minutes after. Five wrong tries in 15 minutes block further tries for a while (429).
+    /// Confirms the login password and the second factor on this session: the current
+    /// authenticator code when 2FA is on (`totpCode`), else the security code sent by
+    /// `sendMemberEmailCode` / `sendMemberSmsCode` with purpose `security` (`securityCode`).
+    /// Sensitive changes (binding a contact, 2FA, fund password, anti-phishing code, API keys) are
+    /// allowed for 5 minutes after. Five wrong tries in 15 minutes block further tries for a while
+    /// (429).
     #[oai(
         path = "/api/:head/coin/member/reauth",
         method = "post",
@@ -72,7 +76,10 @@ impl SecurityApi {
                 &auth.0,
                 reauth::Proof {
                     password: body.password,
-                    totp_code: body.totp_code,
+                    codes: Codes {
+                        totp_code: body.totp_code,
+                        security_code: body.security_code,
+                    },
                 },
             )
             .await?;

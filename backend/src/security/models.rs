@@ -7,18 +7,22 @@ use serde::Deserialize;
 use super::api_keys;
 use crate::entity::{api_key, login_log, user_session};
 
-/// Confirms the login password or an authenticator code for sensitive changes on this session.
+/// Confirms the login password and the second factor for sensitive changes on this session.
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[oai(skip_serializing_if_is_none)]
 pub struct ReauthRequest {
-    /// The login password.
+    /// The login password (required).
     #[oai(validator(max_length = 128))]
     pub password: Option<String>,
-    /// The current 6-digit authenticator code (when 2FA is on). When both are sent both must be right.
+    /// The current 6-digit authenticator code: required when 2FA is on.
     #[oai(validator(max_length = 16))]
     pub totp_code: Option<String>,
+    /// The 6-digit security code sent to the bound e-mail address or phone: required when 2FA is
+    /// off.
+    #[oai(validator(max_length = 16))]
+    pub security_code: Option<String>,
 }
 
 /// A confirmed session.

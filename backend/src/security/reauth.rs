@@ -1,6 +1,7 @@
 //! Step-up re-authentication: a sensitive change (binding a contact, 2FA, fund password,
-//! anti-phishing code, API keys) needs the login password or an authenticator code confirmed on
-//! the same session within the last five minutes. The confirmation is stored per session
+//! anti-phishing code, API keys) needs the login password and the user's second factor (the
+//! authenticator code when 2FA is on, else a security code sent to the user) confirmed on the
+//! same session within the last five minutes. The confirmation is stored per session
 //! (`user_session.reauth_at`), so a stolen token alone cannot make such changes.
 
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, sea_query::Expr};
@@ -8,10 +9,11 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, sea_query:
 use crate::entity::{user, user_session};
 use crate::refusal::{Refusal, RefusalKind};
 
+use super::second_factor::{self, Codes, Factor};
 use crate::clock::now_ms;
 use crate::i18n::Msg;
 use crate::user::rate_limit::{Attempt, Limit, RateLimiter};
-use crate::user::{CurrentUser, password, service::use_totp_code};
+use crate::user::{CurrentUser, password};
 
 /// How long a confirmation covers sensitive changes on its session.
 pub const REAUTH_WINDOW_MS: i64 = 5 * 60_000;
@@ -44,18 +46,19 @@ pub fn too_many(seconds: u64) -> Refusal {
         .with_param("seconds", seconds.to_string())
 }
 
-/// What the user confirms with: the login password, an authenticator code, or both (then both
-/// must be right).
+/// What the user confirms with: the login password and the second factor the user has (see
+/// [`second_factor`]): both must be right.
 #[derive(Debug, Default)]
 pub struct Proof {
     /// The login password.
     pub password: Option<String>,
-    /// The current 6-digit authenticator code (only when 2FA is on).
-    pub totp_code: Option<String>,
+    /// The authenticator code (2FA on) or the security code sent to the user.
+    pub codes: Codes,
 }
 
 /// Checks `proof` for `current`'s user within [`REAUTH_FAILURES`] and marks the session confirmed;
-/// returns when the confirmation ends (Unix milliseconds).
+/// returns when the confirmation ends (Unix milliseconds). The password is checked first, so a
+/// wrong one never uses up the code that came with it.
 pub async fn confirm(
     db: &impl ConnectionTrait,
     limiter: &RateLimiter,
@@ -64,29 +67,22 @@ pub async fn confirm(
 ) -> Result<i64, Refusal> {
     let user = &current.user;
     let key = failure_key(user.id);
-    let password = proof.password.filter(|p| !p.is_empty());
-    let totp_code = proof.totp_code.filter(|c| !c.trim().is_empty());
-    if password.is_none() && totp_code.is_none() {
+    let Some(password) = proof.password.filter(|p| !p.is_empty()) else {
         return Err(Refusal::rule(
             "password",
             &wasm_core::validate::Violation::Required,
         ));
-    }
+    };
+    proof.codes.required(Factor::of(user))?;
     // Counted before the hash: parallel guesses cannot pass the limit between check and record.
     let attempt = limiter
         .reserve(&[(&key, REAUTH_FAILURES)])
         .await
         .map_err(too_many)?;
-    if let Some(password) = password
-        && !password::verify_blocking(password, user.password_hash.clone()).await
-    {
+    if !password::verify_blocking(password, user.password_hash.clone()).await {
         return Err(Refusal::new(RefusalKind::Invalid, Msg::WrongPassword).with_field("password"));
     }
-    if let Some(code) = totp_code
-        && !(user.totp_enabled && use_totp_code(db, user, &code).await?)
-    {
-        return Err(Refusal::new(RefusalKind::Invalid, Msg::InvalidTotp).with_field("totpCode"));
-    }
+    second_factor::prove(db, user, &proof.codes).await?;
     attempt.succeeded_clearing(&key);
     let now = now_ms();
     let updated = user_session::Entity::update_many()

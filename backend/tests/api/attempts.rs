@@ -159,7 +159,7 @@ async fn a_burst_of_reauthentication_guesses_gets_no_more_checks_than_the_limit(
     let member = app.member("burst.reauth@example.com").await;
     // Only wrong ones: a right confirmation clears the failures, as the owner's does.
     let bodies: Vec<Value> = (0..BURST)
-        .map(|_| json!({"password": "Wrong1234"}))
+        .map(|_| json!({"password": "Wrong1234", "securityCode": "123456"}))
         .collect();
     let requests = bodies
         .into_iter()

@@ -263,6 +263,16 @@ impl TestApp {
     /// The six-digit code in the newest message for `to` that has one (a security notice, sent in
     /// the background, may have arrived after the code).
     pub async fn last_code(&self, to: &str) -> String {
+        self.code_after(to, 0).await
+    }
+
+    /// The id of the newest message for `to`, or 0.
+    pub async fn last_message_id(&self, to: &str) -> i64 {
+        self.last_message(to).await["id"].as_i64().unwrap_or(0)
+    }
+
+    /// The six-digit code in the newest message for `to` after message `after` that has one.
+    pub async fn code_after(&self, to: &str, after: i64) -> String {
         let (status, _, text) = self
             .get(&format!("/api/dev/outbox?to={}", urlencode(to)))
             .await;
@@ -272,6 +282,7 @@ impl TestApp {
         assert!(!messages.is_empty(), "no message for {to}");
         messages
             .iter()
+            .filter(|message| message["id"].as_i64().unwrap_or(0) > after)
             .filter_map(|message| message["body"].as_str())
             .find_map(|body| {
                 body.split(|c: char| !c.is_ascii_digit())
@@ -434,16 +445,44 @@ impl TestApp {
 /// The fund password the tests set.
 pub const FUND_PASSWORD: &str = "Fund#2026";
 
-/// Sets the member's fund password (after confirming the login password).
-pub async fn set_fund_password(app: &TestApp, member: &Member) {
+/// Sends a security code to `member`'s own e-mail address (or phone) and reads it from the dev
+/// outbox (the resend window is cleared first, so tests may ask again at once).
+pub async fn security_code(app: &TestApp, member: &Member) -> String {
+    app.state()
+        .limiter
+        .clear(&format!("code:target:{}", member.account));
+    let after = app.last_message_id(&member.account).await;
+    let channel = if member.account.contains('@') {
+        "email"
+    } else {
+        "sms"
+    };
+    let (status, body) = app
+        .get_as(
+            &member.token,
+            &format!("/api/coin/coin/open/send/{channel}?purpose=security"),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    app.code_after(&member.account, after).await
+}
+
+/// Confirms `member`'s session with the login password and a security code (2FA off).
+pub async fn confirm_identity(app: &TestApp, member: &Member) {
+    let code = security_code(app, member).await;
     let (status, body) = app
         .post_as(
             &member.token,
             "/api/coin/coin/member/reauth",
-            Some(serde_json::json!({"password": PASSWORD})),
+            Some(serde_json::json!({"password": PASSWORD, "securityCode": code})),
         )
         .await;
     assert_eq!(status, 200, "{body}");
+}
+
+/// Sets the member's fund password (after confirming the session).
+pub async fn set_fund_password(app: &TestApp, member: &Member) {
+    confirm_identity(app, member).await;
     let (status, body) = app
         .post_as(
             &member.token,

@@ -85,14 +85,7 @@ async fn assert_each_once(app: &TestApp, to: &str, subjects: &[&str]) {
 /// A member with an anti-phishing code whose language is German: the last login asked for it.
 async fn german_member(app: &TestApp, account: &str) -> Member {
     let mut member = app.member(account).await;
-    let (status, body) = app
-        .post_as(
-            &member.token,
-            &format!("{M}/member/reauth"),
-            Some(json!({"password": PASSWORD})),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
+    crate::helpers::confirm_identity(app, &member).await;
     let (status, body) = app
         .post_as(
             &member.token,
@@ -265,7 +258,7 @@ async fn identity_reviews_deposits_and_withdrawals_each_send_one_email() {
     for amount in ["50", "20"] {
         let (status, body) = crate::withdrawals::withdraw(
             &app,
-            &member.token,
+            &member,
             &crate::withdrawals::form("USDT", "trc20", tron, amount),
         )
         .await;

@@ -17,30 +17,23 @@ fn reason(body: &Value) -> &str {
     body["data"]["reason"].as_str().unwrap_or_default()
 }
 
-/// Confirms the login password on `member`'s session.
+/// Confirms the login password and a security code on `member`'s session.
 async fn reauth(app: &TestApp, member: &Member) {
-    let (status, body) = app
-        .post_as(
-            &member.token,
-            &format!("{M}/member/reauth"),
-            Some(json!({"password": PASSWORD})),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
+    crate::helpers::confirm_identity(app, member).await;
 }
 
 /// The authenticator step now.
-fn step_now() -> i64 {
+pub(crate) fn step_now() -> i64 {
     totp::step_of(backend::clock::now_ms() / 1000)
 }
 
 /// The code of `secret` at `step`.
-fn code(secret: &str, step: i64) -> String {
+pub(crate) fn code(secret: &str, step: i64) -> String {
     totp::code_at_step(secret, step).expect("a valid secret")
 }
 
 /// Starts binding an authenticator for `member` (already re-authenticated): the secret.
-async fn start_totp(app: &TestApp, member: &Member) -> String {
+pub(crate) async fn start_totp(app: &TestApp, member: &Member) -> String {
     let (status, body) = app
         .get_as(
             &member.token,
@@ -81,28 +74,40 @@ fn allow_code(app: &TestApp, to: &str) {
 }
 
 #[tokio::test]
-async fn reauth_checks_the_password_or_code_and_limits_failures() {
+async fn reauth_checks_the_password_and_the_second_factor_and_limits_failures() {
     let app = spawn_app().await;
     let member = app.member("rita@example.com").await;
     let path = format!("{M}/member/reauth");
+    let confirm = |body: Value| app.post_as(&member.token, &path, Some(body));
 
-    let (status, body) = app.post_as(&member.token, &path, Some(json!({}))).await;
+    let (status, body) = confirm(json!({})).await;
     assert_eq!((status, reason(&body)), (400, "field_required"), "{body}");
-    let (status, body) = app
-        .post_as(&member.token, &path, Some(json!({"password": "Wrong1234"})))
-        .await;
+    assert_eq!(body["data"]["field"], "password");
+    // The password alone is not enough: without 2FA the e-mailed security code must come too.
+    let (status, body) = confirm(json!({"password": PASSWORD})).await;
+    assert_eq!(
+        (status, reason(&body), body["data"]["field"].as_str()),
+        (400, "security_code_required", Some("securityCode")),
+        "{body}"
+    );
+    // An authenticator code is no substitute when none is bound.
+    let (status, body) = confirm(json!({"password": PASSWORD, "totpCode": "123456"})).await;
+    assert_eq!(reason(&body), "security_code_required", "{status} {body}");
+    let code = crate::helpers::security_code(&app, &member).await;
+    // A wrong password is named and leaves the code usable.
+    let (status, body) = confirm(json!({"password": "Wrong1234", "securityCode": code})).await;
     assert_eq!((status, reason(&body)), (400, "wrong_password"), "{body}");
     assert_eq!(body["data"]["field"], "password");
-    // No authenticator is bound, so no code can confirm.
-    let (status, body) = app
-        .post_as(&member.token, &path, Some(json!({"totpCode": "123456"})))
-        .await;
-    assert_eq!((status, reason(&body)), (400, "invalid_totp"), "{body}");
+    let wrong = if code == "000000" { "000001" } else { "000000" };
+    let (status, body) = confirm(json!({"password": PASSWORD, "securityCode": wrong})).await;
+    assert_eq!(
+        (status, reason(&body), body["data"]["field"].as_str()),
+        (400, "invalid_code", Some("securityCode")),
+        "{body}"
+    );
 
     let before = backend::clock::now_ms();
-    let (status, body) = app
-        .post_as(&member.token, &path, Some(json!({"password": PASSWORD})))
-        .await;
+    let (status, body) = confirm(json!({"password": PASSWORD, "securityCode": code})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["msg"], "Identity confirmed");
     let valid_until = body["data"]["validUntil"].as_i64().unwrap();
@@ -119,16 +124,17 @@ async fn reauth_checks_the_password_or_code_and_limits_failures() {
         .expect("the confirmed session");
     assert!(session.reauth_at.unwrap() >= before);
 
-    // Five failures in 15 minutes lock confirmation, even with the right password.
-    for _ in 0..5 {
-        let (status, _) = app
-            .post_as(&member.token, &path, Some(json!({"password": "Wrong1234"})))
-            .await;
+    // The code is spent.
+    let (status, body) = confirm(json!({"password": PASSWORD, "securityCode": code})).await;
+    assert_eq!((status, reason(&body)), (400, "invalid_code"), "{body}");
+
+    // Five failures in 15 minutes lock confirmation, even with the right password and code.
+    for _ in 0..4 {
+        let (status, _) = confirm(json!({"password": "Wrong1234", "securityCode": "1"})).await;
         assert_eq!(status, 400);
     }
-    let (status, body) = app
-        .post_as(&member.token, &path, Some(json!({"password": PASSWORD})))
-        .await;
+    let code = crate::helpers::security_code(&app, &member).await;
+    let (status, body) = confirm(json!({"password": PASSWORD, "securityCode": code})).await;
     assert_eq!(
         (status, reason(&body)),
         (429, "too_many_requests"),
@@ -636,12 +642,35 @@ async fn an_authenticator_is_reset_with_a_fresh_code_and_confirms_reauth() {
         .await;
     assert_eq!(status, 200, "{body}");
 
+    // With 2FA on, the password and an e-mailed code no longer confirm: the authenticator must.
+    let security_code = crate::helpers::security_code(&app, &member).await;
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            &format!("{M}/member/reauth"),
+            Some(json!({"password": PASSWORD, "securityCode": security_code})),
+        )
+        .await;
+    assert_eq!(
+        (status, reason(&body), body["data"]["field"].as_str()),
+        (400, "totp_required", Some("totpCode")),
+        "{body}"
+    );
+    // Nor does a code without the password.
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            &format!("{M}/member/reauth"),
+            Some(json!({"totpCode": code(&secret, step + 1)})),
+        )
+        .await;
+    assert_eq!((status, reason(&body)), (400, "field_required"), "{body}");
     // The bind code cannot confirm again.
     let (status, body) = app
         .post_as(
             &member.token,
             &format!("{M}/member/reauth"),
-            Some(json!({"totpCode": code(&secret, step)})),
+            Some(json!({"password": PASSWORD, "totpCode": code(&secret, step)})),
         )
         .await;
     assert_eq!((status, reason(&body)), (400, "invalid_totp"), "{body}");
@@ -654,12 +683,12 @@ async fn an_authenticator_is_reset_with_a_fresh_code_and_confirms_reauth() {
         "reused: {body}"
     );
 
-    // A fresh code confirms on its own, and is spent by that.
+    // A fresh code with the password confirms, and is spent by that.
     let (status, body) = app
         .post_as(
             &member.token,
             &format!("{M}/member/reauth"),
-            Some(json!({"totpCode": code(&secret, step + 1)})),
+            Some(json!({"password": PASSWORD, "totpCode": code(&secret, step + 1)})),
         )
         .await;
     assert_eq!(status, 200, "{body}");
@@ -1206,11 +1235,12 @@ async fn wrong_old_passwords_count_against_the_confirmation_limit() {
             .await;
         assert_eq!(status, 400);
     }
+    let code = crate::helpers::security_code(&app, &member).await;
     let (status, body) = app
         .post_as(
             &member.token,
             &format!("{M}/member/reauth"),
-            Some(json!({"password": PASSWORD})),
+            Some(json!({"password": PASSWORD, "securityCode": code})),
         )
         .await;
     assert_eq!(

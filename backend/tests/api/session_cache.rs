@@ -151,14 +151,7 @@ async fn a_reauthentication_is_seen_at_once_and_keeps_the_session() {
         (400, Some("reauth_required")),
         "{body}"
     );
-    let (status, body) = app
-        .post_as(
-            &member.token,
-            "/api/coin/coin/member/reauth",
-            Some(json!({"password": PASSWORD})),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
+    crate::helpers::confirm_identity(&app, &member).await;
     let (status, body) = app.post_as(&member.token, path, Some(fund_password)).await;
     assert_eq!(status, 200, "{body}");
     assert_logged_in(&app, &member.token).await;
