@@ -53,10 +53,10 @@ export function SendCodeButton({
       onClick={() => void send()}
     >
       {remaining > 0
-        ? t('account.code.resendIn', { seconds: remaining })
+        ? t('verify.resendIn', { seconds: remaining })
         : sentOnce
-          ? t('account.code.resend')
-          : t('account.code.send')}
+          ? t('verify.resend')
+          : t('verify.send')}
     </Button>
   );
 }

@@ -138,13 +138,18 @@ describe('security tab', () => {
 });
 
 describe('step-up re-authentication', () => {
-  it('asks for the login password when a change needs it, then retries the change', async () => {
+  it('asks for the login password and an e-mailed code when a change needs it, then retries the change', async () => {
     const before = makeUser();
     let saved = false;
     const calls = backend(before, {
       'POST /api/user/getInfo': () => ok(saved ? makeUser({ security: { fundPasswordSet: true } }) : before),
       'POST /api/coin/coin/member/tradePwd': [fail(400, 'reauth_required', 'Please confirm your identity first.'), ok(true)],
-      'POST /api/coin/coin/member/reauth': [fail(400, 'wrong_password', 'The password is wrong.', 'password'), ok({ validUntil: 1 })],
+      'POST /api/coin/coin/member/reauth': [
+        fail(400, 'wrong_password', 'The password is wrong.', 'password'),
+        fail(400, 'invalid_code', 'The verification code is incorrect or has expired', 'securityCode'),
+        ok({ validUntil: 1 }),
+      ],
+      'GET /api/coin/coin/open/send/email': ok({ channel: 'email', expiresInSecs: 600, resendAfterSecs: 60 }),
     });
     const { router } = renderAccount('/account/center/security/setting/trade-pwd', before);
     expect(await screen.findByRole('heading', { level: 2, name: 'Set fund password' })).toBeTruthy();
@@ -163,14 +168,25 @@ describe('step-up re-authentication', () => {
     fireEvent.change(screen.getByLabelText(label('Confirm fund password')), { target: { value: 'fund#2026' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 
-    // The change answered reauth_required: the dialog asks for the login password …
+    // The change answered reauth_required: the dialog asks for the login password and a code
+    // sent to the bound e-mail address …
     const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
     fireEvent.change(within(dialog).getByLabelText(label('Login password')), { target: { value: 'Wrong1234' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    // … shows the server's message under the field when it is wrong …
+    expect(await within(dialog).findByText('This field is required.')).toBeTruthy();
+    expect(callsTo(calls, 'POST', '/api/coin/coin/member/reauth')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    await waitFor(() => expect(callsTo(calls, 'GET', '/api/coin/coin/open/send/email')).toHaveLength(1));
+    expect(callsTo(calls, 'GET', '/api/coin/coin/open/send/email')[0]!.query.get('purpose')).toBe('security');
+    fireEvent.change(within(dialog).getByLabelText(label('Security code')), { target: { value: '123456' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    // … shows the server's message under the field at fault …
     expect(await within(dialog).findByText('The password is wrong.')).toBeTruthy();
-    saved = true;
     fireEvent.change(within(dialog).getByLabelText(label('Login password')), { target: { value: 'Secret123' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByText('The verification code is incorrect or has expired')).toBeTruthy();
+    saved = true;
+    fireEvent.change(within(dialog).getByLabelText(label('Security code')), { target: { value: '654321' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
 
     // … and once confirmed the change is sent again by itself.
@@ -182,8 +198,9 @@ describe('step-up re-authentication', () => {
       .map((call) => [call.path.split('/').pop(), call.body]);
     expect(sequence).toEqual([
       ['tradePwd', { password: 'fund#2026', confirmPassword: 'fund#2026' }],
-      ['reauth', { password: 'Wrong1234' }],
-      ['reauth', { password: 'Secret123' }],
+      ['reauth', { password: 'Wrong1234', securityCode: '123456' }],
+      ['reauth', { password: 'Secret123', securityCode: '123456' }],
+      ['reauth', { password: 'Secret123', securityCode: '654321' }],
       ['tradePwd', { password: 'fund#2026', confirmPassword: 'fund#2026' }],
     ]);
     // The security tab reads the refreshed user record.
@@ -191,7 +208,7 @@ describe('step-up re-authentication', () => {
     await waitFor(() => expect(within(row).getByText('Set')).toBeTruthy());
   });
 
-  it('asks for the authenticator code instead when 2FA is on, and a cancelled dialog changes nothing', async () => {
+  it('asks for the authenticator code instead of a sent one when 2FA is on, and a cancelled dialog changes nothing', async () => {
     const user = makeUser({ security: { totpEnabled: true } });
     const calls = backend(user, { 'POST /api/coin/coin/member/antiCode': fail(400, 'reauth_required', 'Please confirm your identity first.') });
     const { router } = renderAccount('/account/center/security/setting/anti-code', user);
@@ -199,7 +216,8 @@ describe('step-up re-authentication', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
     expect(within(dialog).getByLabelText(label('Authenticator code'))).toBeTruthy();
-    expect(within(dialog).queryByLabelText(label('Login password'))).toBeNull();
+    expect(within(dialog).getByLabelText(label('Login password'))).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Send code' })).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     // (jsdom plays no exit animation, so the closed dialog stays in the document.)
     await waitFor(() => expect(dialog.getAttribute('data-state')).toBe('closed'));

@@ -34,8 +34,8 @@ const EMPTY = {
 };
 
 describe('API keys', () => {
-  it('creates a key after re-authentication and shows its secret once', async () => {
-    const user = makeUser();
+  it('creates a key after re-authentication with the authenticator and shows its secret once', async () => {
+    const user = makeUser({ security: { totpEnabled: true } });
     let keys: unknown[] = [];
     const calls = fakeBackend({
       ...EMPTY,
@@ -58,12 +58,14 @@ describe('API keys', () => {
 
     const reauth = await screen.findByRole('dialog', { name: "Confirm it's you" });
     fireEvent.change(within(reauth).getByLabelText(label('Login password')), { target: { value: 'Secret123' } });
+    fireEvent.change(within(reauth).getByLabelText(label('Authenticator code')), { target: { value: '123 456' } });
     keys = [{ id: 7, label: 'Grid bot', accessKey: 'ak_live_123', permissions: ['read'], ipWhitelist: ['203.0.113.7', '198.51.100.2'], createdAt: 0 }];
     fireEvent.click(within(reauth).getByRole('button', { name: 'Confirm' }));
 
     const secret = await screen.findByRole('dialog', { name: 'Save your secret key' });
     expect(within(secret).getByText('sk_secret_456')).toBeTruthy();
     expect(within(secret).getByText('This is the only time the secret key is shown. Copy it and store it somewhere safe.')).toBeTruthy();
+    expect(callsTo(calls, 'POST', '/api/coin/coin/member/reauth')[0]?.body).toEqual({ password: 'Secret123', totpCode: '123456' });
     const created = callsTo(calls, 'POST', '/api/coin/coin/member/api');
     expect(created).toHaveLength(2);
     expect(created[1]?.body).toEqual({ label: 'Grid bot', permissions: ['read'], ipWhitelist: ['203.0.113.7', '198.51.100.2'] });

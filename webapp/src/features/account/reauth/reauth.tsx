@@ -3,9 +3,9 @@
  *
  * A change (binding a contact, 2FA, fund password, anti-phishing code, API keys) may fail with
  * `400` and `data.reason === "reauth_required"`. `useReauth()` returns `withReauth(action)`: it
- * runs the action and, on that failure, opens the dialog that asks for the login password — or
- * the authenticator code when 2FA is on — confirms it with `member/reauth` and runs the action
- * again. Closing the dialog rejects with `ReauthCancelledError`, which forms ignore.
+ * runs the action and, on that failure, opens the dialog that asks for the login password and the
+ * second factor (the authenticator code when 2FA is on, else a security code sent to the user),
+ * confirms them with `member/reauth` and runs the action again. Closing the dialog rejects with `ReauthCancelledError`, which forms ignore.
  *
  * @module
  */
@@ -15,8 +15,8 @@ import { createContext, type ReactNode, useCallback, useContext, useRef, useStat
 import { useTranslation } from 'react-i18next';
 import { reauth } from '../../../api/generated/security/security';
 import { useCurrentUser } from '../../../hooks/use-current-user';
-import { coreErrorText, validateOtpCode } from '../../../lib/wasm';
-import { digitsOnly, type FormErrors, FormError, PasswordField, TextField } from '../components/form';
+import { SECOND_FACTOR_REASONS, SecondFactorField, secondFactorOf, secondFactorProblem } from '../../../components/second-factor-field';
+import { type FormErrors, FormError, PasswordField } from '../components/form';
 import { SILENT, errorInfo, isReauthRequired, serverFieldErrors, useApiHead } from '../lib/api';
 
 /** The user closed the dialog instead of confirming. */
@@ -129,28 +129,27 @@ function ReauthForm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCanc
   const { t } = useTranslation();
   const head = useApiHead();
   const { user } = useCurrentUser();
-  const totp = user?.security.totpEnabled ?? false;
-  const field = totp ? 'totpCode' : 'password';
-  const [value, setValue] = useState('');
+  const factor = secondFactorOf(user);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
   const [errors, setErrors] = useState<FormErrors>({});
   const [busy, setBusy] = useState(false);
 
   const submit = async () => {
-    const problem = totp ? validateOtpCode(value) : null;
-    if (problem || (!totp && value === '')) {
-      setErrors({ [field]: problem ? coreErrorText(t, problem) : t('account.errors.passwordRequired') });
-      return;
-    }
+    const found: FormErrors = {};
+    if (password === '') found.password = t('account.errors.passwordRequired');
+    const problem = secondFactorProblem(t, code);
+    if (problem) found[factor] = problem;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
     setBusy(true);
-    setErrors({});
     try {
-      await reauth(head, totp ? { totpCode: value } : { password: value }, SILENT);
+      await reauth(head, { password, [factor]: code }, SILENT);
       onConfirmed();
     } catch (error) {
       const info = errorInfo(error);
-      setErrors(
-        serverFieldErrors(error, [field], { wrong_password: 'password', invalid_totp: 'totpCode', too_many_requests: field }, info?.message ?? t('account.errors.generic')),
-      );
+      const codeReasons = Object.fromEntries(SECOND_FACTOR_REASONS.map((reason) => [reason, factor]));
+      setErrors(serverFieldErrors(error, ['password', factor], { wrong_password: 'password', ...codeReasons }, info?.message ?? t('account.errors.generic')));
     } finally {
       setBusy(false);
     }
@@ -167,30 +166,27 @@ function ReauthForm({ onConfirmed, onCancel }: { onConfirmed: () => void; onCanc
       <Dialog.Body>
         <Stack gap="4">
           <Text color="fg.muted" fontSize="sm">
-            {totp ? t('account.reauth.totpHint') : t('account.reauth.passwordHint')}
+            {t('account.reauth.hint')}
           </Text>
-          {totp ? (
-            <TextField
-              label={t('account.fields.totpCode')}
-              value={value}
-              onChange={(event) => setValue(digitsOnly(event.currentTarget.value))}
-              error={errors.totpCode}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              autoFocus
-              required
-            />
-          ) : (
-            <PasswordField
-              label={t('account.fields.loginPassword')}
-              value={value}
-              onChange={(event) => setValue(event.currentTarget.value)}
-              error={errors.password}
-              autoComplete="current-password"
-              autoFocus
-              required
-            />
-          )}
+          <PasswordField
+            label={t('account.fields.loginPassword')}
+            value={password}
+            onChange={(event) => {
+              setPassword(event.currentTarget.value);
+              setErrors(({ password: _, ...rest }) => rest);
+            }}
+            error={errors.password}
+            autoComplete="current-password"
+            autoFocus
+            required
+          />
+          <SecondFactorField
+            user={user}
+            value={code}
+            onChange={setCode}
+            error={errors[factor]}
+            onError={(message) => setErrors(({ [factor]: _, ...rest }) => (message ? { ...rest, [factor]: message } : rest))}
+          />
           <FormError message={errors.form} />
         </Stack>
       </Dialog.Body>

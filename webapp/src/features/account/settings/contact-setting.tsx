@@ -13,7 +13,7 @@ import { useCurrentUser } from '../../../hooks/use-current-user';
 import { toaster } from '../../../lib/toaster';
 import { coreErrorText, normalizePhone, validateEmail } from '../../../lib/wasm';
 import { digitsOnly, type FormErrors, FormError, TextField } from '../components/form';
-import { SendCodeButton } from '../components/send-code-button';
+import { SendCodeButton } from '../../../components/send-code-button';
 import { SILENT, errorInfo, serverFieldErrors, useApiHead } from '../lib/api';
 import { isReauthCancelled, useReauth } from '../reauth/reauth';
 import { SettingScreen, useSettingDone } from './setting-screen';
@@ -60,7 +60,7 @@ export function ContactSetting({ kind }: { kind: ContactKind }) {
           ? sendMemberEmailCode(head, { purpose: 'bind', email: value }, SILENT)
           : sendMemberSmsCode(head, { purpose: 'bind', phone: value }, SILENT),
       );
-      toaster.create({ type: 'success', title: t('account.code.sent') });
+      toaster.create({ type: 'success', title: t('verify.sent') });
       return sent.resendAfterSecs;
     } catch (error) {
       if (!isReauthCancelled(error)) {

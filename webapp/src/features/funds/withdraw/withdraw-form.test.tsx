@@ -16,6 +16,7 @@ function backend(submit: Parameters<typeof fakeBackend>[0][string] = ok({ id: 4,
     'POST /api/userCoin/getUserCoin': ok(USER_COINS),
     'GET /api/coin/coin/assets/getWithdrawalKey': ok({ algorithm: 'AES-256-GCM', key: KEY, aad: 'assets/withdrawal' }),
     'POST /api/coin/coin/assets/withdrawal': submit,
+    'GET /api/coin/coin/open/send/email': ok({ channel: 'email', expiresInSecs: 600, resendAfterSecs: 60 }),
   });
 }
 
@@ -35,6 +36,15 @@ const addressInput = () => screen.getByRole('textbox', { name: /Withdrawal addre
 const amountInput = () => screen.getByRole('textbox', { name: /^Amount/ });
 const passwordInput = () => screen.getByLabelText(/Fund password/, { selector: 'input' });
 const summary = () => screen.getByRole('region', { name: 'Withdrawal summary' });
+const confirmDialog = () => screen.findByRole('dialog', { name: 'Confirm withdrawal' });
+
+/** Confirms the open summary with `code` in its second-factor field (`label`). */
+async function confirmWith(code: string, label = /^Security code/) {
+  const dialog = await confirmDialog();
+  fireEvent.change(within(dialog).getByRole('textbox', { name: label }), { target: { value: code } });
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm withdrawal' }));
+  return dialog;
+}
 
 beforeEach(() => {
   vi.spyOn(toaster, 'create').mockImplementation(() => 'toast');
@@ -90,7 +100,7 @@ describe('withdrawal screen', () => {
     expect(callsTo(calls, 'POST', '/api/coin/coin/assets/withdrawal')).toHaveLength(0);
   });
 
-  it('seals the request in the browser and sends only {payload} with an Idempotency-Key', async () => {
+  it('confirms a summary with an e-mailed code, seals the request in the browser and sends only {payload} with an Idempotency-Key', async () => {
     const calls = backend();
     renderFunds('/assets/index?key=withdraw');
     await screen.findByRole('radio', { name: /TRC20/ });
@@ -100,6 +110,18 @@ describe('withdrawal screen', () => {
     fireEvent.change(passwordInput(), { target: { value: 'fund-secret-1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
 
+    // Nothing is sent before the summary is confirmed with the code.
+    const dialog = await confirmDialog();
+    const details = within(dialog).getByRole('region', { name: 'Withdrawal summary' });
+    for (const text of [TRC20_ADDRESS, 'TRC20', '150 USDT', '1 USDT', '149 USDT']) expect(within(details).getByText(text)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm withdrawal' }));
+    expect(await within(dialog).findByText('This field is required.')).toBeTruthy();
+    expect(callsTo(calls, 'POST', '/api/coin/coin/assets/withdrawal')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    await waitFor(() => expect(callsTo(calls, 'GET', '/api/coin/coin/open/send/email')).toHaveLength(1));
+    expect(callsTo(calls, 'GET', '/api/coin/coin/open/send/email')[0]!.query.get('purpose')).toBe('security');
+    await confirmWith('246810');
+
     await waitFor(() => expect(toaster.create).toHaveBeenCalledWith(expect.objectContaining({ type: 'success', title: 'Withdrawal submitted' })));
     const [sent] = callsTo(calls, 'POST', '/api/coin/coin/assets/withdrawal');
     expect(Object.keys(sent!.body as object)).toEqual(['payload']);
@@ -107,33 +129,55 @@ describe('withdrawal screen', () => {
     expect(sent!.headers['Idempotency-Key']).toMatch(UUID);
     const payload = (sent!.body as { payload: string }).payload;
     expect(payload).not.toContain('fund-secret-1');
-    expect(await open(payload)).toEqual({ coin: 'usdt', network: 'TRC20', address: TRC20_ADDRESS, amount: '150', fundPassword: 'fund-secret-1' });
+    expect(payload).not.toContain('246810');
+    expect(await open(payload)).toEqual({ coin: 'usdt', network: 'TRC20', address: TRC20_ADDRESS, amount: '150', fundPassword: 'fund-secret-1', securityCode: '246810' });
+    await waitFor(() => expect(dialog.getAttribute('data-state')).toBe('closed'));
     // The amount and password are cleared; the address stays for the next one.
     await waitFor(() => expect((amountInput() as HTMLInputElement).value).toBe(''));
     expect((passwordInput() as HTMLInputElement).value).toBe('');
   });
 
-  it('uses a fresh nonce for every seal', async () => {
-    const calls = backend([fail(400, 'wrong_fund_password', 'Wrong fund password'), ok({ id: 4 })]);
-    renderFunds('/assets/index?key=withdraw');
+  it('uses a fresh nonce for every seal, and shows each refusal where it belongs', async () => {
+    const user = makeUser({ security: { totpEnabled: true } });
+    const calls = backend(
+      [
+        fail(400, 'wrong_fund_password', 'Wrong fund password', 'fundPassword'),
+        fail(400, 'invalid_totp', 'The authenticator code is incorrect or has already been used', 'totpCode'),
+        ok({ id: 4 }),
+      ],
+      user,
+    );
+    renderFunds('/assets/index?key=withdraw', user);
     await screen.findByRole('radio', { name: /TRC20/ });
     fireEvent.change(addressInput(), { target: { value: TRC20_ADDRESS } });
     await waitFor(() => expect(screen.getByText('Available: 1,000 USDT')).toBeTruthy());
     fireEvent.change(amountInput(), { target: { value: '20' } });
     fireEvent.change(passwordInput(), { target: { value: 'wrong' } });
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
-    // The server's refusal of the password shows under the password field.
+    // With 2FA on the authenticator's code confirms; no code is sent.
+    const first = await confirmWith('111111', /^Authenticator code/);
+    // The server's refusal of the password closes the summary and shows under the password field.
     expect(await screen.findByText('Wrong fund password')).toBeTruthy();
     expect(passwordInput().getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(first.getAttribute('data-state')).toBe('closed'));
 
     fireEvent.change(passwordInput(), { target: { value: 'right' } });
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
-    await waitFor(() => expect(callsTo(calls, 'POST', '/api/coin/coin/assets/withdrawal')).toHaveLength(2));
-    const [first, second] = callsTo(calls, 'POST', '/api/coin/coin/assets/withdrawal');
-    const nonce = (call: typeof first) => Buffer.from((call!.body as { payload: string }).payload, 'base64').subarray(0, 12).toString('hex');
-    expect(nonce(first)).not.toBe(nonce(second));
-    // The same withdrawal with the password corrected: the same key.
-    expect(second!.headers['Idempotency-Key']).toBe(first!.headers['Idempotency-Key']);
+    const dialog = await confirmWith('222222', /^Authenticator code/);
+    // A wrong code stays in the summary, under its field.
+    expect(await within(dialog).findByText('The authenticator code is incorrect or has already been used')).toBeTruthy();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /^Authenticator code/ }), { target: { value: '333333' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm withdrawal' }));
+    await waitFor(() => expect(callsTo(calls, 'POST', '/api/coin/coin/assets/withdrawal')).toHaveLength(3));
+    expect(callsTo(calls, 'GET', '/api/coin/coin/open/send/email')).toHaveLength(0);
+    const sent = callsTo(calls, 'POST', '/api/coin/coin/assets/withdrawal');
+    expect(await open((sent[2]!.body as { payload: string }).payload)).toMatchObject({ fundPassword: 'right', totpCode: '333333' });
+    const [firstCall, second] = sent;
+    const nonce = (call: typeof firstCall) => Buffer.from((call!.body as { payload: string }).payload, 'base64').subarray(0, 12).toString('hex');
+    expect(nonce(firstCall)).not.toBe(nonce(second));
+    // The same withdrawal with the password or code corrected: the same key.
+    expect(second!.headers['Idempotency-Key']).toBe(firstCall!.headers['Idempotency-Key']);
+    expect(sent[2]!.headers['Idempotency-Key']).toBe(firstCall!.headers['Idempotency-Key']);
   });
 
   it('asks users without a fund password to set one', async () => {
@@ -153,7 +197,9 @@ describe('withdrawal screen', () => {
     fireEvent.change(amountInput(), { target: { value: '20' } });
     fireEvent.change(passwordInput(), { target: { value: 'pw' } });
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
-    const alert = await screen.findByRole('alert');
+    const dialog = await confirmWith('123456');
+    // It stays in the summary, so the user can send it again.
+    const alert = await within(dialog).findByRole('alert');
     expect(within(alert).getByText('The ledger is busy. Please try again.')).toBeTruthy();
   });
 });

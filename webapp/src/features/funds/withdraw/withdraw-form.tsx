@@ -2,7 +2,8 @@
  * The withdrawal screen: coin and network (the channel's fee and minimum), the destination address
  * checked live by wasm-core's withdrawal form rules for that network, the amount with the available
  * funding balance and Max, the fee and the amount received computed live by wasm-core
- * (`withdrawalQuote`), and the fund password. The request body is sealed in the browser: the
+ * (`withdrawalQuote`), and the fund password. "Withdraw" opens a summary to confirm with the second
+ * factor (`withdraw-confirm.tsx`); only then is the request sealed in the browser: the
  * session's key (getWithdrawalKey), a fresh nonce from `crypto.getRandomValues`, AES-256-GCM by the
  * browser's WebCrypto (`lib/seal.ts`, byte for byte wasm-core's `cipher::seal_text`) with the
  * associated data `assets/withdrawal`; only `{payload}` is sent (submitWithdrawal), with one
@@ -24,6 +25,7 @@ import { compareDecimal } from '../../../lib/decimal';
 import { toaster } from '../../../lib/toaster';
 import { sealText } from '../../../lib/seal';
 import { type WithdrawalQuote, coreErrorText, fieldErrors, isCoreError, validateWithdrawalForm, withdrawalQuote } from '../../../lib/wasm';
+import { SECOND_FACTOR_REASONS, type SecondFactor } from '../../../components/second-factor-field';
 import { ChoiceCards } from '../components/choice-cards';
 import { AmountField, FormError, PasswordField, SelectField, SummaryRow, TextField, coinOptions } from '../components/fields';
 import { ScreenHeader } from '../components/frame';
@@ -35,6 +37,7 @@ import { coinName, formatCoin } from '../lib/format';
 import { idempotencyHeader, useIdempotencyKey } from '../../../lib/idempotency';
 import { useFundsHref } from '../lib/links';
 import { useBalances, useRefreshFunds } from '../lib/queries';
+import { type ConfirmErrors, type WithdrawalSummary, WithdrawConfirmDialog } from './withdraw-confirm';
 
 /** The associated data the server opens the sealed body with. */
 export const WITHDRAWAL_AAD = 'assets/withdrawal';
@@ -84,6 +87,8 @@ export function WithdrawForm() {
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [serverErrors, setServerErrors] = useState<Errors>({});
   const [sending, setSending] = useState(false);
+  const [pending, setPending] = useState<WithdrawalSummary | undefined>();
+  const [confirmErrors, setConfirmErrors] = useState<ConfirmErrors>({});
 
   const channel = channelOf(channels, chosenCoin) ?? channels[0];
   const coin = channel?.coin ?? '';
@@ -114,23 +119,32 @@ export function WithdrawForm() {
   const touch = (field: Field) => setTouched((current) => ({ ...current, [field]: true }));
   const edit = (field: Field) => setServerErrors((current) => ({ ...current, [field]: undefined, form: undefined }));
 
-  const onSubmit = async (event: FormEvent) => {
+  // The form's checks first; then the summary, whose confirmation sends.
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTouched({ network: true, address: true, amount: true, fundPassword: true });
     setServerErrors({});
     if (Object.values(errors).some(Boolean) || !network || !quote) return;
-    const request = { coin, network: network.network, address: address.trim(), amount };
+    setConfirmErrors({});
+    setPending({ coin, network: network.network, address: address.trim(), amount, fee: quote.fee, received: quote.received });
+  };
+
+  const send = async (factor: SecondFactor, code: string) => {
+    if (!pending) return;
+    const request = { coin: pending.coin, network: pending.network, address: pending.address, amount: pending.amount };
     setSending(true);
     try {
       const key = await queryClient.fetchQuery({ ...getGetWithdrawalKeyQueryOptions(head, { request: SILENT }), staleTime: KEY_STALE_MS });
-      const payload = await sealText(key.key, randomNonce(), key.aad || WITHDRAWAL_AAD, JSON.stringify({ ...request, fundPassword }));
-      // The password is not part of the intended operation: a retry with it corrected keeps the key.
+      const payload = await sealText(key.key, randomNonce(), key.aad || WITHDRAWAL_AAD, JSON.stringify({ ...request, fundPassword, [factor]: code }));
+      // The password and code are not part of the intended operation: a retry with them corrected
+      // keeps the key.
       await submit.mutateAsync({ head, data: { payload }, headers: idempotencyHeader(keys.keyFor(request)) });
       keys.settle();
+      setPending(undefined);
       toaster.create({
         type: 'success',
         title: t('funds.withdraw.submitted'),
-        description: t('funds.withdraw.submittedHint', { amount: formatCoin(quote.received), coin: coinName(coin) }),
+        description: t('funds.withdraw.submittedHint', { amount: formatCoin(pending.received), coin: coinName(pending.coin) }),
       });
       setAmount('');
       setFundPassword('');
@@ -138,6 +152,17 @@ export function WithdrawForm() {
       refresh();
     } catch (error) {
       const info = failure(error, t('errors.unknown'));
+      // A wrong or missing code, a limit or a lost answer stay in the dialog; the form's own
+      // fields go back to the form.
+      if (info.reason && SECOND_FACTOR_REASONS.includes(info.reason)) {
+        setConfirmErrors({ code: info.message });
+        return;
+      }
+      if (!info.field && !['wrong_fund_password', 'insufficient_balance'].includes(info.reason ?? '')) {
+        setConfirmErrors({ form: info.message });
+        return;
+      }
+      setPending(undefined);
       const field =
         info.field && ['coin', 'network', 'address', 'amount', 'fundPassword'].includes(info.field)
           ? (info.field as Field)
@@ -168,7 +193,7 @@ export function WithdrawForm() {
         <LoadFailed onRetry={() => void list.refetch()} />
       ) : (
         <Grid templateColumns={{ base: 'minmax(0, 1fr)', xl: 'minmax(0, 2fr) minmax(0, 1fr)' }} gap="5" alignItems="start">
-          <chakra.form onSubmit={(e: FormEvent) => void onSubmit(e)} noValidate aria-label={t('funds.screens.withdraw')} borderWidth="1px" rounded="xl" bg="bg.panel" p={{ base: '4', md: '6' }}>
+          <chakra.form onSubmit={onSubmit} noValidate aria-label={t('funds.screens.withdraw')} borderWidth="1px" rounded="xl" bg="bg.panel" p={{ base: '4', md: '6' }}>
             {list.isLoading ? (
               <Stack gap="4" role="status" aria-label={t('funds.loading')}>
                 <Skeleton h="12" />
@@ -270,7 +295,7 @@ export function WithdrawForm() {
                   required
                 />
                 <FormError message={serverErrors.form} />
-                <Button type="submit" colorPalette="brand" size="lg" loading={sending}>
+                <Button type="submit" colorPalette="brand" size="lg">
                   {t('funds.withdraw.submit')}
                 </Button>
               </Stack>
@@ -282,6 +307,14 @@ export function WithdrawForm() {
           />
         </Grid>
       )}
+      <WithdrawConfirmDialog
+        summary={pending}
+        busy={sending}
+        errors={confirmErrors}
+        onErrors={setConfirmErrors}
+        onConfirm={(factor, code) => void send(factor, code)}
+        onClose={() => setPending(undefined)}
+      />
     </Stack>
   );
 }
