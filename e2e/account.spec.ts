@@ -9,7 +9,7 @@
 
 import { createHmac } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { type TestAccount, expect, lastOutboxId, loginToken, outbox, t, test } from './fixtures';
+import { type TestAccount, enterSecurityCode, expect, lastOutboxId, loginToken, outbox, t, test } from './fixtures';
 
 /** An English text of the account centre (`account.<key>`). */
 function a(key: string, params?: Record<string, string | number>): string {
@@ -88,10 +88,11 @@ class AccountCenter {
     return this.page.getByRole('dialog', { name: a('reauth.title'), exact: true });
   }
 
-  /** Answers the step-up dialog with the login password. */
-  async confirmWithPassword(password: string): Promise<void> {
+  /** Answers the step-up dialog with the login password and a security code from the outbox. */
+  async confirmIdentity(request: APIRequestContext, { account, password }: Pick<TestAccount, 'account' | 'password'>): Promise<void> {
     await expect(this.reauthDialog).toBeVisible();
     await this.reauthDialog.getByRole('textbox', { name: a('fields.loginPassword'), exact: true }).fill(password);
+    await enterSecurityCode(request, this.reauthDialog, account);
     await this.reauthDialog.getByRole('button', { name: a('reauth.confirm'), exact: true }).click();
     await expect(this.reauthDialog).toBeHidden();
   }
@@ -161,7 +162,7 @@ test('the tabs are listed and navigable; security settings screens hide them', a
   await center.expectSecurityTab();
 });
 
-test('sets the fund password after confirming the login password', async ({ member: page, memberAccount }) => {
+test('sets the fund password after confirming the login password and an e-mailed code', async ({ member: page, memberAccount, request }) => {
   const center = new AccountCenter(page);
   await page.goto('/account/center/security');
   const row = center.securityRow('tradePwd');
@@ -179,7 +180,7 @@ test('sets the fund password after confirming the login password', async ({ memb
   await center.field(a('fields.confirmFundPassword')).fill('Fund#2026');
   await page.getByRole('button', { name: a('actions.save'), exact: true }).click();
   // The change needs a fresh confirmation; once given, it goes through by itself.
-  await center.confirmWithPassword(memberAccount.password);
+  await center.confirmIdentity(request, memberAccount);
 
   await center.expectSecurityTab();
   await expect(row.getByText(a('status.set'), { exact: true })).toBeVisible();
@@ -197,7 +198,7 @@ test('binds Google Authenticator with a code computed from the setup key', async
   await expect(page).toHaveURL('/account/center/security/setting/google');
 
   // A new secret needs a confirmation first.
-  await center.confirmWithPassword(memberAccount.password);
+  await center.confirmIdentity(request, memberAccount);
   await expect(page.getByRole('img', { name: a('google.qrAlt'), exact: true })).toBeVisible();
   const key = center.field(a('google.manualKey'));
   await expect(key).toHaveValue(/^[A-Z2-7 ]{16,}$/);
@@ -224,7 +225,7 @@ test('sets the anti-phishing code, which the next e-mail shows', async ({ member
   await center.field(a('antiCode.label')).fill('Kestrel42');
   await expect(page.getByText(a('antiCode.previewLine', { code: 'Kestrel42' }), { exact: true })).toBeVisible();
   await page.getByRole('button', { name: a('actions.save'), exact: true }).click();
-  await center.confirmWithPassword(memberAccount.password);
+  await center.confirmIdentity(request, memberAccount);
 
   await center.expectSecurityTab();
   await expect(row.getByText(a('status.set'), { exact: true })).toBeVisible();
@@ -236,7 +237,7 @@ test('sets the anti-phishing code, which the next e-mail shows', async ({ member
   await center.field(a('contact.email.newLabel')).fill(fresh);
   const after = await lastOutboxId(request, fresh);
   // (The e2e server's one-second resend window is too short to assert the countdown; vitest does.)
-  await page.getByRole('button', { name: a('code.send'), exact: true }).click();
+  await page.getByRole('button', { name: t('en', 'verify.send'), exact: true }).click();
   let body = '';
   await expect
     .poll(async () => {
@@ -252,7 +253,7 @@ test('sets the anti-phishing code, which the next e-mail shows', async ({ member
   await expect(center.securityRow('email').getByText(/^an\*\*\*@kestrel\.test$/)).toBeVisible();
 });
 
-test('creates an API key whose secret is shown once, and deletes it', async ({ member: page, memberAccount }) => {
+test('creates an API key whose secret is shown once, and deletes it', async ({ member: page, memberAccount, request }) => {
   const center = new AccountCenter(page);
   await page.goto('/account/center/security');
   const keys = page.getByRole('region', { name: a('apiKeys.title'), exact: true });
@@ -266,7 +267,7 @@ test('creates an API key whose secret is shown once, and deletes it', async ({ m
   await expect(form.getByRole('checkbox', { name: a('apiKeys.permission.trade') })).toBeChecked();
   await form.getByRole('textbox', { name: a('apiKeys.ipWhitelist'), exact: true }).fill('203.0.113.7');
   await form.getByRole('button', { name: a('apiKeys.create'), exact: true }).click();
-  await center.confirmWithPassword(memberAccount.password);
+  await center.confirmIdentity(request, memberAccount);
 
   const secret = page.getByRole('dialog', { name: a('apiKeys.secretTitle'), exact: true });
   await expect(secret.getByText(a('apiKeys.secretOnce'), { exact: true })).toBeVisible();

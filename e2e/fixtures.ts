@@ -333,6 +333,15 @@ export async function outboxCode(request: APIRequestContext, to: string, { after
 }
 
 /** A POST to the API; returns the envelope after checking it succeeded. */
+/** Clicks "Send code" in `scope` (a second-factor field's), reads the security code from the dev
+ * outbox of `account` and fills it in. */
+export async function enterSecurityCode(request: APIRequestContext, scope: Locator, account: string): Promise<void> {
+  const after = await lastOutboxId(request, account);
+  await scope.getByRole('button', { name: t('en', 'verify.send'), exact: true }).click();
+  const code = await outboxCode(request, account, { after });
+  await scope.getByRole('textbox', { name: t('en', 'verify.securityCode'), exact: true }).fill(code);
+}
+
 /** POSTs `data` (as `token`'s session) and returns the envelope's `data`, expecting success. */
 export async function apiPost<D>(request: APIRequestContext, path: string, data?: unknown, token?: string): Promise<D> {
   const response = await request.post(path, { data, headers: token ? { satoken: token } : {} });
@@ -346,6 +355,20 @@ export interface TestAccount {
   account: string;
   password: string;
   userId: number;
+}
+
+/** Confirms `token`'s session through the API: a security code sent to `account`'s e-mail, then
+ * `member/reauth` with the password and that code. */
+export async function confirmIdentity(request: APIRequestContext, { account, password }: Pick<TestAccount, 'account' | 'password'>, token: string): Promise<void> {
+  const after = await lastOutboxId(request, account);
+  // The registration code went to the same address a moment ago: wait out the (one-second) resend window.
+  await expect
+    .poll(async () => (await request.get('/api/coin/coin/open/send/email', { params: { purpose: 'security' }, headers: { satoken: token } })).status(), {
+      message: 'send a security code',
+    })
+    .toBe(200);
+  const code = await outboxCode(request, account, { after });
+  await apiPost(request, '/api/coin/coin/member/reauth', { password, securityCode: code }, token);
 }
 
 /** Registers a fresh account through the API: sendEmailCode → code from the outbox → register. */

@@ -15,7 +15,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { TEST_PASSWORD, apiPost, escapeRegExp, expect, t, test } from './fixtures';
+import { apiPost, confirmIdentity, enterSecurityCode, escapeRegExp, expect, t, test } from './fixtures';
 import { PNG_1X1, newOperator } from './operator';
 
 const en = (key: string, params?: Record<string, string | number>) => t('en', key, params);
@@ -100,7 +100,7 @@ class FundsQueue {
 
 test('deposit → approval → transfer → conversion → withdrawal → sent → bills', async ({ member, memberAccount, memberToken, browser, baseURL, request }) => {
   test.slow();
-  await apiPost(request, '/api/coin/coin/member/reauth', { password: TEST_PASSWORD }, memberToken);
+  await confirmIdentity(request, memberAccount, memberToken);
   await apiPost(request, '/api/coin/coin/member/tradePwd', { password: FUND_PASSWORD, confirmPassword: FUND_PASSWORD }, memberToken);
   const operator = await newOperator(browser, baseURL!, request);
   const assets = new AssetsScreen(member);
@@ -175,6 +175,12 @@ test('deposit → approval → transfer → conversion → withdrawal → sent �
   const summary = withdraw.getByRole('region', { name: en('funds.withdraw.summary'), exact: true });
   await expect(summary).toContainText(/You will receive\s*4\d(\.\d+)? USDT/);
   await withdraw.getByRole('button', { name: en('funds.withdraw.submit'), exact: true }).click();
+  // A summary to check, confirmed with a security code e-mailed to the member.
+  const confirmation = member.getByRole('dialog', { name: en('funds.withdraw.confirmTitle'), exact: true });
+  await expect(confirmation.getByRole('region', { name: en('funds.withdraw.summary'), exact: true })).toContainText(TRON_ADDRESS);
+  await enterSecurityCode(request, confirmation, memberAccount.account);
+  await confirmation.getByRole('button', { name: en('funds.withdraw.confirm'), exact: true }).click();
+  await expect(confirmation).toBeHidden();
   // 50 of the 700 USDT left after the conversion are held for the withdrawal.
   await expect(withdraw.getByText(en('funds.form.available', { amount: '650', coin: 'USDT' }))).toBeVisible();
   await expect(withdraw.getByRole('textbox', { name: en('funds.form.amount') })).toHaveValue('');
