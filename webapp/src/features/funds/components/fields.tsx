@@ -8,6 +8,7 @@
 import { Alert, Box, Button, Field, Flex, IconButton, Input, InputGroup, type InputProps, NativeSelect, Text } from '@chakra-ui/react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNumberText } from '../../../components/number-field';
 import { cleanAmount } from '../lib/amount';
 import { coinName, formatCoin } from '../lib/format';
 import { EyeIcon, EyeOffIcon } from './icons';
@@ -95,6 +96,7 @@ export function AmountField({
   required?: boolean;
 }) {
   const { t } = useTranslation();
+  const [text, setText] = useNumberText(value, onChange);
   return (
     <Field.Root invalid={Boolean(error)} required={required} disabled={disabled}>
       <Flex w="full" justify="space-between" align="baseline" gap="3" wrap="wrap">
@@ -130,8 +132,8 @@ export function AmountField({
           inputMode="decimal"
           autoComplete="off"
           placeholder={t('funds.form.amountPlaceholder')}
-          value={value}
-          onChange={(event) => onChange(cleanAmount(event.currentTarget.value))}
+          value={text}
+          onChange={(event) => setText(cleanAmount(event.currentTarget.value))}
           onBlur={onBlur}
           fontVariantNumeric="tabular-nums"
           pe={available !== undefined ? '28' : '16'}
