@@ -344,12 +344,14 @@ test('changes the login password; other sessions end, this one stays', async ({ 
   await page.getByRole('button', { name: a('loginPwd.submit'), exact: true }).click();
   await expect(page.getByText(t('en', 'errors.passwordUnchanged'), { exact: true })).toBeVisible();
 
-  // A wrong current password is the server's to say, under its field.
+  // A security change: the session is confirmed first (password and e-mailed code), then a wrong
+  // current password is the server's to say, under its field.
   const next = 'Kestrel2027y';
   await center.field(a('fields.currentPassword')).fill('Wrong-password-1');
   await center.field(a('fields.newPassword')).fill(next);
   await center.field(a('fields.confirmPassword')).fill(next);
   await page.getByRole('button', { name: a('loginPwd.submit'), exact: true }).click();
+  await center.confirmIdentity(request, memberAccount);
   await expect(center.field(a('fields.currentPassword'))).toHaveAttribute('aria-invalid', 'true');
 
   await center.field(a('fields.currentPassword')).fill(memberAccount.password);

@@ -574,8 +574,9 @@ impl SecurityApi {
         PublicResponse::of(result, Msg::PasswordChanged)
     }
 
-    /// Changes the login password with the current one (rule A, different from it); the user's
-    /// other devices are logged out, this one stays.
+    /// Changes the login password with the current one (rule A, different from it); needs a recent
+    /// re-authentication (`reauth_required`) like every security change. The user's other devices
+    /// are logged out, this one stays.
     #[oai(
         path = "/api/user/updatePwd",
         method = "post",
@@ -610,8 +611,9 @@ impl SecurityApi {
     }
 
     /// Changes the login password with a code sent to the bound e-mail address or phone
-    /// (`open/send/email` or `open/send/sms`, purpose `security`) instead of the old password;
-    /// the user's other devices are logged out, this one stays.
+    /// (`open/send/email` or `open/send/sms`, purpose `security`) instead of the old password,
+    /// plus the authenticator code once 2FA is on (`totp_required`, `invalid_totp`); the user's
+    /// other devices are logged out, this one stays.
     #[oai(
         path = "/api/user/updateUserLoginPwd",
         method = "post",
@@ -620,14 +622,17 @@ impl SecurityApi {
     async fn update_user_login_pwd(
         &self,
         Data(db): Data<&DatabaseConnection>,
+        Data(limiter): Data<&Arc<RateLimiter>>,
         auth: Satoken,
         body: JsonBody<CodePasswordRequest>,
     ) -> MemberResponse<bool> {
         let body = body.0;
         let result = passwords::change_with_code(
             db,
+            limiter,
             &auth.0,
             &body.code,
+            body.totp_code,
             NewPassword {
                 password: body.password,
                 confirm_password: body.confirm_password,

@@ -316,6 +316,9 @@ pub struct CodePasswordRequest {
     /// The code sent by `open/send/email` or `open/send/sms` with purpose `security`.
     #[oai(validator(min_length = 1, max_length = 16))]
     pub code: String,
+    /// The current 6-digit authenticator code: required when 2FA is on.
+    #[oai(validator(max_length = 16))]
+    pub totp_code: Option<String>,
     /// The new login password (rule A, different from the old one).
     #[oai(validator(min_length = 1, max_length = 128))]
     pub password: String,

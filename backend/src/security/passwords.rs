@@ -9,6 +9,7 @@ use sea_orm::{
 };
 use wasm_core::validate::{PasswordChange, PasswordRule, Violation, validate_password_change};
 
+use super::second_factor::{self, Codes, Factor};
 use super::{reauth, service::consume_security_code};
 use crate::entity::user;
 use crate::refusal::{Refusal, RefusalKind};
@@ -118,7 +119,8 @@ pub struct NewPassword {
 
 /// Changes the login password of `current`'s user after checking the old one
 /// ([`Msg::WrongPassword`]; wrong ones count against the user's confirmation limit), and ends
-/// every other session of the user; this one stays.
+/// every other session of the user; this one stays. Like every security change it needs a recent
+/// re-authentication (so the second factor too).
 pub async fn change_with_old(
     db: &DatabaseConnection,
     limiter: &RateLimiter,
@@ -126,6 +128,7 @@ pub async fn change_with_old(
     old_password: &str,
     new: NewPassword,
 ) -> Result<(), Refusal> {
+    reauth::require(&current.session)?;
     check_new_password(&new.password, &new.confirm_password, Some(old_password))?;
     let user = &current.user;
     let attempt = reauth::reserve_check(limiter, user).await?;
@@ -153,19 +156,33 @@ async fn differs_from_fund_password(user: &user::Model, new: &str) -> Result<(),
 }
 
 /// Changes the login password of `current`'s user with a [`Purpose::Security`] code sent to the
-/// user's e-mail address or phone, and ends every other session of the user; this one stays.
+/// user's e-mail address or phone — and, once 2FA is on, the authenticator's `totp_code` too (its
+/// wrong guesses count against the confirmation limit) — and ends every other session of the
+/// user; this one stays.
 pub async fn change_with_code(
     db: &DatabaseConnection,
+    limiter: &RateLimiter,
     current: &CurrentUser,
     code: &str,
+    totp_code: Option<String>,
     new: NewPassword,
 ) -> Result<(), Refusal> {
     check_new_password(&new.password, &new.confirm_password, None)?;
     let user = &current.user;
+    let authenticator = Codes {
+        totp_code,
+        security_code: None,
+    };
+    if Factor::of(user) == Factor::Totp {
+        authenticator.required(Factor::Totp)?;
+    }
     if password::verify_blocking(new.password.clone(), user.password_hash.clone()).await {
         return Err(Refusal::rule("password", &Violation::PasswordUnchanged));
     }
     consume_security_code(db, user, code).await?;
+    if Factor::of(user) == Factor::Totp {
+        second_factor::prove_limited(db, limiter, user, &authenticator).await?;
+    }
     differs_from_fund_password(user, &new.password).await?;
     store(db, user.id, new.password, Some(current.session.id)).await
 }

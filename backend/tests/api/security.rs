@@ -1045,6 +1045,14 @@ async fn changing_the_password_logs_out_the_other_devices() {
         let token = member.token.clone();
         async move { app.post_as(&token, path, Some(body)).await }
     };
+    // A security change: the old password alone does not do.
+    let (status, body) = change(
+        "/api/user/updatePwd",
+        json!({"oldPassword": PASSWORD, "password": "Newpass123", "confirmPassword": "Newpass123"}),
+    )
+    .await;
+    assert_eq!((status, reason(&body)), (400, "reauth_required"), "{body}");
+    reauth(&app, &member).await;
     let (status, body) = change(
         "/api/user/updatePwd",
         json!({"oldPassword": "Wrong1234", "password": "Newpass123", "confirmPassword": "Newpass123"}),
@@ -1163,6 +1171,65 @@ async fn the_password_is_changed_with_a_security_code() {
 }
 
 #[tokio::test]
+async fn with_2fa_on_a_password_change_by_code_needs_the_authenticator_too() {
+    let app = spawn_app().await;
+    let member = app.member("gwen@example.com").await;
+    reauth(&app, &member).await;
+    let secret = start_totp(&app, &member).await;
+    let step = step_now();
+    let (status, body) = app
+        .get_as(
+            &member.token,
+            &format!(
+                "{M}/member/googleVerificationBindingOrReset/{}/2",
+                code(&secret, step)
+            ),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let path = "/api/user/updateUserLoginPwd";
+    let new = |security: &str, totp: Option<String>| {
+        let mut body =
+            json!({"code": security, "password": "Newpass123", "confirmPassword": "Newpass123"});
+        if let Some(totp) = totp {
+            body["totpCode"] = json!(totp);
+        }
+        body
+    };
+    let security = crate::helpers::security_code(&app, &member).await;
+    let (status, body) = app
+        .post_as(&member.token, path, Some(new(&security, None)))
+        .await;
+    assert_eq!(
+        (status, reason(&body), body["data"]["field"].as_str()),
+        (400, "totp_required", Some("totpCode")),
+        "{body}"
+    );
+    // A used authenticator code is refused (the e-mailed code went with it: ask again).
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            path,
+            Some(new(&security, Some(code(&secret, step)))),
+        )
+        .await;
+    assert_eq!((status, reason(&body)), (400, "invalid_totp"), "{body}");
+    let security = crate::helpers::security_code(&app, &member).await;
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            path,
+            Some(new(&security, Some(code(&secret, step + 1)))),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    // The new password is right: the login asks for the authenticator next.
+    let (status, body) = try_login(&app, "gwen@example.com", "Newpass123", None).await;
+    assert_eq!((status, reason(&body)), (400, "totp_required"), "{body}");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_reset_with_the_outbox_code_logs_out_everywhere() {
     let app = spawn_app().await;
     let member = app.member("gina@example.com").await;
@@ -1224,6 +1291,7 @@ async fn a_reset_with_the_outbox_code_logs_out_everywhere() {
 async fn wrong_old_passwords_count_against_the_confirmation_limit() {
     let app = spawn_app().await;
     let member = app.member("hana@example.com").await;
+    reauth(&app, &member).await;
     for _ in 0..5 {
         let (status, _) = app
             .post_as(

@@ -95,6 +95,7 @@ async fn a_password_change_ends_the_other_sessions_cached_calls_at_once() {
     let laptop = app.login("cache-password@example.com", PASSWORD).await;
     assert_logged_in(&app, &laptop).await;
     assert_logged_in(&app, &member.token).await;
+    crate::helpers::confirm_identity(&app, &member).await;
     let (status, body) = app
         .post_as(
             &member.token,
