@@ -81,17 +81,19 @@ pub async fn set_fund_password(
         );
     }
     let hash = password::hash_blocking(form.password).await?;
-    // Conditional on the hash the check saw: of two concurrent changes only one applies.
+    // Conditional on the hash the check saw: of two concurrent changes only one applies. The
+    // notice commits with the change, so neither is ever without the other.
     let stored = match &user.fund_password_hash {
         Some(stored) => user::Column::FundPasswordHash.eq(stored.clone()),
         None => user::Column::FundPasswordHash.is_null(),
     };
+    let txn = db.begin().await?;
     let updated = user::Entity::update_many()
         .col_expr(user::Column::FundPasswordHash, Expr::value(hash))
         .col_expr(user::Column::UpdatedAt, Expr::value(now_ms()))
         .filter(user::Column::Id.eq(user.id))
         .filter(stored)
-        .exec(db)
+        .exec(&txn)
         .await?;
     if updated.rows_affected != 1 {
         return Err(
@@ -104,7 +106,8 @@ pub async fn set_fund_password(
     } else {
         Kind::FundPasswordChanged
     };
-    crate::notify::enqueue(db, user.id, Notice::at(kind, now_ms())).await?;
+    crate::notify::enqueue(&txn, user.id, Notice::at(kind, now_ms())).await?;
+    txn.commit().await?;
     Ok(())
 }
 

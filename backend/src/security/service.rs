@@ -5,7 +5,7 @@
 
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, SqlErr, sea_query::Expr,
+    QueryOrder, QuerySelect, SqlErr, TransactionTrait, sea_query::Expr,
 };
 use wasm_core::validate::Violation;
 
@@ -337,7 +337,7 @@ pub async fn start_totp(
 /// [`Msg::TotpAlreadyBound`] when it is on, [`Msg::InvalidTotp`] for a wrong or used code (or no
 /// pending secret).
 pub async fn bind_totp(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     current: &CurrentUser,
     code: &str,
 ) -> Result<(), Refusal> {
@@ -349,7 +349,9 @@ pub async fn bind_totp(
     let Some(secret) = user.totp_secret.clone() else {
         return Err(invalid_totp());
     };
-    if !accounts::use_totp_code(db, user, code).await? {
+    // The code, the change and its notice commit together.
+    let txn = db.begin().await?;
+    if !accounts::use_totp_code(&txn, user, code).await? {
         return Err(invalid_totp());
     }
     // Only the secret the code was checked against, and only once.
@@ -359,20 +361,21 @@ pub async fn bind_totp(
         .filter(user::Column::Id.eq(user.id))
         .filter(user::Column::TotpEnabled.eq(false))
         .filter(user::Column::TotpSecret.eq(secret))
-        .exec(db)
+        .exec(&txn)
         .await?;
     if updated.rows_affected != 1 {
         return Err(invalid_totp());
     }
     let notice = Notice::at(Kind::TotpEnabled, now_ms());
-    crate::notify::enqueue(db, user.id, notice).await?;
+    crate::notify::enqueue(&txn, user.id, notice).await?;
+    txn.commit().await?;
     Ok(())
 }
 
 /// Turns 2FA off with a current code. Needs a recent re-authentication; [`Msg::TotpNotBound`]
 /// when it is off, [`Msg::InvalidTotp`] for a wrong or used code.
 pub async fn unbind_totp(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     current: &CurrentUser,
     code: &str,
 ) -> Result<(), Refusal> {
@@ -381,7 +384,9 @@ pub async fn unbind_totp(
     if !user.totp_enabled {
         return Err(Refusal::new(RefusalKind::Invalid, Msg::TotpNotBound));
     }
-    if !accounts::use_totp_code(db, user, code).await? {
+    // The code, the change and its notice commit together.
+    let txn = db.begin().await?;
+    if !accounts::use_totp_code(&txn, user, code).await? {
         return Err(invalid_totp());
     }
     let updated = user::Entity::update_many()
@@ -394,13 +399,14 @@ pub async fn unbind_totp(
         .col_expr(user::Column::UpdatedAt, Expr::value(now_ms()))
         .filter(user::Column::Id.eq(user.id))
         .filter(user::Column::TotpEnabled.eq(true))
-        .exec(db)
+        .exec(&txn)
         .await?;
     if updated.rows_affected != 1 {
         return Err(Refusal::new(RefusalKind::Invalid, Msg::TotpNotBound));
     }
     let notice = Notice::at(Kind::TotpDisabled, now_ms());
-    crate::notify::enqueue(db, user.id, notice).await?;
+    crate::notify::enqueue(&txn, user.id, notice).await?;
+    txn.commit().await?;
     Ok(())
 }
 
