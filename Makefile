@@ -11,7 +11,7 @@ NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
         openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres screenshots clean bench bench-market \
-        bench-engine bench-orders bench-futures
+        bench-engine bench-orders bench-futures bench-logins
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -43,6 +43,9 @@ bench-orders: ## spot orders over HTTP on SQLite and PostgreSQL (ORDER_LOAD_CLIE
 
 bench-futures: ## futures liquidation checks per mark tick, trigger index against a full scan (POSITIONS, default 100000)
 	$(CARGO) run -q --release -p backend --example liquidation_bench
+
+bench-logins: backend-release ## 300 concurrent logins against a fresh release server: time and peak memory
+	python3 scripts/bench-logins.py --binary target/release/backend
 
 # npm ci only when package-lock.json changed since the last install.
 webapp-deps: webapp/node_modules/.installed
