@@ -129,7 +129,8 @@ pub fn parse_json_body<T: DeserializeOwned + ParseFromJSON>(bytes: &[u8]) -> Res
 }
 
 /// The rule a failed validator of the top-level string field `field` stands for, when it has its own
-/// message: empty where `minLength` is 1, or a number pattern of [`crate::number`].
+/// message: empty where `minLength` is 1, a number pattern of [`crate::number`], or the kline
+/// interval's pattern.
 fn rule_of(value: &Value, field: &str, message: &str) -> Option<BodyError> {
     let text = value.get(field)?.as_str()?;
     let refusal = if text.is_empty() && message.contains("minLength(1)") {
@@ -138,6 +139,8 @@ fn rule_of(value: &Value, field: &str, message: &str) -> Option<BodyError> {
         crate::number::whole(text, field).err()?
     } else if message.contains(crate::number::DECIMAL_PATTERN) {
         crate::number::decimal(text, field).err()?
+    } else if message.contains(crate::market::api::INTERVAL_PATTERN) {
+        crate::market::api::unknown_interval(text)
     } else {
         return None;
     };

@@ -44,7 +44,9 @@ pub struct KlineQuery {
     /// Pair id (`btcusdt`), any case.
     #[oai(validator(min_length = 1, max_length = 64))]
     pub symbol: String,
-    /// `1m`, `5m`, `15m`, `30m`, `1h`, `2h`, `4h`, `1d`, `1w`, `1M` (or `1month`).
+    /// `1m`, `5m`, `15m`, `30m`, `1h`, `2h`, `4h`, `1d`, `1w`, `1M` (or `1month`); anything else is
+    /// 400 `unknown_interval`.
+    #[oai(validator(pattern = "^(1m|5m|15m|30m|1h|2h|4h|1d|1w|1M|1month)$"))]
     pub interval: String,
     /// Only candles opening before this time (epoch milliseconds); the newest when absent.
     #[oai(validator(minimum(value = "0")))]
@@ -565,17 +567,24 @@ fn price_info(quote: PairQuote) -> PriceInfo {
     }
 }
 
+/// The document's pattern of a kline interval (`KlineQuery::interval`).
+pub const INTERVAL_PATTERN: &str = "^(1m|5m|15m|30m|1h|2h|4h|1d|1w|1M|1month)$";
+
+/// 400 `unknown_interval` naming `text`.
+pub fn unknown_interval(text: &str) -> Refusal {
+    Refusal::new(RefusalKind::Invalid, Msg::UnknownInterval)
+        .with_field("interval")
+        .with_param("interval", text.to_owned())
+}
+
 async fn kline(
     db: &DatabaseConnection,
     hub: &MarketHub,
     kline_cache: &KlineCache,
     query: KlineQuery,
 ) -> Result<KlinePage, Refusal> {
-    let interval = Interval::parse(query.interval.trim()).map_err(|_| {
-        Refusal::new(RefusalKind::Invalid, Msg::UnknownInterval)
-            .with_field("interval")
-            .with_param("interval", query.interval.clone())
-    })?;
+    let interval =
+        Interval::parse(&query.interval).map_err(|_| unknown_interval(&query.interval))?;
     let symbol = service::quote(db, hub, &query.symbol).await?.coin.symbol;
     let page = kline_cache
         .history(

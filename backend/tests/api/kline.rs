@@ -125,6 +125,23 @@ async fn bad_requests_say_what_is_wrong() {
     assert_eq!(status, 400);
     assert_eq!(body["msg"], "Unknown interval '3m'");
     assert_eq!(body["data"]["field"], "interval");
+    // Strictly one of the document's values: no surrounding spaces, no empty interval.
+    for interval in [" 1m", ""] {
+        let (status, body) = app
+            .post(
+                "/api/market/kline",
+                Some(&format!(
+                    r#"{{"symbol":"btcusdt","interval":"{interval}"}}"#
+                )),
+                &[],
+            )
+            .await;
+        assert_eq!(
+            (status, body["data"]["reason"].as_str()),
+            (400, Some("unknown_interval")),
+            "{interval:?}: {body}"
+        );
+    }
     let (_, german) = app
         .post(
             "/api/market/kline",
