@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { type APIRequestContext, type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
-import { type Lang, LANGUAGE_NAMES, escapeRegExp, t, tPattern } from './i18n';
+import { type Lang, LANGUAGE_NAMES, escapeRegExp, t, tickerName } from './i18n';
 
 export { expect } from '@playwright/test';
-export { escapeRegExp, t, tPattern, type Lang } from './i18n';
+export { escapeRegExp, t, tickerName, tPattern, type Lang } from './i18n';
 
 /** The site name the backend is configured with (its default). */
 export const SITE_NAME = 'Kestrel Exchange';
@@ -131,7 +131,7 @@ export class Shell {
 
   /** The top bar's BTC/USDT price link (its label carries the price and the change). */
   get btcTicker(): Locator {
-    return this.banner.getByRole('link', { name: tPattern(this.lang, 'ticker.pairLabel', { pair: 'BTC/USDT' }) });
+    return this.banner.getByRole('link', { name: tickerName(this.lang, 'BTC/USDT') });
   }
 
   /** The level-1 heading of the routed screen. */

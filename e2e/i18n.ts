@@ -61,6 +61,13 @@ export function escapeRegExp(text: string): string {
  * A pattern matching `key` in `lang`, anchored at both ends: the `{{params}}` given in `fixed` are
  * filled in literally, every other one becomes a lazy wildcard.
  */
+/** The accessible name of a ticker link of `pair` in `lang`: the pair, then each figure after its
+ * (visually hidden) label — "BTC/USDT last price 96,541.98 24h change +2.15%". */
+export function tickerName(lang: Lang, pair: string): RegExp {
+  const label = (key: string) => escapeRegExp(t(lang, key));
+  return new RegExp(`^${escapeRegExp(pair)}\\s*${label('ticker.lastPrice')}\\s*\\S+\\s*${label('ticker.change24h')}\\s*\\S+$`);
+}
+
 export function tPattern(lang: Lang, key: string, fixed: Record<string, string | number> = {}): RegExp {
   const params = new Proxy(fixed, {
     get: (target, name) => (typeof name === 'string' && name in target ? target[name] : `\u0000${String(name)}\u0000`),

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { HStack, Text } from '@chakra-ui/react';
+import { HStack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useMarketRows } from '../../hooks/use-market-rows';
@@ -17,7 +17,8 @@ export function BtcTicker() {
   const row = rows[0];
   if (!row) return null;
   return (
-    <RouterLink to="/trade/index?type=bb&symbol=btcusdt" aria-label={t('ticker.pairLabel', { pair: row.pair, price: row.view.price, change: row.view.changeText })}>
+    // Named by what it shows, with the figures' labels for screen readers.
+    <RouterLink to="/trade/index?type=bb&symbol=btcusdt">
       <HStack
         gap="2"
         px="3"
@@ -33,9 +34,11 @@ export function BtcTicker() {
           {row.pair}
         </Text>
         <Text as="span" fontWeight="semibold" color={row.view.direction}>
+          <VisuallyHidden>{` ${t('ticker.lastPrice')} `}</VisuallyHidden>
           {row.view.price}
         </Text>
         <Text as="span" fontSize="xs" color={row.view.direction}>
+          <VisuallyHidden>{` ${t('ticker.change24h')} `}</VisuallyHidden>
           {row.view.changeText}
         </Text>
       </HStack>

@@ -326,159 +326,163 @@ export function FuturesOrderForm({
             <Tabs.Trigger value="limit">{t('futures.form.limit')}</Tabs.Trigger>
             <Tabs.Trigger value="market">{t('futures.form.market')}</Tabs.Trigger>
           </Tabs.List>
-        </Tabs.Root>
+          {/* The form is the order type's panel. */}
+          <Tabs.Content value={draft.orderType} p="0">
+            <chakra.form aria-label={t('futures.form.title', { pair })} noValidate onSubmit={(event: FormEvent) => event.preventDefault()} display="flex" flexDirection="column" gap="3">
+              <Flex justify="space-between" fontSize="xs" gap="2" wrap="wrap">
+                <chakra.label htmlFor={availableId} color="fg.muted">
+                  {t('futures.form.available')}
+                </chakra.label>
+                <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
+                  {loggedIn ? usdt(usable ?? '0') : '--'}
+                </chakra.output>
+              </Flex>
+              {account && (
+                <Flex justify="space-between" fontSize="xs" gap="2" wrap="wrap">
+                  <Text color="fg.muted">{t('futures.form.equity')}</Text>
+                  <Text fontWeight="medium" fontVariantNumeric="tabular-nums">
+                    {usdt(account.allMargin)}
+                  </Text>
+                </Flex>
+              )}
 
-        <chakra.form aria-label={t('futures.form.title', { pair })} noValidate onSubmit={(event: FormEvent) => event.preventDefault()} display="flex" flexDirection="column" gap="3">
-          <Flex justify="space-between" fontSize="xs" gap="2" wrap="wrap">
-            <chakra.label htmlFor={availableId} color="fg.muted">
-              {t('futures.form.available')}
-            </chakra.label>
-            <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
-              {loggedIn ? usdt(usable ?? '0') : '--'}
-            </chakra.output>
-          </Flex>
-          {account && (
-            <Flex justify="space-between" fontSize="xs" gap="2" wrap="wrap">
-              <Text color="fg.muted">{t('futures.form.equity')}</Text>
-              <Text fontWeight="medium" fontVariantNumeric="tabular-nums">
-                {usdt(account.allMargin)}
-              </Text>
-            </Flex>
-          )}
-
-          {draft.orderType === 'limit' ? (
-            <NumberField
-              label={t('futures.form.price')}
-              value={draft.price}
-              unit={quote}
-              decimals={decimalsOfStep(coin.tickSize)}
-              error={shown('price')}
-              onChange={(value) => update({ price: value }, 'price')}
-            />
-          ) : (
-            <Stack gap="1">
-              <Text fontSize="xs" fontWeight="medium" color="fg.muted">
-                {t('futures.form.price')}
-              </Text>
-              <Box px="3" py="1.5" rounded="md" bg="bg.muted" fontSize="sm" color="fg.muted">
-                {t('futures.form.marketPrice')}
-              </Box>
-            </Stack>
-          )}
-          <NumberField
-            label={t('futures.form.quantity')}
-            value={draft.quantity}
-            unit={base}
-            decimals={decimalsOfStep(coin.stepSize)}
-            error={shown('quantity')}
-            onChange={(value) => update({ quantity: value }, 'quantity')}
-          />
-          <HStack gap="1.5" role="group" aria-label={t('futures.form.percentGroup')}>
-            {PERCENTS.map((percent) => (
-              <Button
-                key={percent}
-                size="2xs"
-                flex="1"
-                variant="outline"
-                aria-label={t('futures.form.percent', { percent })}
-                disabled={!loggedIn || !long.maxSize}
-                onClick={() => onPercent(percent)}
-              >
-                {percent}%
-              </Button>
-            ))}
-          </HStack>
-
-          <HStack gap="4" wrap="wrap">
-            <Checkbox.Root size="sm" checked={draft.withTpSl} onCheckedChange={(details) => update({ withTpSl: details.checked === true })}>
-              <Checkbox.HiddenInput />
-              <Checkbox.Control />
-              <Checkbox.Label fontSize="sm">{t('futures.form.tpsl')}</Checkbox.Label>
-            </Checkbox.Root>
-            <Checkbox.Root size="sm" checked={draft.reduceOnly} onCheckedChange={(details) => update({ reduceOnly: details.checked === true })}>
-              <Checkbox.HiddenInput />
-              <Checkbox.Control />
-              <Checkbox.Label fontSize="sm">{t('futures.form.reduceOnly')}</Checkbox.Label>
-            </Checkbox.Root>
-          </HStack>
-          {draft.withTpSl && (
-            <Stack gap="3">
+              {draft.orderType === 'limit' ? (
+                <NumberField
+                  label={t('futures.form.price')}
+                  value={draft.price}
+                  unit={quote}
+                  decimals={decimalsOfStep(coin.tickSize)}
+                  error={shown('price')}
+                  onChange={(value) => update({ price: value }, 'price')}
+                />
+              ) : (
+                <Stack gap="1">
+                  <Text fontSize="xs" fontWeight="medium" color="fg.muted">
+                    {t('futures.form.price')}
+                  </Text>
+                  <Box px="3" py="1.5" rounded="md" bg="bg.muted" fontSize="sm" color="fg.muted">
+                    {t('futures.form.marketPrice')}
+                  </Box>
+                </Stack>
+              )}
               <NumberField
-                label={t('futures.form.takeProfit')}
-                value={draft.takeProfit}
-                unit={quote}
-                decimals={decimalsOfStep(coin.tickSize)}
-                error={shown('takeProfit')}
-                helper={t('futures.form.triggerHint')}
-                onChange={(value) => update({ takeProfit: value }, 'takeProfit')}
+                label={t('futures.form.quantity')}
+                value={draft.quantity}
+                unit={base}
+                decimals={decimalsOfStep(coin.stepSize)}
+                error={shown('quantity')}
+                onChange={(value) => update({ quantity: value }, 'quantity')}
               />
-              <NumberField
-                label={t('futures.form.stopLoss')}
-                value={draft.stopLoss}
-                unit={quote}
-                decimals={decimalsOfStep(coin.tickSize)}
-                error={shown('stopLoss')}
-                onChange={(value) => update({ stopLoss: value }, 'stopLoss')}
-              />
-            </Stack>
-          )}
-
-          <Box as="dl" role="group" aria-label={t('futures.preview.title')} rounded="md" bg="bg.subtle" px="3" py="2" fontSize="xs">
-            <PreviewHead long={t('futures.side.long')} short={t('futures.side.short')} />
-            <PreviewRow label={t('futures.preview.margin')} long={usdt(long.initialMargin)} short={usdt(short.initialMargin)} />
-            <PreviewRow label={t('futures.preview.fee')} long={result(long.fee)} short={result(short.fee)} />
-            <PreviewRow label={t('futures.preview.liquidation')} long={price(long.liquidationPrice)} short={price(short.liquidationPrice)} strong />
-            <PreviewRow
-              label={t('futures.preview.maxSize')}
-              long={long.maxSize ? `${formatQuantity(long.maxSize)} ${base}` : '--'}
-              short={short.maxSize ? `${formatQuantity(short.maxSize)} ${base}` : '--'}
-            />
-            {draft.withTpSl && (
-              <>
-                <PreviewRow label={t('futures.preview.atTakeProfit')} long={trigger(long.takeProfit)} short={trigger(short.takeProfit)} />
-                <PreviewRow label={t('futures.preview.atStopLoss')} long={trigger(long.stopLoss)} short={trigger(short.stopLoss)} />
-              </>
-            )}
-            <Text color="fg.subtle" mt="1.5" fontSize="2xs">
-              {t('futures.preview.note')}
-            </Text>
-          </Box>
-
-          {loggedIn ? (
-            <HStack gap="2">
-              {(['long', 'short'] as const).map((side) => (
-                <Button
-                  key={side}
-                  type="button"
-                  flex="1"
-                  size="md"
-                  bg={side === 'long' ? 'up' : 'down'}
-                  color="white"
-                  _hover={{ opacity: 0.9 }}
-                  loading={busySide === side}
-                  disabled={busySide !== null}
-                  onClick={() => void place(side)}
-                >
-                  {t(side === 'long' ? 'futures.form.openLong' : 'futures.form.openShort')}
-                </Button>
-              ))}
-            </HStack>
-          ) : (
-            <Stack gap="2" role="group" aria-label={t('futures.form.loginToTrade')}>
-              <Text fontSize="sm" textAlign="center" color="fg.muted">
-                {t('futures.form.loginToTrade')}
-              </Text>
-              <HStack gap="2">
-                <Button asChild flex="1" colorPalette="brand" size="sm">
-                  <RouterLink to={loginPath(`${location.pathname}${location.search}`)}>{t('futures.form.login')}</RouterLink>
-                </Button>
-                <Button asChild flex="1" variant="outline" colorPalette="brand" size="sm">
-                  <RouterLink to="/user/register">{t('futures.form.signup')}</RouterLink>
-                </Button>
+              <HStack gap="1.5" role="group" aria-label={t('futures.form.percentGroup')}>
+                {PERCENTS.map((percent) => (
+                  <Button
+                    key={percent}
+                    size="2xs"
+                    flex="1"
+                    variant="outline"
+                    aria-label={t('futures.form.percent', { percent })}
+                    disabled={!loggedIn || !long.maxSize}
+                    onClick={() => onPercent(percent)}
+                  >
+                    {percent}%
+                  </Button>
+                ))}
               </HStack>
-            </Stack>
-          )}
-        </chakra.form>
+
+              <HStack gap="4" wrap="wrap">
+                <Checkbox.Root size="sm" checked={draft.withTpSl} onCheckedChange={(details) => update({ withTpSl: details.checked === true })}>
+                  <Checkbox.HiddenInput />
+                  <Checkbox.Control />
+                  <Checkbox.Label fontSize="sm">{t('futures.form.tpsl')}</Checkbox.Label>
+                </Checkbox.Root>
+                <Checkbox.Root size="sm" checked={draft.reduceOnly} onCheckedChange={(details) => update({ reduceOnly: details.checked === true })}>
+                  <Checkbox.HiddenInput />
+                  <Checkbox.Control />
+                  <Checkbox.Label fontSize="sm">{t('futures.form.reduceOnly')}</Checkbox.Label>
+                </Checkbox.Root>
+              </HStack>
+              {draft.withTpSl && (
+                <Stack gap="3">
+                  <NumberField
+                    label={t('futures.form.takeProfit')}
+                    value={draft.takeProfit}
+                    unit={quote}
+                    decimals={decimalsOfStep(coin.tickSize)}
+                    error={shown('takeProfit')}
+                    helper={t('futures.form.triggerHint')}
+                    onChange={(value) => update({ takeProfit: value }, 'takeProfit')}
+                  />
+                  <NumberField
+                    label={t('futures.form.stopLoss')}
+                    value={draft.stopLoss}
+                    unit={quote}
+                    decimals={decimalsOfStep(coin.tickSize)}
+                    error={shown('stopLoss')}
+                    onChange={(value) => update({ stopLoss: value }, 'stopLoss')}
+                  />
+                </Stack>
+              )}
+
+              <Box role="group" aria-label={t('futures.preview.title')} rounded="md" bg="bg.subtle" px="3" py="2" fontSize="xs">
+                <PreviewHead long={t('futures.side.long')} short={t('futures.side.short')} />
+                <dl>
+                  <PreviewRow label={t('futures.preview.margin')} long={usdt(long.initialMargin)} short={usdt(short.initialMargin)} />
+                  <PreviewRow label={t('futures.preview.fee')} long={result(long.fee)} short={result(short.fee)} />
+                  <PreviewRow label={t('futures.preview.liquidation')} long={price(long.liquidationPrice)} short={price(short.liquidationPrice)} strong />
+                  <PreviewRow
+                    label={t('futures.preview.maxSize')}
+                    long={long.maxSize ? `${formatQuantity(long.maxSize)} ${base}` : '--'}
+                    short={short.maxSize ? `${formatQuantity(short.maxSize)} ${base}` : '--'}
+                  />
+                  {draft.withTpSl && (
+                    <>
+                      <PreviewRow label={t('futures.preview.atTakeProfit')} long={trigger(long.takeProfit)} short={trigger(short.takeProfit)} />
+                      <PreviewRow label={t('futures.preview.atStopLoss')} long={trigger(long.stopLoss)} short={trigger(short.stopLoss)} />
+                    </>
+                  )}
+                </dl>
+                <Text color="fg.subtle" mt="1.5" fontSize="2xs">
+                  {t('futures.preview.note')}
+                </Text>
+              </Box>
+
+              {loggedIn ? (
+                <HStack gap="2">
+                  {(['long', 'short'] as const).map((side) => (
+                    <Button
+                      key={side}
+                      type="button"
+                      flex="1"
+                      size="md"
+                      bg={side === 'long' ? 'up' : 'down'}
+                      color="white"
+                      _hover={{ opacity: 0.9 }}
+                      loading={busySide === side}
+                      disabled={busySide !== null}
+                      onClick={() => void place(side)}
+                    >
+                      {t(side === 'long' ? 'futures.form.openLong' : 'futures.form.openShort')}
+                    </Button>
+                  ))}
+                </HStack>
+              ) : (
+                <Stack gap="2" role="group" aria-label={t('futures.form.loginToTrade')}>
+                  <Text fontSize="sm" textAlign="center" color="fg.muted">
+                    {t('futures.form.loginToTrade')}
+                  </Text>
+                  <HStack gap="2">
+                    <Button asChild flex="1" colorPalette="brand" size="sm">
+                      <RouterLink to={loginPath(`${location.pathname}${location.search}`)}>{t('futures.form.login')}</RouterLink>
+                    </Button>
+                    <Button asChild flex="1" variant="outline" colorPalette="brand" size="sm">
+                      <RouterLink to="/user/register">{t('futures.form.signup')}</RouterLink>
+                    </Button>
+                  </HStack>
+                </Stack>
+              )}
+            </chakra.form>
+          </Tabs.Content>
+        </Tabs.Root>
       </Stack>
     </Box>
   );

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { Box, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Heading, HStack, SimpleGrid, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -28,10 +28,8 @@ export function HotCoins({ rows }: { rows: MarketRow[] }) {
         {rows.map((row) => (
           <li key={row.coin.symbol}>
             <Box asChild display="block" h="full" rounded="xl" _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '2px' }}>
-              <RouterLink
-                to={`/trade/index?type=bb&symbol=${encodeURIComponent(row.coin.symbol)}`}
-                aria-label={t('ticker.pairLabel', { pair: row.pair, price: row.view.price, change: row.view.changeText })}
-              >
+              {/* Named by what it shows, with the figures' labels for screen readers. */}
+              <RouterLink to={`/trade/index?type=bb&symbol=${encodeURIComponent(row.coin.symbol)}`}>
                 <Stack
                   gap="2"
                   h="full"
@@ -59,9 +57,11 @@ export function HotCoins({ rows }: { rows: MarketRow[] }) {
                     lineHeight="short"
                     overflowWrap="anywhere"
                   >
+                    <VisuallyHidden>{` ${t('ticker.lastPrice')} `}</VisuallyHidden>
                     {row.view.price}
                   </Text>
                   <Box>
+                    <VisuallyHidden>{` ${t('ticker.change24h')} `}</VisuallyHidden>
                     <ChangePill view={row.view} />
                   </Box>
                 </Stack>

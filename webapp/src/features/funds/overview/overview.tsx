@@ -202,11 +202,14 @@ function CoinTable({ hidden }: { hidden: boolean }) {
               </Checkbox.Root>
             </Flex>
           </Flex>
-          {holdings.isError && !holdings.data ? (
-            <LoadFailed onRetry={() => void holdings.refetch()} />
-          ) : (
-            <HoldingsTable data={holdings.data} loading={holdings.isLoading} bucket={bucket} query={query} hideZero={hideZero} hidden={hidden} />
-          )}
+          {/* The tab's panel: the selected bucket's table (each tab controls it). */}
+          <Tabs.Content value={bucket} p="0">
+            {holdings.isError && !holdings.data ? (
+              <LoadFailed onRetry={() => void holdings.refetch()} />
+            ) : (
+              <HoldingsTable data={holdings.data} loading={holdings.isLoading} bucket={bucket} query={query} hideZero={hideZero} hidden={hidden} />
+            )}
+          </Tabs.Content>
         </Stack>
       </Tabs.Root>
     </Panel>

@@ -222,220 +222,225 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
             {t('trade.form.sell')}
           </Tabs.Trigger>
         </Tabs.List>
-      </Tabs.Root>
-
-      <Tabs.Root value={draft.orderType} onValueChange={(details) => update({ orderType: details.value as OrderType })} variant="line" size="sm">
-        <Tabs.List aria-label={t('trade.form.orderType')} px="3">
-          <Tabs.Trigger value="limit">{t('trade.form.limit')}</Tabs.Trigger>
-          <Tabs.Trigger value="market">{t('trade.form.market')}</Tabs.Trigger>
-          <Tabs.Trigger value="stop_limit">{t('trade.form.stopLimit')}</Tabs.Trigger>
-        </Tabs.List>
-      </Tabs.Root>
-
-      <chakra.form
-        aria-label={t(draft.side === 'buy' ? 'trade.form.buyForm' : 'trade.form.sellForm', { coin: base })}
-        noValidate
-        onSubmit={(event: FormEvent) => void onSubmit(event)}
-        display="flex"
-        flexDirection="column"
-        gap="3"
-        p="3"
-      >
-        <Flex justify="space-between" fontSize="xs" gap="2" wrap="wrap">
-          <chakra.label htmlFor={availableId} color="fg.muted">
-            {t('trade.form.available')}
-          </chakra.label>
-          {/* An <output> is a polite status region: a balance that changes after a fill is announced. */}
-          <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
-            {loggedIn ? `${availableText(available ?? '0', draft.side === 'buy' ? quote : base)} ${draft.side === 'buy' ? quote : base}` : '--'}
-          </chakra.output>
-        </Flex>
-
-        {draft.orderType === 'stop_limit' && (
-          <NumberField
-            label={t('trade.form.triggerPrice')}
-            value={draft.triggerPrice}
-            unit={quote}
-            decimals={fieldDecimals('triggerPrice', rules)}
-            error={errorOf('triggerPrice')}
-            helper={t('trade.form.triggerHint')}
-            onChange={(value) => update({ triggerPrice: value }, 'triggerPrice')}
-          />
-        )}
-        {hasPrice(draft) ? (
-          <NumberField
-            label={t('trade.form.price')}
-            value={draft.price}
-            unit={quote}
-            decimals={fieldDecimals('price', rules)}
-            error={errorOf('price')}
-            onChange={(value) => update({ price: value }, 'price')}
-          />
-        ) : (
-          <Field.Root disabled>
-            <Field.Label fontSize="xs" fontWeight="medium" color="fg.muted">
-              {t('trade.form.price')}
-            </Field.Label>
-            <Box w="full" px="3" py="1.5" rounded="md" bg="bg.muted" fontSize="sm" color="fg.muted">
-              {t('trade.form.marketPrice')}
-            </Box>
-          </Field.Root>
-        )}
-
-        {draft.side === 'buy' && draft.orderType === 'market' && (
-          <HStack role="radiogroup" aria-label={t('trade.form.marketMode')} gap="1" bg="bg.muted" rounded="md" p="0.5">
-            {(['quantity', 'amount'] as const).map((mode) => (
-              <Button
-                key={mode}
-                role="radio"
-                aria-checked={draft.marketMode === mode}
-                size="2xs"
-                flex="1"
-                variant={draft.marketMode === mode ? 'surface' : 'ghost'}
-                onClick={() => update({ marketMode: mode })}
+        {/* The form is the panel of both tab lists: side and order type choose what it does. */}
+        <Tabs.Content value={draft.side} p="0">
+          <Tabs.Root value={draft.orderType} onValueChange={(details) => update({ orderType: details.value as OrderType })} variant="line" size="sm">
+            <Tabs.List aria-label={t('trade.form.orderType')} px="3">
+              <Tabs.Trigger value="limit">{t('trade.form.limit')}</Tabs.Trigger>
+              <Tabs.Trigger value="market">{t('trade.form.market')}</Tabs.Trigger>
+              <Tabs.Trigger value="stop_limit">{t('trade.form.stopLimit')}</Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value={draft.orderType} p="0">
+              <chakra.form
+                aria-label={t(draft.side === 'buy' ? 'trade.form.buyForm' : 'trade.form.sellForm', { coin: base })}
+                noValidate
+                onSubmit={(event: FormEvent) => void onSubmit(event)}
+                display="flex"
+                flexDirection="column"
+                gap="3"
+                p="3"
               >
-                {t(mode === 'quantity' ? 'trade.form.byQuantity' : 'trade.form.byAmount')}
-              </Button>
-            ))}
-          </HStack>
-        )}
+                <Flex justify="space-between" fontSize="xs" gap="2" wrap="wrap">
+                  <chakra.label htmlFor={availableId} color="fg.muted">
+                    {t('trade.form.available')}
+                  </chakra.label>
+                  {/* An <output> is a polite status region: a balance that changes after a fill is announced. */}
+                  <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
+                    {loggedIn ? `${availableText(available ?? '0', draft.side === 'buy' ? quote : base)} ${draft.side === 'buy' ? quote : base}` : '--'}
+                  </chakra.output>
+                </Flex>
 
-        {usesQuoteAmount(draft) ? (
-          <NumberField
-            label={t('trade.form.quoteAmount')}
-            value={draft.quoteAmount}
-            unit={quote}
-            decimals={fieldDecimals('quoteAmount', rules)}
-            error={errorOf('quoteAmount')}
-            onChange={(value) => update({ quoteAmount: value }, 'quoteAmount')}
-          />
-        ) : (
-          <NumberField
-            label={t('trade.form.quantity')}
-            value={draft.quantity}
-            unit={base}
-            decimals={fieldDecimals('quantity', rules)}
-            error={errorOf('quantity')}
-            onChange={(value) => update({ quantity: value }, 'quantity')}
-          />
-        )}
+                {draft.orderType === 'stop_limit' && (
+                  <NumberField
+                    label={t('trade.form.triggerPrice')}
+                    value={draft.triggerPrice}
+                    unit={quote}
+                    decimals={fieldDecimals('triggerPrice', rules)}
+                    error={errorOf('triggerPrice')}
+                    helper={t('trade.form.triggerHint')}
+                    onChange={(value) => update({ triggerPrice: value }, 'triggerPrice')}
+                  />
+                )}
+                {hasPrice(draft) ? (
+                  <NumberField
+                    label={t('trade.form.price')}
+                    value={draft.price}
+                    unit={quote}
+                    decimals={fieldDecimals('price', rules)}
+                    error={errorOf('price')}
+                    onChange={(value) => update({ price: value }, 'price')}
+                  />
+                ) : (
+                  <Field.Root disabled>
+                    <Field.Label fontSize="xs" fontWeight="medium" color="fg.muted">
+                      {t('trade.form.price')}
+                    </Field.Label>
+                    <Box w="full" px="3" py="1.5" rounded="md" bg="bg.muted" fontSize="sm" color="fg.muted">
+                      {t('trade.form.marketPrice')}
+                    </Box>
+                  </Field.Root>
+                )}
 
-        <HStack gap="1.5" role="group" aria-label={t('trade.form.percentGroup')}>
-          {PERCENTS.map((percent) => (
-            <Button
-              key={percent}
-              size="2xs"
-              flex="1"
-              variant="outline"
-              aria-label={t('trade.form.percent', { percent })}
-              disabled={!loggedIn}
-              onClick={() => onPercent(percent)}
-            >
-              {percent}%
-            </Button>
-          ))}
-        </HStack>
+                {draft.side === 'buy' && draft.orderType === 'market' && (
+                  <HStack role="radiogroup" aria-label={t('trade.form.marketMode')} gap="1" bg="bg.muted" rounded="md" p="0.5">
+                    {(['quantity', 'amount'] as const).map((mode) => (
+                      <Button
+                        key={mode}
+                        role="radio"
+                        aria-checked={draft.marketMode === mode}
+                        size="2xs"
+                        flex="1"
+                        variant={draft.marketMode === mode ? 'surface' : 'ghost'}
+                        onClick={() => update({ marketMode: mode })}
+                      >
+                        {t(mode === 'quantity' ? 'trade.form.byQuantity' : 'trade.form.byAmount')}
+                      </Button>
+                    ))}
+                  </HStack>
+                )}
 
-        {draft.orderType === 'limit' && (
-          <Collapsible.Root>
-            <Collapsible.Trigger asChild>
-              <Button variant="plain" size="xs" px="0" color="fg.muted" gap="1" css={{ '&[data-state=open] svg': { transform: 'rotate(180deg)' } }}>
-                {t('trade.form.advanced')}
-                <ChevronDownIcon boxSize="3.5" />
-              </Button>
-            </Collapsible.Trigger>
-            <Collapsible.Content>
-              <Stack gap="3" pt="2">
-                <Field.Root>
-                  <Field.Label fontSize="xs" fontWeight="medium" color="fg.muted">
-                    {t('trade.form.timeInForce')}
-                  </Field.Label>
-                  <NativeSelect.Root size="sm">
-                    <NativeSelect.Field
-                      value={draft.timeInForce}
-                      onChange={(event) => {
-                        const timeInForce = event.currentTarget.value as TimeInForce;
-                        update({ timeInForce, postOnly: timeInForce === 'gtc' ? draft.postOnly : false });
-                      }}
+                {usesQuoteAmount(draft) ? (
+                  <NumberField
+                    label={t('trade.form.quoteAmount')}
+                    value={draft.quoteAmount}
+                    unit={quote}
+                    decimals={fieldDecimals('quoteAmount', rules)}
+                    error={errorOf('quoteAmount')}
+                    onChange={(value) => update({ quoteAmount: value }, 'quoteAmount')}
+                  />
+                ) : (
+                  <NumberField
+                    label={t('trade.form.quantity')}
+                    value={draft.quantity}
+                    unit={base}
+                    decimals={fieldDecimals('quantity', rules)}
+                    error={errorOf('quantity')}
+                    onChange={(value) => update({ quantity: value }, 'quantity')}
+                  />
+                )}
+
+                <HStack gap="1.5" role="group" aria-label={t('trade.form.percentGroup')}>
+                  {PERCENTS.map((percent) => (
+                    <Button
+                      key={percent}
+                      size="2xs"
+                      flex="1"
+                      variant="outline"
+                      aria-label={t('trade.form.percent', { percent })}
+                      disabled={!loggedIn}
+                      onClick={() => onPercent(percent)}
                     >
-                      {TIME_IN_FORCE.map((tif) => (
-                        <option key={tif} value={tif}>
-                          {t(`trade.form.tif.${tif}`)}
-                        </option>
-                      ))}
-                    </NativeSelect.Field>
-                    <NativeSelect.Indicator />
-                  </NativeSelect.Root>
-                </Field.Root>
-                <Checkbox.Root
-                  size="sm"
-                  checked={draft.postOnly}
-                  disabled={draft.timeInForce !== 'gtc'}
-                  onCheckedChange={(details) => update({ postOnly: details.checked === true })}
-                  alignItems="flex-start"
-                >
-                  <Checkbox.HiddenInput />
-                  <Checkbox.Control mt="0.5" />
-                  <Stack gap="0">
-                    <Checkbox.Label fontSize="sm">{t('trade.form.postOnly')}</Checkbox.Label>
-                    <Text fontSize="xs" color="fg.muted">
-                      {t('trade.form.postOnlyHint')}
+                      {percent}%
+                    </Button>
+                  ))}
+                </HStack>
+
+                {draft.orderType === 'limit' && (
+                  <Collapsible.Root>
+                    <Collapsible.Trigger asChild>
+                      <Button variant="plain" size="xs" px="0" color="fg.muted" gap="1" css={{ '&[data-state=open] svg': { transform: 'rotate(180deg)' } }}>
+                        {t('trade.form.advanced')}
+                        <ChevronDownIcon boxSize="3.5" />
+                      </Button>
+                    </Collapsible.Trigger>
+                    <Collapsible.Content>
+                      <Stack gap="3" pt="2">
+                        <Field.Root>
+                          <Field.Label fontSize="xs" fontWeight="medium" color="fg.muted">
+                            {t('trade.form.timeInForce')}
+                          </Field.Label>
+                          <NativeSelect.Root size="sm">
+                            <NativeSelect.Field
+                              value={draft.timeInForce}
+                              onChange={(event) => {
+                                const timeInForce = event.currentTarget.value as TimeInForce;
+                                update({ timeInForce, postOnly: timeInForce === 'gtc' ? draft.postOnly : false });
+                              }}
+                            >
+                              {TIME_IN_FORCE.map((tif) => (
+                                <option key={tif} value={tif}>
+                                  {t(`trade.form.tif.${tif}`)}
+                                </option>
+                              ))}
+                            </NativeSelect.Field>
+                            <NativeSelect.Indicator />
+                          </NativeSelect.Root>
+                        </Field.Root>
+                        <Checkbox.Root
+                          size="sm"
+                          checked={draft.postOnly}
+                          disabled={draft.timeInForce !== 'gtc'}
+                          onCheckedChange={(details) => update({ postOnly: details.checked === true })}
+                          alignItems="flex-start"
+                        >
+                          <Checkbox.HiddenInput />
+                          <Checkbox.Control mt="0.5" />
+                          <Stack gap="0">
+                            <Checkbox.Label fontSize="sm">{t('trade.form.postOnly')}</Checkbox.Label>
+                            <Text fontSize="xs" color="fg.muted">
+                              {t('trade.form.postOnlyHint')}
+                            </Text>
+                          </Stack>
+                        </Checkbox.Root>
+                      </Stack>
+                    </Collapsible.Content>
+                  </Collapsible.Root>
+                )}
+
+                <Box role="group" aria-label={t('trade.preview.title')} rounded="md" bg="bg.subtle" px="3" py="2" fontSize="xs">
+                  <dl>
+                    <PreviewRow
+                      label={t(draft.side === 'buy' ? 'trade.preview.cost' : 'trade.preview.proceeds')}
+                      value={preview ? `${estimate ? '≈ ' : ''}${amountText(preview.amount)} ${quote}` : '--'}
+                    />
+                    {estimate && (
+                      <PreviewRow label={t('trade.preview.quantity')} value={preview ? `≈ ${amountText(preview.quantity)} ${base}` : '--'} />
+                    )}
+                    <PreviewRow label={t('trade.preview.fee', { rate: feePercent })} value={preview ? `${amountText(preview.fee)} ${receiveCoin}` : '--'} />
+                    <PreviewRow label={t('trade.preview.receive')} value={preview ? `${amountText(preview.receive)} ${receiveCoin}` : '--'} strong />
+                    {loggedIn && (
+                      <>
+                        <PreviewRow label={t('trade.preview.balanceAfter', { coin: quote })} value={preview ? amountText(preview.quoteBalanceAfter) : '--'} />
+                        <PreviewRow label={t('trade.preview.balanceAfter', { coin: base })} value={preview ? amountText(preview.baseBalanceAfter) : '--'} />
+                      </>
+                    )}
+                  </dl>
+                  <Text color="fg.subtle" mt="1.5" fontSize="2xs">
+                    {t('trade.preview.securityFund')}
+                  </Text>
+                </Box>
+
+                {loggedIn ? (
+                  <Button
+                    type="submit"
+                    size="md"
+                    bg={sideColor}
+                    color="white"
+                    _hover={{ bg: sideColor, opacity: 0.9 }}
+                    loading={submit.isPending}
+                  >
+                    {t(draft.side === 'buy' ? 'trade.form.submitBuy' : 'trade.form.submitSell', { coin: base })}
+                  </Button>
+                ) : (
+                  <Stack gap="2" role="group" aria-label={t('trade.form.loginToTrade')}>
+                    <Text fontSize="sm" textAlign="center" color="fg.muted">
+                      {t('trade.form.loginToTrade')}
                     </Text>
+                    <HStack gap="2">
+                      <Button asChild flex="1" colorPalette="brand" size="sm">
+                        <RouterLink to={loginPath(`${location.pathname}${location.search}`)}>{t('trade.form.login')}</RouterLink>
+                      </Button>
+                      <Button asChild flex="1" variant="outline" colorPalette="brand" size="sm">
+                        <RouterLink to="/user/register">{t('trade.form.signup')}</RouterLink>
+                      </Button>
+                    </HStack>
                   </Stack>
-                </Checkbox.Root>
-              </Stack>
-            </Collapsible.Content>
-          </Collapsible.Root>
-        )}
-
-        <Box as="dl" rounded="md" bg="bg.subtle" px="3" py="2" fontSize="xs" aria-label={t('trade.preview.title')} role="group">
-          <PreviewRow
-            label={t(draft.side === 'buy' ? 'trade.preview.cost' : 'trade.preview.proceeds')}
-            value={preview ? `${estimate ? '≈ ' : ''}${amountText(preview.amount)} ${quote}` : '--'}
-          />
-          {estimate && (
-            <PreviewRow label={t('trade.preview.quantity')} value={preview ? `≈ ${amountText(preview.quantity)} ${base}` : '--'} />
-          )}
-          <PreviewRow label={t('trade.preview.fee', { rate: feePercent })} value={preview ? `${amountText(preview.fee)} ${receiveCoin}` : '--'} />
-          <PreviewRow label={t('trade.preview.receive')} value={preview ? `${amountText(preview.receive)} ${receiveCoin}` : '--'} strong />
-          {loggedIn && (
-            <>
-              <PreviewRow label={t('trade.preview.balanceAfter', { coin: quote })} value={preview ? amountText(preview.quoteBalanceAfter) : '--'} />
-              <PreviewRow label={t('trade.preview.balanceAfter', { coin: base })} value={preview ? amountText(preview.baseBalanceAfter) : '--'} />
-            </>
-          )}
-          <Text color="fg.subtle" mt="1.5" fontSize="2xs">
-            {t('trade.preview.securityFund')}
-          </Text>
-        </Box>
-
-        {loggedIn ? (
-          <Button
-            type="submit"
-            size="md"
-            bg={sideColor}
-            color="white"
-            _hover={{ bg: sideColor, opacity: 0.9 }}
-            loading={submit.isPending}
-          >
-            {t(draft.side === 'buy' ? 'trade.form.submitBuy' : 'trade.form.submitSell', { coin: base })}
-          </Button>
-        ) : (
-          <Stack gap="2" role="group" aria-label={t('trade.form.loginToTrade')}>
-            <Text fontSize="sm" textAlign="center" color="fg.muted">
-              {t('trade.form.loginToTrade')}
-            </Text>
-            <HStack gap="2">
-              <Button asChild flex="1" colorPalette="brand" size="sm">
-                <RouterLink to={loginPath(`${location.pathname}${location.search}`)}>{t('trade.form.login')}</RouterLink>
-              </Button>
-              <Button asChild flex="1" variant="outline" colorPalette="brand" size="sm">
-                <RouterLink to="/user/register">{t('trade.form.signup')}</RouterLink>
-              </Button>
-            </HStack>
-          </Stack>
-        )}
-      </chakra.form>
+                )}
+              </chakra.form>
+            </Tabs.Content>
+          </Tabs.Root>
+        </Tabs.Content>
+      </Tabs.Root>
     </Box>
   );
 }
