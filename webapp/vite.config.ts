@@ -30,6 +30,26 @@ export default defineConfig({
   build: {
     // Top-level await is what the wasm ESM integration compiles to.
     target: 'es2022',
-    chunkSizeWarningLimit: 1200,
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The chart library: only the pages with a chart import it, so only they download it.
+            { name: 'klinecharts', test: /node_modules[\\/]klinecharts[\\/]/, priority: 3 },
+            // React, the router, react-query and i18next: every page, rarely changing between deploys.
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|i18next|react-i18next)[\\/]/,
+              priority: 2,
+              entriesAware: true,
+              entriesAwareMergeThreshold: 40_000,
+            },
+            // Chakra UI and what it is built on (Ark, Zag, Emotion): shared by the shell and every screen.
+            { name: 'chakra', test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@floating-ui|@internationalized|@pandacss|next-themes|stylis)[\\/]/, priority: 1, entriesAware: true, entriesAwareMergeThreshold: 40_000 },
+          ],
+        },
+      },
+    },
   },
 });
