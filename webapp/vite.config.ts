@@ -1,5 +1,6 @@
 /**
- * Vite: React, WebAssembly ESM integration for the wasm-core package, and a dev proxy to the backend.
+ * Vite: React, WebAssembly ESM integration for the wasm-core package, a dev proxy to the backend, the
+ * chunks of the build (a screen per route, shared vendors apart) and its compressed copies (`.br`, `.gz`).
  *
  * @module
  */
@@ -8,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import wasm from 'vite-plugin-wasm';
+import { precompress } from './build/precompress';
 
 const backend = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [wasm(), react()],
+  plugins: [wasm(), react(), precompress()],
   resolve: {
     alias: {
       // The wasm-pack bundler build (scripts/build-wasm.sh); src/lib/wasm.ts is its only importer.
