@@ -25,7 +25,9 @@ test: bootstrap wasm lint-rust test-rust test-wasm test-webapp test-e2e test-sch
 bootstrap: ## install the toolchain pieces this machine lacks (idempotent)
 	bash scripts/bootstrap.sh
 
-wasm: ## build wasm-core for the browser (wasm-core/pkg) and node (wasm-core/pkg-node)
+# webapp-deps first: its binaryen is the wasm-opt that shrinks the module (the build fails without
+# it; WASM_NO_OPT=1 skips the step for a quick local build, never for what ships).
+wasm: webapp-deps ## build wasm-core for the browser (wasm-core/pkg) and node (wasm-core/pkg-node), optimised by wasm-opt
 	bash scripts/build-wasm.sh
 
 bench: wasm ## every benchmark: wasm-core (kline, order book, liquidation price, size), market channel and kline history under load, matching engine (docs/benchmarks.md)
