@@ -9,9 +9,9 @@
 //!   `Cache-Control: public, max-age=31536000, immutable`. Everything else — `index.html`, the pages
 //!   answered with it (the single-page app's routes) and the unhashed files (favicon, coin logos) —
 //!   is `no-cache`: revalidated on every use (`ETag`, `Last-Modified`), so a deploy is seen at once.
-//! - A path under `/assets/` with no file is a 404 (a stale chunk name after a deploy must fail as a
-//!   load error, not load the page's HTML as JavaScript); any other unknown path is the app's
-//!   `index.html` (its router shows the route).
+//! - A file name under `/assets/` with no file is a 404 (a stale chunk name after a deploy must fail
+//!   as a load error, not load the page's HTML as JavaScript); any other unknown path — the app's
+//!   own `/assets/index` (My assets) included — is the app's `index.html` (its router shows the route).
 //! - `.wasm` is `application/wasm` (what `WebAssembly.instantiateStreaming` requires).
 
 use std::path::{Component, Path, PathBuf};
@@ -57,7 +57,10 @@ impl Endpoint for WebappFiles {
             .filter(|file| file.is_file());
         let (file, cache) = match file {
             Some(file) => (file, if hashed { IMMUTABLE } else { REVALIDATE }),
-            None if hashed => return Err(StaticFileError::NotFound.into()),
+            // A file name (`/assets/x-1a2b.js`), not a route of the app (`/assets/index`).
+            None if hashed && names_a_file(&path) => {
+                return Err(StaticFileError::NotFound.into());
+            }
             None => (self.root.join("index.html"), REVALIDATE),
         };
         serve(&req, &file, cache).await
@@ -101,6 +104,14 @@ async fn serve(req: &Request, file: &Path, cache: &'static str) -> Result<Respon
         }
     }
     Ok(response)
+}
+
+/// Whether the last part of a request path has an extension, as the build's files all do (the app's
+/// routes, such as `/assets/index`, have none).
+fn names_a_file(path: &str) -> bool {
+    path.rsplit('/')
+        .next()
+        .is_some_and(|name| name.rfind('.').is_some_and(|dot| dot > 0))
 }
 
 /// `file` with `.suffix` appended (`app.js` → `app.js.br`).

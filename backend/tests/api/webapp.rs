@@ -120,7 +120,14 @@ async fn the_page_and_unhashed_files_are_revalidated_and_a_missing_chunk_is_not_
     let app = spawn_app().await;
     write_webapp(&app.state().config.webapp_dir);
 
-    for path in ["/", "/index.html", "/trade/index?type=bb", "/home/index"] {
+    // `/assets/index` is the app's My assets route, not a file.
+    for path in [
+        "/",
+        "/index.html",
+        "/trade/index?type=bb",
+        "/home/index",
+        "/assets/index?key=overview",
+    ] {
         let (status, headers, body) = get(&app, path, "identity").await;
         assert_eq!(status, 200, "{path}");
         assert_eq!(body, INDEX.as_bytes(), "{path}");
