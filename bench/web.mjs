@@ -41,9 +41,10 @@ const version = JSON.parse(readFileSync(join(here, 'node_modules', 'lighthouse',
 
 /** The gzip size the server answers for `url` (its `.gz` copy; the plain size when it has none). */
 async function gzipBytes(url) {
+  // fetch decompresses the body: the size on the wire is the Content-Length.
   const response = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
-  const body = await response.arrayBuffer();
-  return body.byteLength;
+  await response.arrayBuffer();
+  return Number(response.headers.get('content-length'));
 }
 
 /** One Lighthouse run of `page` with `preset`: the figures of the table. */
