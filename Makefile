@@ -11,7 +11,7 @@ NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
         openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres screenshots clean bench bench-market \
-        bench-engine bench-orders bench-futures bench-logins
+        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -25,7 +25,9 @@ test: bootstrap wasm lint-rust test-rust test-wasm test-webapp test-e2e test-sch
 bootstrap: ## install the toolchain pieces this machine lacks (idempotent)
 	bash scripts/bootstrap.sh
 
-wasm: ## build wasm-core for the browser (wasm-core/pkg) and node (wasm-core/pkg-node)
+# webapp-deps first: its binaryen is the wasm-opt that shrinks the module (the build fails without
+# it; WASM_NO_OPT=1 skips the step for a quick local build, never for what ships).
+wasm: webapp-deps ## build wasm-core for the browser (wasm-core/pkg) and node (wasm-core/pkg-node), optimised by wasm-opt
 	bash scripts/build-wasm.sh
 
 bench: wasm ## every benchmark: wasm-core (kline, order book, liquidation price, size), market channel and kline history under load, matching engine (docs/benchmarks.md)
@@ -41,6 +43,9 @@ bench-engine: ## the spot matching engine against the lobster crate on the same 
 bench-orders: ## spot orders over HTTP on SQLite and PostgreSQL (ORDER_LOAD_CLIENTS, default 32) only
 	bash scripts/bench.sh orders
 
+bench-web: webapp backend-release bench-deps ## Lighthouse (pinned, desktop and mobile) on home, markets and both trade pages against the release server
+	bash scripts/bench-web.sh
+
 bench-futures: ## futures liquidation checks per mark tick, trigger index against a full scan (POSITIONS, default 100000)
 	$(CARGO) run -q --release -p backend --example liquidation_bench
 
@@ -51,6 +56,11 @@ bench-logins: backend-release ## 300 concurrent logins against a fresh release s
 webapp-deps: webapp/node_modules/.installed
 webapp/node_modules/.installed: webapp/package-lock.json
 	cd webapp && $(NPM_CI)
+	touch $@
+
+bench-deps: bench/node_modules/.installed
+bench/node_modules/.installed: bench/package-lock.json
+	cd bench && $(NPM_CI)
 	touch $@
 
 e2e-deps: e2e/node_modules/.installed

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds wasm-core for the browser and for node, then shrinks both with wasm-opt when it is installed:
+# Builds wasm-core for the browser and for node, then shrinks both with wasm-opt (binaryen's, from
+# webapp/node_modules: `make wasm` installs it first; without it the build fails, unless WASM_NO_OPT=1):
 #   wasm-core/pkg       wasm-pack --target bundler (imported by the webapp through src/lib/wasm.ts)
 #   wasm-core/pkg-node  wasm-pack --target nodejs  (loaded by wasm-core/tests/wasm-vectors.test.mjs)
 # Uses rustup's wasm32-unknown-unknown target when installed; otherwise the offline recipe of
@@ -37,6 +38,23 @@ locked=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\
 installed=$(wasm-bindgen --version | awk '{print $2}')
 [ "$locked" = "$installed" ] ||
   die "wasm-bindgen CLI $installed does not match wasm-bindgen $locked in Cargo.lock: run scripts/bootstrap.sh"
+
+# wasm-opt: WASM_OPT, else binaryen's from the webapp (or wasm-core) node_modules.
+wasm_opt=${WASM_OPT:-}
+if [ -z "$wasm_opt" ]; then
+  for candidate in webapp/node_modules/.bin/wasm-opt wasm-core/node_modules/.bin/wasm-opt; do
+    if [ -x "$candidate" ]; then
+      wasm_opt=$candidate
+      break
+    fi
+  done
+fi
+if [ -z "$wasm_opt" ]; then
+  # Checked before compiling (minutes), so a missing wasm-opt fails at once. An unoptimised module
+  # is about 3x larger (docs/benchmarks.md): never ship one by accident.
+  [ "${WASM_NO_OPT:-}" = 1 ] ||
+    die "wasm-opt not found (npm package binaryen: run 'make webapp-deps' or 'cd webapp && npm ci'; or set WASM_OPT to its path). WASM_NO_OPT=1 skips it for a quick local build"
+fi
 
 build_env=()
 pack_flags=()
@@ -123,17 +141,8 @@ for spec in bundler:pkg nodejs:pkg-node; do
   sed -i 's/"name": "wasm-core-ship"/"name": "wasm-core"/' "wasm-core/$out/package.json"
 done
 
-wasm_opt=${WASM_OPT:-}
 if [ -z "$wasm_opt" ]; then
-  for candidate in webapp/node_modules/.bin/wasm-opt wasm-core/node_modules/.bin/wasm-opt; do
-    if [ -x "$candidate" ]; then
-      wasm_opt=$candidate
-      break
-    fi
-  done
-fi
-if [ -z "$wasm_opt" ]; then
-  log "wasm-opt not found (npm package binaryen in webapp/ or wasm-core/, or WASM_OPT): packages left unoptimised"
+  log "WASM_NO_OPT=1: packages left unoptimised (not for shipping)"
 else
   for out in pkg pkg-node; do
     wasm="wasm-core/$out/wasm_core_bg.wasm"

@@ -1,5 +1,6 @@
 /**
- * Entry: platform config script → i18n → startup data (settings, coin list) → mount.
+ * Entry: the current route's screen starts loading, then platform config script → i18n → startup
+ * data (settings, coin list) → mount.
  *
  * @module
  */
@@ -10,11 +11,12 @@ import { RouterProvider } from 'react-router/dom';
 import { seedStartupData } from './app/bootstrap';
 import { AppProviders } from './app/providers';
 import { createQueryClient } from './app/query-client';
-import { createAppRouter } from './app/router';
+import { createAppRouter, preloadScreen } from './app/router';
 import { initI18n } from './i18n';
 import { loadPlatformConfig } from './lib/platform-config';
 
 async function start(): Promise<void> {
+  preloadScreen(window.location.pathname, window.location.search);
   await loadPlatformConfig();
   await initI18n();
   const queryClient = createQueryClient();

@@ -9,9 +9,7 @@ pub mod user_channel;
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use poem::{
-    Endpoint, EndpointExt, IntoEndpoint, Route, Server,
-    endpoint::StaticFilesEndpoint,
-    get,
+    Endpoint, EndpointExt, IntoEndpoint, Route, Server, get,
     listener::{Acceptor, Listener, TcpListener},
     middleware::CatchPanic,
 };
@@ -30,6 +28,7 @@ use crate::funds::reports_api::ReportsApi;
 use crate::funds::withdrawals_api::WithdrawalApi;
 use crate::http::headers::security_headers;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
+use crate::http::static_files::WebappFiles;
 use crate::kyc::api::KycApi;
 use crate::kyc::files::LinkKey;
 use crate::market::{
@@ -145,9 +144,7 @@ pub fn openapi_json() -> String {
 
 /// The route tree over `state`.
 pub fn routes(state: AppState) -> impl Endpoint {
-    let webapp = StaticFilesEndpoint::new(&state.config.webapp_dir)
-        .index_file("index.html")
-        .fallback_to_index();
+    let webapp = WebappFiles::new(&state.config.webapp_dir);
     let api = api_service();
     let routes = Route::new()
         .at("/api/dev/outbox", get(dev_outbox))

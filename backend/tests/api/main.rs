@@ -38,4 +38,5 @@ mod spot;
 mod statements;
 mod uploads;
 mod user;
+mod webapp;
 mod withdrawals;

@@ -5,23 +5,7 @@
  */
 
 import { useEffect } from 'react';
-import { Navigate, type RouteObject, createBrowserRouter, useParams, useSearchParams } from 'react-router';
-import { AccountCenterPage } from '../features/account/account-center-page';
-import { AdminPage } from '../features/admin/admin-page';
-import { LoginPage } from '../features/auth/login-page';
-import { RegisterPage } from '../features/auth/register-page';
-import { ResetPage } from '../features/auth/reset-page';
-import { EntrustPage } from '../features/entrust/entrust-page';
-import { AssetsPage } from '../features/funds/assets-page';
-import { WalletPage } from '../features/funds/wallet-page';
-import { HomePage } from '../features/home/home-page';
-import { MarketPage } from '../features/market/market-page';
-import { MarketsPage } from '../features/markets/markets-page';
-import { RulesPage } from '../features/rules/rules-page';
-import { FuturesPage } from '../features/futures/futures-page';
-import { SecondsPage } from '../features/seconds/seconds-page';
-import { FullScreenChartPage } from '../features/trade/full-screen-chart';
-import { TradePage } from '../features/trade/trade-page';
+import { Navigate, type RouteObject, createBrowserRouter, matchPath, useParams, useSearchParams } from 'react-router';
 import { getPlatformConfig } from '../lib/platform-config';
 import { ComingSoonPage, FullPageComingSoon } from './coming-soon';
 import { RootLayout } from './root-layout';
@@ -29,6 +13,26 @@ import { HOME_PATH, mobileTradeRedirect } from './route-helpers';
 import { FULL_PAGE_ROUTES, type RouteEntry, SHELL_ROUTES } from './route-table';
 import { AppShell } from './shell/app-shell';
 import { FullPageLayout } from './shell/full-page-layout';
+import { lazyScreen } from './lazy-screen';
+import { RouteBoundary } from './route-boundary';
+
+// Every screen is its own chunk, fetched when its route first renders (or preloaded: `preloadScreen`).
+const AccountCenterPage = lazyScreen(() => import('../features/account/account-center-page'), (m) => m.AccountCenterPage);
+const AdminPage = lazyScreen(() => import('../features/admin/admin-page'), (m) => m.AdminPage);
+const LoginPage = lazyScreen(() => import('../features/auth/login-page'), (m) => m.LoginPage);
+const RegisterPage = lazyScreen(() => import('../features/auth/register-page'), (m) => m.RegisterPage);
+const ResetPage = lazyScreen(() => import('../features/auth/reset-page'), (m) => m.ResetPage);
+const EntrustPage = lazyScreen(() => import('../features/entrust/entrust-page'), (m) => m.EntrustPage);
+const AssetsPage = lazyScreen(() => import('../features/funds/assets-page'), (m) => m.AssetsPage);
+const WalletPage = lazyScreen(() => import('../features/funds/wallet-page'), (m) => m.WalletPage);
+const HomePage = lazyScreen(() => import('../features/home/home-page'), (m) => m.HomePage);
+const MarketPage = lazyScreen(() => import('../features/market/market-page'), (m) => m.MarketPage);
+const MarketsPage = lazyScreen(() => import('../features/markets/markets-page'), (m) => m.MarketsPage);
+const RulesPage = lazyScreen(() => import('../features/rules/rules-page'), (m) => m.RulesPage);
+const FuturesPage = lazyScreen(() => import('../features/futures/futures-page'), (m) => m.FuturesPage);
+const SecondsPage = lazyScreen(() => import('../features/seconds/seconds-page'), (m) => m.SecondsPage);
+const FullScreenChartPage = lazyScreen(() => import('../features/trade/full-screen-chart'), (m) => m.FullScreenChartPage);
+const TradePage = lazyScreen(() => import('../features/trade/trade-page'), (m) => m.TradePage);
 
 /**
  * /trade/index: phones go to the configured mobile site (when there is one); desktops trade here —
@@ -92,6 +96,57 @@ function element(entry: RouteEntry) {
   }
 }
 
+/** The lazily loaded screen(s) `entry` renders at `search` (none for the "coming soon" pages). */
+function screensOf(entry: RouteEntry, search: URLSearchParams): { preload: () => Promise<unknown> }[] {
+  const type = (search.get('type') ?? '').toLowerCase();
+  switch (entry.view) {
+    case 'home':
+      return [HomePage];
+    case 'markets':
+      return [MarketsPage];
+    case 'trade':
+      if (type === 'seconds' && entry.path === '/trade/index') return [SecondsPage];
+      return [type === 'usta' ? FuturesPage : TradePage];
+    case 'futures':
+      return [FuturesPage];
+    case 'trade-chart':
+      return [FullScreenChartPage];
+    case 'market':
+      return [MarketPage];
+    case 'login':
+      return [LoginPage];
+    case 'register':
+      return [RegisterPage];
+    case 'reset':
+      return [ResetPage];
+    case 'account':
+      return [AccountCenterPage];
+    case 'admin':
+      return [AdminPage];
+    case 'assets':
+      return [AssetsPage];
+    case 'wallet':
+      return [WalletPage];
+    case 'entrust':
+      return [EntrustPage];
+    case 'rules':
+      return [RulesPage];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Starts fetching the code of the screen at `pathname` and `search` (the entry calls it before the
+ * startup requests, so both travel together instead of one after the other).
+ */
+export function preloadScreen(pathname: string, search: string): void {
+  const path = pathname === '/' ? HOME_PATH : pathname;
+  const entry = [...SHELL_ROUTES, ...FULL_PAGE_ROUTES].find((route) => matchPath(route.path, path));
+  if (!entry) return;
+  for (const screen of screensOf(entry, new URLSearchParams(search))) void screen.preload();
+}
+
 /** The route objects (exported for tests, which mount them in a memory router). */
 export const routes: RouteObject[] = [
   {
@@ -99,13 +154,13 @@ export const routes: RouteObject[] = [
     children: [
       {
         element: <AppShell />,
-        children: SHELL_ROUTES.map((entry) => ({ path: entry.path, element: element(entry) })),
+        children: SHELL_ROUTES.map((entry) => ({ path: entry.path, element: <RouteBoundary>{element(entry)}</RouteBoundary> })),
       },
       {
         element: <FullPageLayout />,
         children: FULL_PAGE_ROUTES.map((entry) => ({
           path: entry.path,
-          element: entry.view === 'coming-soon' ? <FullPageComingSoon screen={entry.screen} /> : element(entry),
+          element: <RouteBoundary>{entry.view === 'coming-soon' ? <FullPageComingSoon screen={entry.screen} /> : element(entry)}</RouteBoundary>,
         })),
       },
       { path: '/', element: <Navigate to={HOME_PATH} replace /> },

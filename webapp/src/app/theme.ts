@@ -5,7 +5,61 @@
  * @module
  */
 
-import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
+import {
+  animationStyles,
+  breakpoints,
+  cssVarsPrefix,
+  cssVarsRoot,
+  globalCss,
+  keyframes,
+  layerStyles,
+  recipes,
+  semanticTokens,
+  textStyles,
+  tokens,
+  alertSlotRecipe, avatarSlotRecipe, cardSlotRecipe, checkboxSlotRecipe, collapsibleSlotRecipe, comboboxSlotRecipe, dataListSlotRecipe, dialogSlotRecipe, drawerSlotRecipe, emptyStateSlotRecipe, fieldSlotRecipe, fieldsetSlotRecipe, listSlotRecipe, menuSlotRecipe, nativeSelectSlotRecipe, progressSlotRecipe, radioCardSlotRecipe, selectSlotRecipe, tableSlotRecipe, tabsSlotRecipe, toastSlotRecipe,
+} from '@chakra-ui/react/theme';
+
+/**
+ * The slot recipes (multi-part component styles) of the Chakra components the app uses. Chakra's
+ * default preset carries ~50 of them (date pickers, carousels, colour pickers…): about 15 KB of
+ * gzipped JavaScript in every page's first download for components never shown. A component used
+ * without its recipe would render unstyled: `theme.test.ts` fails when a Chakra component imported
+ * anywhere in src has a default slot recipe missing here.
+ */
+export const slotRecipes = {
+  alert: alertSlotRecipe,
+  avatar: avatarSlotRecipe,
+  card: cardSlotRecipe,
+  checkbox: checkboxSlotRecipe,
+  collapsible: collapsibleSlotRecipe,
+  combobox: comboboxSlotRecipe,
+  dataList: dataListSlotRecipe,
+  dialog: dialogSlotRecipe,
+  drawer: drawerSlotRecipe,
+  emptyState: emptyStateSlotRecipe,
+  field: fieldSlotRecipe,
+  fieldset: fieldsetSlotRecipe,
+  list: listSlotRecipe,
+  menu: menuSlotRecipe,
+  nativeSelect: nativeSelectSlotRecipe,
+  progress: progressSlotRecipe,
+  radioCard: radioCardSlotRecipe,
+  select: selectSlotRecipe,
+  table: tableSlotRecipe,
+  tabs: tabsSlotRecipe,
+  toast: toastSlotRecipe,
+};
+
+/** Chakra's default theme with only the slot recipes above (the single-part recipes are all kept). */
+const chakraTheme = defineConfig({
+  preflight: true,
+  cssVarsPrefix,
+  cssVarsRoot,
+  globalCss,
+  theme: { breakpoints, keyframes, tokens, semanticTokens, recipes, slotRecipes, textStyles, layerStyles, animationStyles },
+});
 
 const config = defineConfig({
   globalCss: {
@@ -82,4 +136,4 @@ const config = defineConfig({
 });
 
 /** The app's design system. */
-export const system = createSystem(defaultConfig, config);
+export const system = createSystem(defaultBaseConfig, chakraTheme, config);

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { isFooterVisible } from '../route-helpers';
 import { Footer } from './footer';
-import { SideMenu } from './side-menu';
+import { LazySideMenu } from './lazy-side-menu';
 import { TopBar } from './top-bar';
 
 export function AppShell() {
@@ -34,7 +34,7 @@ export function AppShell() {
         {t('nav.skipToContent')}
       </chakra.a>
       <TopBar onOpenMenu={() => setMenuOpen(true)} />
-      <SideMenu open={menuOpen} onOpenChange={setMenuOpen} />
+      <LazySideMenu open={menuOpen} onOpenChange={setMenuOpen} />
       <Box as="main" id="main" flex="1" tabIndex={-1} outline="none">
         <Outlet />
       </Box>

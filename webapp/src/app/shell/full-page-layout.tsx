@@ -9,7 +9,7 @@
 import { Box, Flex } from '@chakra-ui/react';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
-import { SideMenu } from './side-menu';
+import { LazySideMenu } from './lazy-side-menu';
 import { TopBar } from './top-bar';
 
 export function FullPageLayout() {
@@ -17,7 +17,7 @@ export function FullPageLayout() {
   return (
     <Flex direction="column" minH="100vh" bg="bg.subtle">
       <TopBar minimal onOpenMenu={() => setMenuOpen(true)} />
-      <SideMenu open={menuOpen} onOpenChange={setMenuOpen} />
+      <LazySideMenu open={menuOpen} onOpenChange={setMenuOpen} />
       <Box as="main" id="main" flex="1" display="flex" alignItems="center" px="4" py={{ base: '10', md: '16' }} tabIndex={-1} outline="none">
         <Outlet />
       </Box>
