@@ -1,7 +1,9 @@
-//! What a bill is about, as data the webapp words in the user's language: the memos of the futures
-//! entries and of spot trades are written here (by [`fill_memo`] and its siblings, the only writers
-//! of those memos) and read back here ([`parse`]) into a [`BillDetail`], so a statement never shows
-//! the journal's English note (`btcusdt sell 0.005 @ 96899.46`) to a reader of another language.
+//! What a bill is about, as data the webapp words in the user's language. Every memo a user's bill
+//! can carry is written here (by [`fill_memo`], [`deposit_memo`] and their siblings, the only
+//! writers of those memos) and read back here ([`parse`]) into a [`BillDetail`], so a statement
+//! never shows the journal's English note (`btcusdt sell 0.005 @ 96899.46`, `deposit 10 USDT
+//! (TRC20)`) to a reader of another language. The memo forms written before a writer moved here
+//! still read; where a memo says nothing (spot holds of old) the entry's reference does.
 
 use std::str::FromStr;
 
@@ -11,21 +13,51 @@ use rust_decimal::Decimal;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BillDetail {
     /// The pair or contract (`btcusdt`).
-    pub symbol: String,
+    pub symbol: Option<String>,
     /// A fill's side: `buy` or `sell`.
     pub side: Option<String>,
     /// A fill's quantity (base coin).
     pub quantity: Option<Decimal>,
-    /// A fill's price, or the mark price of a liquidation.
+    /// A fill's price, the mark price of a liquidation, a seconds bet's opening price (stake) or
+    /// settling price (settlement).
     pub price: Option<Decimal>,
     /// A funding payment's rate.
     pub rate: Option<Decimal>,
-    /// A margin change: `add` or `remove`.
+    /// A margin change: `add` or `remove`; a transfer with another user: `sent` or `received`; a
+    /// seconds bet: `up` or `down`.
     pub direction: Option<String>,
-    /// The order an order hold was released for.
+    /// The order a hold was taken or released for; the seconds order settled.
     pub order_id: Option<i64>,
     /// Why an order hold was released (`cancelled`, `filled`, …).
     pub reason: Option<String>,
+    /// A deposit's or withdrawal's network (`TRC20`).
+    pub network: Option<String>,
+    /// A withdrawal's destination address.
+    pub address: Option<String>,
+    /// Which step of a withdrawal: `held` (on submission) or `sent` (paid out).
+    pub stage: Option<String>,
+    /// What a fee was charged for (`withdrawal`).
+    pub fee_of: Option<String>,
+    /// A move between the user's own buckets: the bucket it left.
+    pub from_bucket: Option<String>,
+    /// A move between the user's own buckets: the bucket it entered.
+    pub to_bucket: Option<String>,
+    /// A transfer with another user: that user's id.
+    pub counterparty: Option<i64>,
+    /// A conversion: the coin given.
+    pub from_coin: Option<String>,
+    /// A conversion: the amount given.
+    pub from_amount: Option<Decimal>,
+    /// A conversion: the coin received.
+    pub to_coin: Option<String>,
+    /// A conversion: the amount received.
+    pub to_amount: Option<Decimal>,
+    /// A seconds bet's period in seconds.
+    pub period_seconds: Option<u32>,
+    /// A seconds bet's result: `win`, `loss` or `tie`.
+    pub result: Option<String>,
+    /// A seconds bet's opening price (settlement).
+    pub open_price: Option<Decimal>,
 }
 
 /// The memo of a futures fill (`futures_fill`).
@@ -62,20 +94,293 @@ pub fn release_memo(symbol: &str, order_id: i64, reason: &str) -> String {
     format!("{symbol} order {order_id} {reason}")
 }
 
-/// The details of a bill of `kind` with `memo`, or `None` when the kind has no structured memo or
-/// the memo is not of the kind's form.
-pub fn parse(kind: &str, memo: &str) -> Option<BillDetail> {
-    let words: Vec<&str> = memo.split(' ').collect();
+/// The memo of a spot trade (`spot_trade`): its pair.
+pub fn spot_trade_memo(symbol: &str) -> String {
+    symbol.to_owned()
+}
+
+/// The memo of the hold taken for spot order `order_id` on `symbol` (`spot_freeze`).
+pub fn spot_hold_memo(symbol: &str, order_id: i64) -> String {
+    format!("{symbol} order {order_id} hold")
+}
+
+/// The memo of what spot order `order_id` on `symbol` gave back (`spot_release`).
+pub fn spot_release_memo(symbol: &str, order_id: i64) -> String {
+    format!("{symbol} order {order_id} released")
+}
+
+/// The reference of the entries of spot order `order_id` (its holds and releases).
+pub fn spot_order_reference(order_id: i64) -> String {
+    format!("spot_order:{order_id}")
+}
+
+/// The memo of a credited deposit (`deposit`).
+pub fn deposit_memo(amount: Decimal, coin: &str, network: &str) -> String {
+    format!(
+        "deposit {} {} ({network})",
+        amount.normalize(),
+        coin.to_ascii_uppercase()
+    )
+}
+
+/// Where a withdrawal goes: the memos of its hold, payout, fee and refund say it.
+#[derive(Debug, Clone, Copy)]
+pub struct Destination<'a> {
+    /// Asset.
+    pub coin: &'a str,
+    /// Network (`TRC20`).
+    pub network: &'a str,
+    /// Address.
+    pub address: &'a str,
+}
+
+/// The memo of the hold of a submitted withdrawal of `amount` (`withdrawal`, funding → frozen).
+pub fn withdrawal_hold_memo(amount: Decimal, to: Destination<'_>) -> String {
+    format!(
+        "withdrawal {amount} {} to {} ({}), held",
+        to.coin.to_ascii_uppercase(),
+        to.address,
+        to.network
+    )
+}
+
+/// The memo of a withdrawal paid out, `received` leaving (`withdrawal`, frozen → in transit).
+pub fn withdrawal_sent_memo(received: Decimal, to: Destination<'_>) -> String {
+    format!(
+        "withdrawal {received} {} to {} ({}), sent",
+        to.coin.to_ascii_uppercase(),
+        to.address,
+        to.network
+    )
+}
+
+/// The memo of the fee of a withdrawal paid out (`fee`).
+pub fn withdrawal_fee_memo(fee: Decimal, to: Destination<'_>) -> String {
+    format!(
+        "withdrawal fee {fee} {} ({})",
+        to.coin.to_ascii_uppercase(),
+        to.network
+    )
+}
+
+/// The memo of a failed withdrawal's `amount` given back (`withdrawal_refund`).
+pub fn withdrawal_refund_memo(amount: Decimal, to: Destination<'_>) -> String {
+    format!(
+        "withdrawal {amount} {} to {} ({}) failed, returned",
+        to.coin.to_ascii_uppercase(),
+        to.address,
+        to.network
+    )
+}
+
+/// The memo of a move between the user's own buckets (`bucket_transfer`).
+pub fn bucket_transfer_memo(from: &str, to: &str) -> String {
+    format!("{from} → {to}")
+}
+
+/// The memo of a transfer from user `from` to user `to` (`user_transfer`).
+pub fn user_transfer_memo(from: i64, to: i64) -> String {
+    format!("user {from} → user {to}")
+}
+
+/// The reference of a transfer from user `from` to user `to` (`user_transfer`).
+pub fn user_transfer_reference(from: i64, to: i64) -> String {
+    format!("user:{from}->user:{to}")
+}
+
+/// The memo of a conversion of `amount` of `from` into `receive` of `to` (`exchange`).
+pub fn exchange_memo(amount: Decimal, from: &str, receive: Decimal, to: &str) -> String {
+    format!(
+        "{amount} {} → {receive} {}",
+        from.to_ascii_uppercase(),
+        to.to_ascii_uppercase()
+    )
+}
+
+/// A seconds bet as its memos tell it.
+#[derive(Debug, Clone, Copy)]
+pub struct SecondsBet<'a> {
+    /// Pair (`btcusdt`).
+    pub symbol: &'a str,
+    /// `up` or `down`.
+    pub direction: &'a str,
+    /// Period in seconds.
+    pub period_seconds: i64,
+    /// The opening tick's price.
+    pub open_price: Decimal,
+    /// The opening tick's `seq`.
+    pub open_tick: i64,
+}
+
+/// The memo of a seconds bet's `stake` (`seconds_stake`).
+pub fn seconds_stake_memo(bet: SecondsBet<'_>, stake: Decimal) -> String {
+    format!(
+        "seconds {} {} {}s, stake {stake} USDT at {} (tick {})",
+        bet.symbol, bet.direction, bet.period_seconds, bet.open_price, bet.open_tick
+    )
+}
+
+/// The memo of the payout of seconds order `order_id`, settled with `result` at `price` (tick
+/// `tick`) (`seconds_settle`).
+pub fn seconds_settle_memo(
+    order_id: i64,
+    bet: SecondsBet<'_>,
+    result: &str,
+    price: Decimal,
+    tick: i64,
+) -> String {
+    format!(
+        "seconds {order_id} {} {} {}s: {result} at {price} (tick {tick}) vs {} (tick {})",
+        bet.symbol, bet.direction, bet.period_seconds, bet.open_price, bet.open_tick
+    )
+}
+
+/// One bill's entry as the journal keeps it, and who reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    /// The entry's kind.
+    pub kind: &'a str,
+    /// The entry's memo.
+    pub memo: &'a str,
+    /// The entry's reference (`spot_order:17`, `user:7->user:42`, …).
+    pub reference: &'a str,
+    /// The user whose bill it is.
+    pub reader: i64,
+}
+
+/// The details of the bill of `entry`, or `None` when the kind has no structured memo or the memo
+/// is not of one of the kind's forms.
+pub fn parse(entry: Entry<'_>) -> Option<BillDetail> {
+    let words: Vec<&str> = entry.memo.split(' ').collect();
+    match entry.kind {
+        "futures_fill"
+        | "futures_liquidation"
+        | "futures_funding"
+        | "futures_margin"
+        | "futures_hold"
+        | "futures_release"
+        | "spot_trade" => futures(entry.kind, &words),
+        "spot_freeze" | "spot_release" => spot_hold(entry, &words),
+        "deposit" => match words.as_slice() {
+            ["deposit", amount, _coin, network] => {
+                number(amount)?;
+                Some(BillDetail {
+                    network: Some(in_parens(network)?),
+                    ..BillDetail::default()
+                })
+            }
+            _ => None,
+        },
+        "withdrawal" => withdrawal(&words),
+        "withdrawal_refund" => refund(&words),
+        "fee" => match words.as_slice() {
+            ["withdrawal", "fee", amount, _coin, network @ ..] if network.len() <= 1 => {
+                number(amount)?;
+                let network = match network {
+                    [network] => Some(in_parens(network)?),
+                    _ => None,
+                };
+                Some(BillDetail {
+                    fee_of: Some("withdrawal".to_owned()),
+                    network,
+                    ..BillDetail::default()
+                })
+            }
+            _ => None,
+        },
+        "bucket_transfer" => match words.as_slice() {
+            [from, "→", to] if bucket(from) && bucket(to) => Some(BillDetail {
+                from_bucket: Some((*from).to_owned()),
+                to_bucket: Some((*to).to_owned()),
+                ..BillDetail::default()
+            }),
+            _ => None,
+        },
+        "user_transfer" => user_transfer(entry, &words),
+        "exchange" => match words.as_slice() {
+            [amount, from, "→", receive, to] => Some(BillDetail {
+                from_coin: Some(from.to_ascii_lowercase()),
+                from_amount: Some(number(amount)?),
+                to_coin: Some(to.to_ascii_lowercase()),
+                to_amount: Some(number(receive)?),
+                ..BillDetail::default()
+            }),
+            _ => None,
+        },
+        "seconds_stake" => match words.as_slice() {
+            [
+                "seconds",
+                symbol,
+                direction,
+                period,
+                "stake",
+                stake,
+                "USDT",
+                "at",
+                price,
+                ..,
+            ] => {
+                number(stake)?;
+                Some(BillDetail {
+                    price: Some(number(price)?),
+                    ..seconds(symbol, direction, period.strip_suffix("s,")?)?
+                })
+            }
+            _ => None,
+        },
+        "seconds_settle" => match words.as_slice() {
+            [
+                "seconds",
+                id,
+                symbol,
+                direction,
+                period,
+                result @ ("win" | "loss" | "tie"),
+                "at",
+                price,
+                "(tick",
+                _,
+                "vs",
+                open,
+                ..,
+            ] => Some(BillDetail {
+                order_id: Some(id.parse().ok()?),
+                result: Some((*result).to_owned()),
+                price: Some(number(price)?),
+                open_price: Some(number(open)?),
+                ..seconds(symbol, direction, period.strip_suffix("s:")?)?
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn number(word: &str) -> Option<Decimal> {
+    Decimal::from_str(word).ok()
+}
+
+/// `TRC20` of `(TRC20)` (or of `(TRC20),`).
+fn in_parens(word: &str) -> Option<String> {
+    let inner = word.strip_suffix(',').unwrap_or(word);
+    let inner = inner.strip_prefix('(')?.strip_suffix(')')?;
+    (!inner.is_empty()).then(|| inner.to_owned())
+}
+
+fn bucket(word: &str) -> bool {
+    matches!(word, "funding" | "trading" | "earn" | "frozen")
+}
+
+fn futures(kind: &str, words: &[&str]) -> Option<BillDetail> {
     let symbol = (*words.first()?).to_owned();
     if symbol.is_empty() {
         return None;
     }
-    let number = |word: &str| Decimal::from_str(word).ok();
     let detail = BillDetail {
-        symbol,
+        symbol: Some(symbol),
         ..BillDetail::default()
     };
-    match (kind, words.as_slice()) {
+    match (kind, words) {
         ("futures_fill", [_, side @ ("buy" | "sell"), quantity, "@", price]) => Some(BillDetail {
             side: Some((*side).to_owned()),
             quantity: Some(number(quantity)?),
@@ -108,50 +413,116 @@ pub fn parse(kind: &str, memo: &str) -> Option<BillDetail> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use rust_decimal_macros::dec;
-
-    use super::*;
-
-    #[test]
-    fn every_written_memo_reads_back() {
-        let fill = parse(
-            "futures_fill",
-            &fill_memo("btcusdt", "sell", dec!(0.0050), dec!(96899.46)),
-        )
-        .unwrap();
-        assert_eq!(fill.symbol, "btcusdt");
-        assert_eq!(fill.side.as_deref(), Some("sell"));
-        assert_eq!(fill.quantity, Some(dec!(0.005)));
-        assert_eq!(fill.price, Some(dec!(96899.46)));
-        let liquidation = parse(
-            "futures_liquidation",
-            &liquidation_memo("ethusdt", dec!(3100.5)),
-        );
-        assert_eq!(liquidation.unwrap().price, Some(dec!(3100.5)));
-        let funding = parse("futures_funding", &funding_memo("btcusdt", dec!(-0.0001)));
-        assert_eq!(funding.unwrap().rate, Some(dec!(-0.0001)));
-        let margin = parse("futures_margin", &margin_memo("btcusdt", "Add")).unwrap();
-        assert_eq!(margin.direction.as_deref(), Some("add"));
-        // The memos written before the margin memo was lower case read the same.
-        let old = parse("futures_margin", "btcusdt margin Remove").unwrap();
-        assert_eq!(old.direction.as_deref(), Some("remove"));
-        assert_eq!(
-            parse("futures_hold", &hold_memo("btcusdt")).unwrap().symbol,
-            "btcusdt"
-        );
-        let release = parse("futures_release", &release_memo("btcusdt", 42, "cancelled")).unwrap();
-        assert_eq!(release.order_id, Some(42));
-        assert_eq!(release.reason.as_deref(), Some("cancelled"));
-        assert_eq!(parse("spot_trade", "btcusdt").unwrap().symbol, "btcusdt");
-    }
-
-    #[test]
-    fn other_kinds_and_malformed_memos_have_no_detail() {
-        assert_eq!(parse("deposit", "deposit 10 USDT (TRC20)"), None);
-        assert_eq!(parse("futures_fill", "btcusdt sell x @ 1"), None);
-        assert_eq!(parse("futures_fill", ""), None);
-        assert_eq!(parse("futures_margin", "btcusdt margin sideways"), None);
+/// A spot hold or release: pair and order from the memo, or (memos written empty before) the
+/// order from the reference.
+fn spot_hold(entry: Entry<'_>, words: &[&str]) -> Option<BillDetail> {
+    let word = if entry.kind == "spot_freeze" {
+        "hold"
+    } else {
+        "released"
+    };
+    match words {
+        [symbol, "order", id, last] if *last == word && !symbol.is_empty() => Some(BillDetail {
+            symbol: Some((*symbol).to_owned()),
+            order_id: Some(id.parse().ok()?),
+            ..BillDetail::default()
+        }),
+        [""] => Some(BillDetail {
+            order_id: Some(entry.reference.strip_prefix("spot_order:")?.parse().ok()?),
+            ..BillDetail::default()
+        }),
+        _ => None,
     }
 }
+
+/// A withdrawal's hold (`…, held`) or payout (`…, sent`; of old without the network).
+fn withdrawal(words: &[&str]) -> Option<BillDetail> {
+    let (amount, address, network, stage) = match words {
+        [
+            "withdrawal",
+            amount,
+            _coin,
+            "to",
+            address,
+            network,
+            stage @ ("held" | "sent"),
+        ] => (amount, address, Some(in_parens(network)?), *stage),
+        ["withdrawal", amount, _coin, "to", address] => (amount, address, None, "sent"),
+        _ => return None,
+    };
+    number(amount)?;
+    Some(BillDetail {
+        network,
+        address: Some((*address).to_owned()),
+        stage: Some(stage.to_owned()),
+        ..BillDetail::default()
+    })
+}
+
+/// A failed withdrawal given back (of old without its destination).
+fn refund(words: &[&str]) -> Option<BillDetail> {
+    match words {
+        [
+            "withdrawal",
+            amount,
+            _coin,
+            "to",
+            address,
+            network,
+            "failed,",
+            "returned",
+        ] => {
+            number(amount)?;
+            Some(BillDetail {
+                network: Some(in_parens(network)?),
+                address: Some((*address).to_owned()),
+                ..BillDetail::default()
+            })
+        }
+        ["withdrawal", amount, _coin, "failed,", "returned"] => {
+            number(amount)?;
+            Some(BillDetail::default())
+        }
+        _ => None,
+    }
+}
+
+/// A transfer with another user, from the reader's side: `sent` to the recipient or `received`
+/// from the sender (memos of old name only the recipient; the reference names both).
+fn user_transfer(entry: Entry<'_>, words: &[&str]) -> Option<BillDetail> {
+    let id = |word: &str| word.parse::<i64>().ok();
+    let (from, to) = match words {
+        ["user", from, "→", "user", to] => (id(from)?, id(to)?),
+        ["to", "user", to] => {
+            let (from, to_ref) = entry.reference.split_once("->")?;
+            let from = id(from.strip_prefix("user:")?)?;
+            let to = id(to)?;
+            (to_ref == format!("user:{to}")).then_some((from, to))?
+        }
+        _ => return None,
+    };
+    let (direction, counterparty) = if entry.reader == to {
+        ("received", from)
+    } else {
+        ("sent", to)
+    };
+    Some(BillDetail {
+        direction: Some(direction.to_owned()),
+        counterparty: Some(counterparty),
+        ..BillDetail::default()
+    })
+}
+
+/// The pair, direction and period every seconds memo tells.
+fn seconds(symbol: &str, direction: &str, period: &str) -> Option<BillDetail> {
+    matches!(direction, "up" | "down").then_some(())?;
+    Some(BillDetail {
+        symbol: Some(symbol.to_owned()),
+        direction: Some(direction.to_owned()),
+        period_seconds: Some(period.parse().ok()?),
+        ..BillDetail::default()
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -364,12 +364,11 @@ pub async fn accept(
         reference: format!("quote:{}", quote.nonce),
         user_id: Some(user_id),
         actor_id: Some(user_id),
-        memo: format!(
-            "{} {} → {} {}",
+        memo: super::bill_detail::exchange_memo(
             quote.amount,
-            quote.from.to_ascii_uppercase(),
+            &quote.from,
             quote.receive,
-            quote.to.to_ascii_uppercase()
+            &quote.to,
         ),
         postings,
     };

@@ -363,12 +363,7 @@ pub async fn review(
             reference: format!("deposit:{id}"),
             user_id: Some(row.user_id),
             actor_id: Some(operator_id),
-            memo: format!(
-                "deposit {} {} ({})",
-                amount.normalize(),
-                row.coin.to_ascii_uppercase(),
-                row.network
-            ),
+            memo: crate::funds::bill_detail::deposit_memo(amount, &row.coin, &row.network),
             postings: Posting::transfer(
                 AccountRef::House(House::DepositsInTransit),
                 AccountRef::funding(row.user_id),

@@ -53,6 +53,8 @@ pub struct BillRow {
     pub kind: String,
     /// The entry's memo.
     pub memo: String,
+    /// The entry's reference (`deposit:12`, `spot_order:17`, …).
+    pub reference: String,
     /// When it was posted, unix ms.
     pub created_at: i64,
     /// Asset.
@@ -87,6 +89,7 @@ fn bill_query(user_id: i64, filter: &BillFilter) -> Select<journal_posting::Enti
         .column_as(journal_posting::Column::EntryId, "entry_id")
         .column_as(journal_entry::Column::Kind, "kind")
         .column_as(journal_entry::Column::Memo, "memo")
+        .column_as(journal_entry::Column::Reference, "reference")
         .column_as(journal_entry::Column::CreatedAt, "created_at")
         .column_as(journal_posting::Column::Asset, "asset")
         .column_as(ledger_account::Column::Bucket, "bucket")
@@ -133,36 +136,39 @@ pub async fn bills(
     Ok((total, rows))
 }
 
-/// Every bill matching `filter` (at most [`MAX_EXPORT_ROWS`], newest first) as CSV text with a
-/// header row; times as `MM/DD/YYYY HH:mm:ss` at `offset_minutes` from UTC.
-pub async fn bills_csv(
+/// Every bill matching `filter`, at most [`MAX_EXPORT_ROWS`], newest first.
+pub async fn export_rows(
     db: &DatabaseConnection,
     user_id: i64,
     filter: &BillFilter,
-    offset_minutes: i32,
-) -> Result<String, Refusal> {
-    let rows = bill_query(user_id, filter)
+) -> Result<Vec<BillRow>, Refusal> {
+    Ok(bill_query(user_id, filter)
         .limit(MAX_EXPORT_ROWS)
         .into_model::<BillRow>()
         .all(db)
-        .await?;
+        .await?)
+}
+
+/// `rows` as CSV text with a header row (the journal's kinds and English memos, for audit and API
+/// clients); times as `MM/DD/YYYY HH:mm:ss` at `offset_minutes` from UTC.
+pub fn bills_csv(rows: &[BillRow], offset_minutes: i32) -> String {
     let mut csv = String::from("time,type,coin,account,amount,balance,entry,memo\r\n");
     for row in rows {
         let fields = [
             wasm_core::format::format_date_time(row.created_at, offset_minutes),
-            row.kind,
+            row.kind.clone(),
             row.asset.to_ascii_uppercase(),
-            row.bucket,
-            row.amount,
-            row.balance_after,
+            row.bucket.clone(),
+            row.amount.clone(),
+            row.balance_after.clone(),
             row.entry_id.to_string(),
-            row.memo,
+            row.memo.clone(),
         ];
         let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         csv.push_str(&line.join(","));
         csv.push_str("\r\n");
     }
-    Ok(csv)
+    csv
 }
 
 /// One CSV field (RFC 4180 quoting). Text that a spreadsheet would run as a formula is prefixed

@@ -114,43 +114,75 @@ pub struct Bill {
     pub amount: Decimal,
     /// The bucket's balance after it.
     pub balance: Decimal,
-    /// The journal's note (an audit text in English; screens show `detail` instead when present).
+    /// The journal's note (an audit text in English, not for screens: they word `detail`).
     pub memo: String,
-    /// What the bill is about, as data to word in the reader's language (futures entries and spot
-    /// trades; absent for the other kinds).
+    /// What the bill is about, as data to word in the reader's language; absent only when the
+    /// entry has nothing more to say than its kind (earn income, internal kinds).
     #[oai(skip_serializing_if_is_none)]
     pub detail: Option<BillDetails>,
     /// Unix milliseconds.
     pub created_at: i64,
 }
 
-/// What a bill is about; which fields are present depends on its kind.
+/// What a bill is about; which fields are present depends on its kind (absent ones are omitted):
+/// futures kinds and `spot_trade` — `symbol` and the fill's `side`/`quantity`/`price`, a funding
+/// `rate`, a margin `direction` (`add`/`remove`), a released `orderId` and `reason`; `deposit` —
+/// `network`; `withdrawal` — `stage` (`held`/`sent`), `address`, `network`; `fee` — `feeOf`
+/// (`withdrawal`), `network`; `withdrawal_refund` — `address`, `network`; `bucket_transfer` —
+/// `fromBucket`, `toBucket`; `user_transfer` — `direction` (`sent`/`received`) and
+/// `counterparty`; `exchange` — `fromCoin`, `fromAmount`, `toCoin`, `toAmount`; `spot_freeze` and
+/// `spot_release` — `orderId` and `symbol`; `seconds_stake` — `symbol`, `direction` (`up`/`down`),
+/// `periodSeconds`, `price` (opening); `seconds_settle` — the same with `orderId`, `result`, `price`
+/// (settling) and `openPrice`. Rows written before a field existed may lack it.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct BillDetails {
     /// The pair or contract (`btcusdt`).
-    pub symbol: String,
+    pub symbol: Option<String>,
     /// A fill's side: `buy` or `sell`.
-    #[oai(skip_serializing_if_is_none)]
     pub side: Option<String>,
     /// A fill's quantity in the base coin.
-    #[oai(skip_serializing_if_is_none)]
     pub quantity: Option<Decimal>,
-    /// A fill's price, or the mark price of a liquidation.
-    #[oai(skip_serializing_if_is_none)]
+    /// A fill's price, the mark price of a liquidation, a seconds bet's opening price (stake) or
+    /// settling price (settlement).
     pub price: Option<Decimal>,
     /// A funding payment's rate.
-    #[oai(skip_serializing_if_is_none)]
     pub rate: Option<Decimal>,
-    /// A margin change: `add` or `remove`.
-    #[oai(skip_serializing_if_is_none)]
+    /// A margin change: `add` or `remove`; a transfer with another user: `sent` or `received`; a
+    /// seconds bet: `up` or `down`.
     pub direction: Option<String>,
-    /// The order whose hold was released.
-    #[oai(skip_serializing_if_is_none)]
+    /// The order a hold was taken or released for; the seconds order settled.
     pub order_id: Option<i64>,
     /// Why an order's hold was released.
-    #[oai(skip_serializing_if_is_none)]
     pub reason: Option<String>,
+    /// A deposit's or withdrawal's network (`TRC20`).
+    pub network: Option<String>,
+    /// A withdrawal's destination address.
+    pub address: Option<String>,
+    /// The step of a withdrawal: `held` (submitted) or `sent` (paid out).
+    pub stage: Option<String>,
+    /// What a fee was charged for: `withdrawal`.
+    pub fee_of: Option<String>,
+    /// A move between the user's own buckets: the bucket it left.
+    pub from_bucket: Option<String>,
+    /// A move between the user's own buckets: the bucket it entered.
+    pub to_bucket: Option<String>,
+    /// A transfer with another user: that user's id.
+    pub counterparty: Option<i64>,
+    /// A conversion: the coin given (lower case).
+    pub from_coin: Option<String>,
+    /// A conversion: the amount given.
+    pub from_amount: Option<Decimal>,
+    /// A conversion: the coin received (lower case).
+    pub to_coin: Option<String>,
+    /// A conversion: the amount received.
+    pub to_amount: Option<Decimal>,
+    /// A seconds bet's period in seconds.
+    pub period_seconds: Option<u32>,
+    /// A seconds bet's result: `win`, `loss` or `tie`.
+    pub result: Option<String>,
+    /// A seconds settlement: the opening price.
+    pub open_price: Option<Decimal>,
 }
 
 impl From<BillDetail> for BillDetails {
@@ -164,6 +196,20 @@ impl From<BillDetail> for BillDetails {
             direction: detail.direction,
             order_id: detail.order_id,
             reason: detail.reason,
+            network: detail.network,
+            address: detail.address,
+            stage: detail.stage,
+            fee_of: detail.fee_of,
+            from_bucket: detail.from_bucket,
+            to_bucket: detail.to_bucket,
+            counterparty: detail.counterparty,
+            from_coin: detail.from_coin,
+            from_amount: detail.from_amount,
+            to_coin: detail.to_coin,
+            to_amount: detail.to_amount,
+            period_seconds: detail.period_seconds,
+            result: detail.result,
+            open_price: detail.open_price,
         }
     }
 }
@@ -188,10 +234,14 @@ pub struct BillPage {
 pub struct BillExport {
     /// A file name for the download (`bills-20261121.csv`).
     pub file_name: String,
-    /// RFC 4180 text with a header row (at most 10,000 rows, newest first).
+    /// RFC 4180 text with a header row (at most 10,000 rows, newest first): the journal's kinds and
+    /// English memos, for audit and API clients.
     pub csv: String,
     /// Rows in the file.
     pub rows: u64,
+    /// The same bills as data, in the file's order: screens write their own file from them, in
+    /// the reader's language (kind names and `detail` worded as on the bills list).
+    pub records: Vec<Bill>,
 }
 
 /// A value in USDT and BTC.
@@ -355,8 +405,15 @@ pub struct PersonalIncome {
     pub coins: Vec<Income>,
 }
 
-fn bill(row: BillRow) -> Bill {
-    let detail = bill_detail::parse(&row.kind, &row.memo).map(BillDetails::from);
+/// The bill of `row` as user `reader` reads it.
+fn bill(row: BillRow, reader: i64) -> Bill {
+    let detail = bill_detail::parse(bill_detail::Entry {
+        kind: &row.kind,
+        memo: &row.memo,
+        reference: &row.reference,
+        reader,
+    })
+    .map(BillDetails::from);
     Bill {
         id: row.posting_id,
         entry_id: row.entry_id,
@@ -417,7 +474,7 @@ impl ReportsApi {
                 total,
                 page,
                 page_size,
-                records: rows.into_iter().map(bill).collect(),
+                records: rows.into_iter().map(|row| bill(row, auth.0.id())).collect(),
             })
         }
         .await;
@@ -471,15 +528,18 @@ impl ReportsApi {
             check_head(&head, config)?;
             let filter = bill_filter(db, &query).await?;
             let offset = offset_minutes.0.unwrap_or(0);
-            let csv = reports::bills_csv(db, auth.0.id(), &filter, offset).await?;
+            let reader = auth.0.id();
+            let rows = reports::export_rows(db, reader, &filter).await?;
+            let csv = reports::bills_csv(&rows, offset);
             let now = now_ms();
             let day = wasm_core::format::format_date_time(now, offset);
             // MM/DD/YYYY → YYYYMMDD for the file name.
             let stamp = format!("{}{}{}", &day[6..10], &day[0..2], &day[3..5]);
             Ok(BillExport {
                 file_name: format!("bills-{stamp}.csv"),
-                rows: csv.lines().count().saturating_sub(1) as u64,
+                rows: rows.len() as u64,
                 csv,
+                records: rows.into_iter().map(|row| bill(row, reader)).collect(),
             })
         }
         .await;

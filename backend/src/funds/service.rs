@@ -244,7 +244,7 @@ pub async fn move_between_buckets(
         reference: format!("user:{}", request.user_id),
         user_id: Some(request.user_id),
         actor_id: Some(request.user_id),
-        memo: format!("{} → {}", request.from.as_str(), request.to.as_str()),
+        memo: super::bill_detail::bucket_transfer_memo(request.from.as_str(), request.to.as_str()),
         postings: Posting::transfer(
             AccountRef::User {
                 user_id: request.user_id,
@@ -316,10 +316,10 @@ pub async fn transfer_to_user(
 ) -> Result<Outcome, Refusal> {
     let entry = NewEntry {
         kind: "user_transfer".into(),
-        reference: format!("user:{}->user:{}", transfer.from.id, transfer.to.id),
+        reference: super::bill_detail::user_transfer_reference(transfer.from.id, transfer.to.id),
         user_id: Some(transfer.from.id),
         actor_id: Some(transfer.from.id),
-        memo: format!("to user {}", transfer.to.id),
+        memo: super::bill_detail::user_transfer_memo(transfer.from.id, transfer.to.id),
         postings: Posting::transfer(
             AccountRef::funding(transfer.from.id),
             AccountRef::funding(transfer.to.id),

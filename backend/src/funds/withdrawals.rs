@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use wasm_core::CoreError;
 
+use super::bill_detail::{self, Destination};
 use super::deposits::{
     Decision, ListFilter, MAX_PAGE_SIZE, PaymentStatus, already_reviewed, channel, channel_amount,
     check_reviewable, rejection_reason,
@@ -247,12 +248,13 @@ pub async fn submit(
         reference: format!("user:{}", request.user_id),
         user_id: Some(request.user_id),
         actor_id: Some(request.user_id),
-        memo: format!(
-            "withdrawal {} {} to {} ({}), held",
+        memo: bill_detail::withdrawal_hold_memo(
             request.amount,
-            request.coin.to_ascii_uppercase(),
-            request.address,
-            request.network
+            Destination {
+                coin: &request.coin,
+                network: &request.network,
+                address: &request.address,
+            },
         ),
         postings: Posting::transfer(
             AccountRef::funding(request.user_id),
@@ -420,7 +422,11 @@ pub async fn review(
         memo,
         postings: Posting::transfer(frozen(user_id), to, &coin, value).to_vec(),
     };
-    let upper = coin.to_ascii_uppercase();
+    let to = Destination {
+        coin: &coin,
+        network: &row.network,
+        address: &row.address,
+    };
     let decided = Decided {
         id,
         operator_id,
@@ -434,14 +440,14 @@ pub async fn review(
             "withdrawal",
             AccountRef::House(House::WithdrawalsInTransit),
             received,
-            format!("withdrawal {received} {upper} to {}", row.address),
+            bill_detail::withdrawal_sent_memo(received, to),
         );
         let fee_entry = (!fee.is_zero()).then(|| {
             entry(
                 "fee",
                 AccountRef::House(House::Fees),
                 fee,
-                format!("withdrawal fee {fee} {upper}"),
+                bill_detail::withdrawal_fee_memo(fee, to),
             )
         });
         ledger::post_once(
@@ -471,7 +477,7 @@ pub async fn review(
             "withdrawal_refund",
             AccountRef::funding(user_id),
             amount,
-            format!("withdrawal {amount} {upper} failed, returned"),
+            bill_detail::withdrawal_refund_memo(amount, to),
         );
         ledger::post_once(
             db,

@@ -19,6 +19,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use super::settle::{self, Direction, Outcome, Tick};
 use super::views::SecondsOrder;
 use crate::entity::seconds_order;
+use crate::funds::bill_detail::{self, SecondsBet};
 use crate::funds::ledger::{self, AccountRef, House, LedgerError, NewEntry, Posting};
 use crate::refusal::{Refusal, RefusalKind};
 
@@ -210,17 +211,18 @@ pub async fn settle_order(
             reference: format!("seconds:{}", order.id),
             user_id: Some(order.user_id),
             actor_id: None,
-            memo: format!(
-                "seconds {} {} {} {}s: {} at {} (tick {}) vs {} (tick {})",
+            memo: bill_detail::seconds_settle_memo(
                 order.id,
-                order.symbol,
-                order.direction,
-                order.period_seconds,
+                SecondsBet {
+                    symbol: &order.symbol,
+                    direction: &order.direction,
+                    period_seconds: i64::from(order.period_seconds),
+                    open_price: open,
+                    open_tick: order.open_tick_seq,
+                },
                 result.as_str(),
                 tick.price,
                 tick.seq,
-                order.open_price,
-                order.open_tick_seq
             ),
             postings: Posting::transfer(
                 AccountRef::House(House::SecondsBook),

@@ -15,6 +15,7 @@ use super::settle::{self, Direction, RULE, Tick};
 use super::views::SecondsOrder;
 use crate::config::{SecondsConfig, SecondsPeriod};
 use crate::entity::{coin, seconds_order};
+use crate::funds::bill_detail::{self, SecondsBet};
 use crate::funds::ledger::{self, AccountRef, House, Idempotency, NewEntry, Posting, RowOutcome};
 use crate::funds::prices::MAX_QUOTE_AGE_MS;
 use crate::funds::service::ledger_error;
@@ -157,14 +158,15 @@ pub async fn submit(
         reference: format!("user:{}", checked.user_id),
         user_id: Some(checked.user_id),
         actor_id: Some(checked.user_id),
-        memo: format!(
-            "seconds {} {} {}s, stake {} USDT at {} (tick {})",
-            checked.symbol,
-            checked.direction.as_str(),
-            checked.period.seconds,
+        memo: bill_detail::seconds_stake_memo(
+            SecondsBet {
+                symbol: &checked.symbol,
+                direction: checked.direction.as_str(),
+                period_seconds: i64::from(checked.period.seconds),
+                open_price: checked.open.price,
+                open_tick: checked.open.seq,
+            },
             checked.stake,
-            checked.open.price,
-            checked.open.seq
         ),
         postings: Posting::transfer(
             AccountRef::funding(checked.user_id),

@@ -12,6 +12,7 @@
 
 use rust_decimal::Decimal;
 
+use crate::funds::bill_detail;
 use crate::funds::fees::security_fund_share;
 use crate::funds::ledger::{AccountRef, Bucket, House, NewEntry, Posting};
 
@@ -58,24 +59,40 @@ impl Party {
     }
 }
 
-/// `amount` of `asset` held for order `order_id` (funding → frozen).
-pub fn freeze(user_id: i64, order_id: i64, asset: &str, amount: Decimal) -> NewEntry {
-    hold_entry(SPOT_FREEZE, user_id, order_id, asset, amount, true)
+/// The order a hold or release is for.
+#[derive(Debug, Clone, Copy)]
+pub struct HeldFor<'a> {
+    /// The owner.
+    pub user_id: i64,
+    /// The order.
+    pub order_id: i64,
+    /// Its pair (for the memo).
+    pub symbol: &'a str,
 }
 
-/// `amount` of `asset` given back to order `order_id`'s owner (frozen → funding).
-pub fn release(user_id: i64, order_id: i64, asset: &str, amount: Decimal) -> NewEntry {
-    hold_entry(SPOT_RELEASE, user_id, order_id, asset, amount, false)
+/// `amount` of `asset` held for order `order` (funding → frozen).
+pub fn freeze(order: HeldFor<'_>, asset: &str, amount: Decimal) -> NewEntry {
+    let memo = bill_detail::spot_hold_memo(order.symbol, order.order_id);
+    hold_entry(SPOT_FREEZE, order, memo, asset, amount, true)
+}
+
+/// `amount` of `asset` given back to order `order`'s owner (frozen → funding).
+pub fn release(order: HeldFor<'_>, asset: &str, amount: Decimal) -> NewEntry {
+    let memo = bill_detail::spot_release_memo(order.symbol, order.order_id);
+    hold_entry(SPOT_RELEASE, order, memo, asset, amount, false)
 }
 
 fn hold_entry(
     kind: &str,
-    user_id: i64,
-    order_id: i64,
+    order: HeldFor<'_>,
+    memo: String,
     asset: &str,
     amount: Decimal,
     to_frozen: bool,
 ) -> NewEntry {
+    let HeldFor {
+        user_id, order_id, ..
+    } = order;
     let funding = AccountRef::funding(user_id);
     let frozen = AccountRef::User {
         user_id,
@@ -88,10 +105,10 @@ fn hold_entry(
     };
     NewEntry {
         kind: kind.to_owned(),
-        reference: format!("spot_order:{order_id}"),
+        reference: bill_detail::spot_order_reference(order_id),
         user_id: Some(user_id),
         actor_id: Some(user_id),
-        memo: String::new(),
+        memo,
         postings: Posting::transfer(from, to, asset, amount).to_vec(),
     }
 }
@@ -155,7 +172,7 @@ pub fn fill_entry(fill: &Fill<'_>, reference: String, security_percent: Decimal)
         reference,
         user_id: fill.buyer.user_id().or(fill.seller.user_id()),
         actor_id: None,
-        memo: fill.symbol.to_owned(),
+        memo: bill_detail::spot_trade_memo(fill.symbol),
         postings,
     }
 }
@@ -268,10 +285,15 @@ mod tests {
             user_id: 4,
             bucket: Bucket::Frozen,
         };
-        let hold = freeze(4, 17, "usdt", dec!(100));
+        let order = HeldFor {
+            user_id: 4,
+            order_id: 17,
+            symbol: "btcusdt",
+        };
+        let hold = freeze(order, "usdt", dec!(100));
         check(&hold).unwrap();
         assert_eq!(leg(&hold, frozen, "usdt"), dec!(100));
-        let back = release(4, 17, "usdt", dec!(40));
+        let back = release(order, "usdt", dec!(40));
         assert_eq!(leg(&back, frozen, "usdt"), dec!(-40));
         assert_eq!(back.reference, "spot_order:17");
     }

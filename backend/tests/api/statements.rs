@@ -1,7 +1,9 @@
-//! What a user reads about their futures money over HTTP (issue 22, item 12): the bills of a
-//! futures trade show a running balance per row, one row per fee (the security fund's share is the
-//! house's business), structured details to word in the reader's language, and a `futures` kind
-//! filter; the position history lists closed positions with entry, exit, size, PnL and fees, paged.
+//! What a user reads about their money over HTTP (issue 22, item 12): the bills of a futures trade
+//! show a running balance per row, one row per fee (the security fund's share is the house's
+//! business), structured details to word in the reader's language, and a `futures` kind filter;
+//! the bills of deposits, withdrawals (hold, payout, fee, refund), moves, transfers (both sides),
+//! conversions and seconds bets carry their details too; the position history lists closed
+//! positions with entry, exit, size, PnL and fees, paged.
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -12,7 +14,10 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::{Value, json};
 
-use crate::helpers::{Member, TestApp, spawn_app_with};
+use crate::deposits::{claim, usdt_claim};
+use crate::helpers::{FUND_PASSWORD, Member, TestApp, set_fund_password, spawn_app_with};
+use crate::kyc::{operator, upload_sample};
+use crate::withdrawals::{TRON, TX_ID, form, withdraw};
 
 fn decimal(value: &Value) -> Decimal {
     value
@@ -246,5 +251,219 @@ async fn the_position_history_lists_closed_positions_paged() {
     assert_eq!(history(&bob, "").await["total"], 0);
     let (status, _) = app.post("/api/contract/position/history", None, &[]).await;
     assert_eq!(status, 401);
+    app.stop().await;
+}
+
+/// The `detail` of the member's only bill of `kind` on `bucket` (`None`: any bucket).
+fn detail_of<'a>(records: &'a [Value], kind: &str, bucket: Option<&str>) -> &'a Value {
+    let found: Vec<&Value> = records
+        .iter()
+        .filter(|bill| bill["kind"] == kind && bucket.is_none_or(|b| bill["bucket"] == b))
+        .collect();
+    assert!(!found.is_empty(), "no {kind} bill in {records:?}");
+    assert!(
+        found
+            .iter()
+            .all(|bill| bill["detail"] == found[0]["detail"]),
+        "{found:?}"
+    );
+    &found[0]["detail"]
+}
+
+/// Every bill of the member (at most 100), newest first.
+async fn all_bills(app: &TestApp, member: &Member) -> Vec<Value> {
+    let page = bills(app, member, json!({"pageSize": 100})).await;
+    page["records"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn the_bills_of_every_kind_carry_their_details() {
+    let app = spawn_app_with(|config| {
+        config.seconds.periods = vec![backend::config::SecondsPeriod {
+            seconds: 1,
+            payout_rate: dec!(0.85),
+            min_stake: dec!(10),
+            max_stake: dec!(500),
+        }];
+    })
+    .await;
+    let ops = operator(&app, "bills-ops@example.com").await;
+    let alice = app.member("bills-alice@example.com").await;
+    set_fund_password(&app, &alice).await;
+    let bob = app.member("bills-bob@example.com").await;
+
+    // A deposit credited: all Alice's money comes from it.
+    let screenshot = upload_sample(&app, &alice, "png").await;
+    let (status, body) = claim(&app, &alice.token, None, usdt_claim("150.5", screenshot)).await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["data"]["id"].as_i64().unwrap();
+    let (status, body) = crate::deposits::review(&app, &ops, id, true, None).await;
+    assert_eq!(status, 200, "{body}");
+    // A withdrawal sent (with its fee) and one refused.
+    for (amount, decision) in [
+        ("50", json!({"approve": true, "txHash": TX_ID})),
+        ("20", json!({"approve": false, "reason": "late"})),
+    ] {
+        let (status, body) = withdraw(&app, &alice, &form("USDT", "trc20", TRON, amount)).await;
+        assert_eq!(status, 200, "{body}");
+        let id = body["data"]["id"].as_i64().unwrap();
+        let (status, body) = crate::withdrawals::review(&app, &ops, id, decision).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // A move to trading, a transfer to Bob, a conversion.
+    let (status, body) = app
+        .post_as(
+            &alice.token,
+            "/api/asset/transferFunds",
+            Some(json!({"coin": "usdt", "amount": "5", "from": "funding", "to": "trading"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let send = json!({"coin": "usdt", "amount": "20", "toAccount": bob.user_id.to_string(),
+        "fundPassword": FUND_PASSWORD});
+    let (status, body) = app
+        .post_as(&alice.token, "/api/transfer/submit", Some(send))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .post_as(
+            &alice.token,
+            "/api/texchange/getExchangeQuote",
+            Some(json!({"from": "usdt", "to": "btc", "amount": "25"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (receive, quote_id) = (
+        decimal(&body["data"]["receive"]),
+        body["data"]["quoteId"].clone(),
+    );
+    let (status, body) = app
+        .post_as(
+            &alice.token,
+            "/api/texchange/currencyExchange",
+            Some(json!({"quoteId": quote_id})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    // Two opposite 1 s bets: at least one of them pays out (a win, or a tie for both).
+    for direction in ["up", "down"] {
+        let (status, body) = app
+            .post_as(
+                &alice.token,
+                "/api/seconds/order/submit",
+                Some(
+                    json!({"symbol": "BTCUSDT", "direction": direction, "periodSeconds": 1,
+                    "quantity": "10"}),
+                ),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let mut records = all_bills(&app, &alice).await;
+    for _ in 0..200 {
+        if records.iter().any(|bill| bill["kind"] == "seconds_settle") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        records = all_bills(&app, &alice).await;
+    }
+
+    assert_eq!(
+        detail_of(&records, "deposit", None),
+        &json!({"network": "TRC20"})
+    );
+    let destination = |stage: &str| json!({"stage": stage, "network": "TRC20", "address": TRON});
+    // The hold shows on funding and frozen alike; the payout leaves frozen.
+    let holds: Vec<&Value> = records
+        .iter()
+        .filter(|bill| bill["kind"] == "withdrawal" && bill["bucket"] == "funding")
+        .collect();
+    assert_eq!(holds.len(), 2, "{records:?}");
+    assert!(
+        holds
+            .iter()
+            .all(|bill| bill["detail"] == destination("held"))
+    );
+    let payouts: Vec<&Value> = records
+        .iter()
+        .filter(|bill| {
+            bill["kind"] == "withdrawal"
+                && bill["amount"].as_str().unwrap().starts_with('-')
+                && bill["bucket"] == "frozen"
+        })
+        .collect();
+    assert_eq!(payouts.len(), 1, "{records:?}");
+    assert_eq!(payouts[0]["detail"], destination("sent"));
+    assert_eq!(
+        detail_of(&records, "fee", None),
+        &json!({"feeOf": "withdrawal", "network": "TRC20"})
+    );
+    assert_eq!(
+        detail_of(&records, "withdrawal_refund", None),
+        &json!({"network": "TRC20", "address": TRON})
+    );
+    assert_eq!(
+        detail_of(&records, "bucket_transfer", None),
+        &json!({"fromBucket": "funding", "toBucket": "trading"})
+    );
+    assert_eq!(
+        detail_of(&records, "user_transfer", None),
+        &json!({"direction": "sent", "counterparty": bob.user_id})
+    );
+    let swap = detail_of(&records, "exchange", None);
+    assert_eq!(
+        (
+            &swap["fromCoin"],
+            decimal(&swap["fromAmount"]),
+            &swap["toCoin"]
+        ),
+        (&json!("usdt"), dec!(25), &json!("btc")),
+        "{swap}"
+    );
+    assert_eq!(decimal(&swap["toAmount"]), receive, "{swap}");
+    let stakes: Vec<&Value> = records
+        .iter()
+        .filter(|bill| bill["kind"] == "seconds_stake")
+        .map(|bill| &bill["detail"])
+        .collect();
+    assert_eq!(stakes.len(), 2, "{records:?}");
+    for (stake, direction) in stakes.into_iter().zip(["down", "up"]) {
+        assert_eq!(
+            (
+                &stake["symbol"],
+                &stake["direction"],
+                &stake["periodSeconds"]
+            ),
+            (&json!("btcusdt"), &json!(direction), &json!(1)),
+            "{stake}"
+        );
+        assert!(decimal(&stake["price"]) > Decimal::ZERO, "{stake}");
+    }
+    let settle = records
+        .iter()
+        .find(|bill| bill["kind"] == "seconds_settle")
+        .unwrap_or_else(|| panic!("no bet settled within 10 s: {records:?}"));
+    let settle = &settle["detail"];
+    assert!(settle["orderId"].is_i64(), "{settle}");
+    assert!(
+        ["win", "tie"].contains(&settle["result"].as_str().unwrap()),
+        "{settle}"
+    );
+    assert!(
+        ["up", "down"].contains(&settle["direction"].as_str().unwrap()),
+        "{settle}"
+    );
+    assert!(decimal(&settle["openPrice"]) > Decimal::ZERO, "{settle}");
+    assert!(
+        records.iter().all(|bill| bill["detail"].is_object()),
+        "every bill has a detail: {records:?}"
+    );
+
+    // The recipient reads the same transfer as received from Alice.
+    let theirs = all_bills(&app, &bob).await;
+    assert_eq!(
+        detail_of(&theirs, "user_transfer", None),
+        &json!({"direction": "received", "counterparty": alice.user_id})
+    );
     app.stop().await;
 }

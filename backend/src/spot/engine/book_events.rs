@@ -139,12 +139,12 @@ impl SpotEngine {
             return Ok(());
         };
         if order.frozen.is_sign_positive() && !order.frozen.is_zero() {
-            let entry = settle::release(
-                order.row.user_id,
-                order.row.id,
-                &order.row.frozen_coin,
-                order.frozen,
-            );
+            let held_for = settle::HeldFor {
+                user_id: order.row.user_id,
+                order_id: order.row.id,
+                symbol: &order.row.symbol,
+            };
+            let entry = settle::release(held_for, &order.row.frozen_coin, order.frozen);
             outbox.ledger.post(txn, &entry).await?;
             order.frozen = Decimal::ZERO;
         }

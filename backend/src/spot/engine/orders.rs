@@ -181,7 +181,12 @@ impl SpotEngine {
             created_at: now,
             updated_at: now,
         };
-        let freeze = settle::freeze(user_id, id, frozen_coin, hold);
+        let held_for = settle::HeldFor {
+            user_id,
+            order_id: id,
+            symbol: &rules.symbol,
+        };
+        let freeze = settle::freeze(held_for, frozen_coin, hold);
         match outbox.ledger.post(txn, &freeze).await {
             Ok(_) => {}
             Err(LedgerError::InsufficientBalance { available, .. }) => {

@@ -1,48 +1,118 @@
 /**
- * What a bill is about, in the reader's language: the server sends the details of futures entries
- * and spot trades as data (`Bill.detail`: symbol, side, quantity, price, rate, direction, order),
- * worded here through i18n with wasm-core's number formats. Bills of other kinds show the journal's
- * note as it is.
+ * What a bill is about, in the reader's language: the server sends each bill's details as data
+ * (`Bill.detail`: pair, side, prices, network, address, buckets, counterparty, conversion legs,
+ * seconds bet…), worded here through i18n (`funds.bills.details.*`) with wasm-core's number formats.
+ * The journal's English note (`Bill.memo`) is never shown: a bill without details says its kind.
+ * The CSV export words its rows with the same functions.
  *
  * @module
  */
 
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { Bill } from '../../../api/generated/model';
+import type { Bill, BillDetails } from '../../../api/generated/model';
 import { formatPrice, formatQuantity, orDash } from '../../../lib/wasm';
 
-/** The detail line of `bill` in the language of `t` (`--` when there is nothing to say). */
-export function billDetailText(t: TFunction, bill: Pick<Bill, 'kind' | 'memo' | 'detail'>): string {
-  const detail = bill.detail;
-  if (!detail) return bill.memo || '--';
-  const pair = detail.symbol.toUpperCase();
+/** What a bill's wording needs of it. */
+export type BillText = Pick<Bill, 'kind' | 'detail'>;
+
+const DETAILS = 'funds.bills.details';
+
+/** The name of bill kind `kind` in the language of `t` (`--` for a kind the interface does not know). */
+export function billKindText(t: TFunction, kind: string): string {
+  return t(`funds.bills.kinds.${kind}`, { defaultValue: '--' });
+}
+
+/** `amount coin` with the amount in wasm-core's quantity format (`25 USDT`). */
+function coinAmount(amount: string | undefined, coin: string | undefined): string {
+  return `${orDash((v) => formatQuantity(v), amount)} ${(coin ?? '').toUpperCase()}`.trim();
+}
+
+/** The words of `detail` for a bill of `kind`, or `undefined` when its fields say nothing of it. */
+function detailWords(t: TFunction, kind: string, detail: BillDetails): string | undefined {
+  const pair = detail.symbol?.toUpperCase();
   const price = orDash((v) => formatPrice(v), detail.price);
-  switch (bill.kind) {
+  const destination = detail.address
+    ? detail.network
+      ? t(`${DETAILS}.destination`, { address: detail.address, network: detail.network })
+      : detail.address
+    : undefined;
+  const bucket = (name: string | undefined) => (name ? t(`funds.buckets.${name}`, { defaultValue: '--' }) : '--');
+  switch (kind) {
     case 'futures_fill':
-      return t('funds.bills.details.fill', {
-        side: t(`funds.bills.details.${detail.side === 'sell' ? 'sell' : 'buy'}`),
+      return t(`${DETAILS}.fill`, {
+        side: t(`${DETAILS}.${detail.side === 'sell' ? 'sell' : 'buy'}`),
         quantity: orDash((v) => formatQuantity(v), detail.quantity),
         pair,
         price,
       });
     case 'futures_liquidation':
-      return t('funds.bills.details.liquidation', { pair, price });
+      return t(`${DETAILS}.liquidation`, { pair, price });
     case 'futures_funding':
-      return t('funds.bills.details.funding', { pair, rate: detail.rate ?? '--' });
+      return t(`${DETAILS}.funding`, { pair, rate: detail.rate ?? '--' });
     case 'futures_margin':
-      return t(detail.direction === 'remove' ? 'funds.bills.details.marginRemove' : 'funds.bills.details.marginAdd', { pair });
+      return t(detail.direction === 'remove' ? `${DETAILS}.marginRemove` : `${DETAILS}.marginAdd`, { pair });
     case 'futures_hold':
-      return t('funds.bills.details.hold', { pair });
+      return t(`${DETAILS}.hold`, { pair });
     case 'futures_release':
-      return t('funds.bills.details.release', { pair, id: detail.orderId ?? '--' });
+      return t(`${DETAILS}.release`, { pair, id: detail.orderId ?? '--' });
+    case 'spot_trade':
+      return pair ? t(`${DETAILS}.spotTrade`, { pair }) : undefined;
+    case 'spot_freeze':
+    case 'spot_release': {
+      if (detail.orderId == null) return undefined;
+      const which = kind === 'spot_freeze' ? 'spotHold' : 'spotRelease';
+      return pair ? t(`${DETAILS}.${which}`, { pair, id: detail.orderId }) : t(`${DETAILS}.${which}Order`, { id: detail.orderId });
+    }
+    case 'deposit':
+      return detail.network ? t(`${DETAILS}.deposit`, { network: detail.network }) : undefined;
+    case 'withdrawal':
+      if (!destination) return undefined;
+      return t(detail.stage === 'held' ? `${DETAILS}.withdrawalHeld` : `${DETAILS}.withdrawalSent`, { destination });
+    case 'withdrawal_refund':
+      return destination ? t(`${DETAILS}.refund`, { destination }) : t(`${DETAILS}.refundPlain`);
+    case 'fee':
+      if (detail.feeOf !== 'withdrawal') return undefined;
+      return detail.network ? t(`${DETAILS}.withdrawalFeeNetwork`, { network: detail.network }) : t(`${DETAILS}.withdrawalFee`);
+    case 'bucket_transfer':
+      return t(`${DETAILS}.bucketTransfer`, { from: bucket(detail.fromBucket), to: bucket(detail.toBucket) });
+    case 'user_transfer':
+      if (detail.counterparty == null) return undefined;
+      return t(detail.direction === 'received' ? `${DETAILS}.transferReceived` : `${DETAILS}.transferSent`, { id: detail.counterparty });
+    case 'exchange':
+      return t(`${DETAILS}.exchange`, {
+        from: coinAmount(detail.fromAmount, detail.fromCoin),
+        to: coinAmount(detail.toAmount, detail.toCoin),
+      });
+    case 'seconds_stake':
+    case 'seconds_settle': {
+      const bet = {
+        pair,
+        direction: t(`${DETAILS}.${detail.direction === 'down' ? 'down' : 'up'}`),
+        period: detail.periodSeconds ?? '--',
+        price,
+      };
+      if (kind === 'seconds_stake') return t(`${DETAILS}.secondsStake`, bet);
+      const result = detail.result === 'win' || detail.result === 'loss' || detail.result === 'tie' ? detail.result : undefined;
+      return t(`${DETAILS}.secondsSettle`, {
+        ...bet,
+        result: result ? t(`${DETAILS}.${result}`) : '--',
+        open: orDash((v) => formatPrice(v), detail.openPrice),
+      });
+    }
     default:
-      return pair;
+      return undefined;
   }
 }
 
+/** The detail line of `bill` in the language of `t`: its details worded, else its kind's name. */
+export function billDetailText(t: TFunction, bill: BillText): string {
+  const words = bill.detail ? detailWords(t, bill.kind, bill.detail) : undefined;
+  return words ?? billKindText(t, bill.kind);
+}
+
 /** {@link billDetailText} in the interface language. */
-export function useBillDetail(): (bill: Pick<Bill, 'kind' | 'memo' | 'detail'>) => string {
+export function useBillDetail(): (bill: BillText) => string {
   const { t } = useTranslation();
   return (bill) => billDetailText(t, bill);
 }

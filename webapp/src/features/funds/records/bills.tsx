@@ -1,6 +1,7 @@
 /**
  * The bills: every posting of the user's journal (getMyBill), filtered by kind, coin and a date range
- * in the user's time zone, paged, with a CSV export of the same filters (exportMyBill → a file).
+ * in the user's time zone, paged, with a CSV export of the same filters (exportMyBill's bills written
+ * as a file in the reader's language by {@link billsCsv}).
  *
  * @module
  */
@@ -21,7 +22,8 @@ import { Pager } from '../components/pager';
 import { SILENT, failure, useApiHead } from '../../../lib/api-calls';
 import { coinLogo, coinName, formatCoin, useDateTimeFormatter, useTimeZoneOffset } from '../lib/format';
 import { useBalances } from '../lib/queries';
-import { useBillDetail } from './bill-detail';
+import { billKindText, useBillDetail } from './bill-detail';
+import { billsCsv } from './bills-csv';
 
 /** The kinds of bill a user can filter by. */
 export const BILL_KINDS = [
@@ -64,10 +66,10 @@ function download(fileName: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** The i18n text of a bill kind (its code when the interface has no name for it). */
+/** The i18n text of a bill kind (`--` when the interface has no name for it). */
 export function useKindLabel(): (kind: string) => string {
   const { t } = useTranslation();
-  return (kind: string) => t(`funds.bills.kinds.${kind}`, { defaultValue: kind });
+  return (kind: string) => billKindText(t, kind);
 }
 
 export function Bills() {
@@ -111,8 +113,8 @@ export function Bills() {
     setExporting(true);
     try {
       const file = await queryClient.fetchQuery({ ...getExportMyBillQueryOptions(head, { ...filters, offsetMinutes: offset }, { request: SILENT }), staleTime: 0 });
-      download(file.fileName, file.csv);
-      toaster.create({ type: 'success', title: t('funds.bills.exported', { count: file.rows }) });
+      download(file.fileName, billsCsv(t, file.records, formatTime));
+      toaster.create({ type: 'success', title: t('funds.bills.exported', { count: file.records.length }) });
     } catch (error) {
       toaster.create({ type: 'error', title: failure(error, t('errors.unknown')).message });
     } finally {

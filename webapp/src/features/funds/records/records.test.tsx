@@ -26,13 +26,14 @@ const WITHDRAWALS = {
   records: [{ id: 8, coin: 'usdt', network: 'TRC20', address: TRC20_ADDRESS, amount: '101', fee: '1', received: '100', status: 'passed', txHash: TX_HASH, createdAt: TIME, reviewedAt: TIME }],
 };
 
+const CONVERSION = { fromCoin: 'usdt', fromAmount: '100', toCoin: 'btc', toAmount: '0.00149' };
 const BILLS = {
   total: 45,
   page: 1,
   pageSize: 20,
   records: [
-    { id: 11, entryId: 5, kind: 'exchange', coin: 'usdt', bucket: 'funding', amount: '-100', balance: '900', memo: 'usdt → btc', createdAt: TIME },
-    { id: 12, entryId: 5, kind: 'exchange', coin: 'btc', bucket: 'funding', amount: '0.00149', balance: '0.50149', memo: 'usdt → btc', createdAt: TIME },
+    { id: 11, entryId: 5, kind: 'exchange', coin: 'usdt', bucket: 'funding', amount: '-100', balance: '900', memo: 'usdt → btc', detail: CONVERSION, createdAt: TIME },
+    { id: 12, entryId: 5, kind: 'exchange', coin: 'btc', bucket: 'funding', amount: '0.00149', balance: '0.50149', memo: 'usdt → btc', detail: CONVERSION, createdAt: TIME },
   ],
 };
 
@@ -120,6 +121,8 @@ describe('bills', () => {
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
     const debit = within(table).getAllByRole('row')[1]!;
     expect(within(debit).getByText('Conversion')).toBeTruthy();
+    expect(within(debit).getByText('Converted 100 USDT to 0.00149 BTC')).toBeTruthy();
+    expect(within(table).queryByText('usdt → btc')).toBeNull();
     expect(within(debit).getByText('-100')).toBeTruthy();
     expect(within(table).getByText('+0.00149')).toBeTruthy();
     expect(callsTo(calls, 'POST', '/api/coin/coin/assets/getMyBill')[0]?.body).toEqual({ page: 1, pageSize: 20 });
@@ -151,13 +154,32 @@ describe('bills', () => {
     expect((screen.getByRole('button', { name: 'Als CSV exportieren' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('exports the filtered bills as a CSV file', async () => {
+  it('exports the filtered bills as a CSV file worded like the list', async () => {
+    const exported = {
+      id: 9,
+      entryId: 4,
+      kind: 'exchange',
+      coin: 'usdt',
+      bucket: 'funding',
+      amount: '-25',
+      balance: '75',
+      memo: '25 USDT → 0.00025 BTC',
+      detail: { fromCoin: 'usdt', fromAmount: '25', toCoin: 'btc', toAmount: '0.00025' },
+      createdAt: Date.UTC(2026, 10, 21, 14, 30),
+    };
     const calls = fakeBackend({
       'POST /api/coin/coin/assets/getMyBill': ok(BILLS),
-      'GET /api/coin/coin/assets/getMyBillCsv': ok({ fileName: 'bills-20261121.csv', csv: 'time,kind\r\n11/21/2026 09:30:00,exchange\r\n', rows: 1 }),
+      'GET /api/coin/coin/assets/getMyBillCsv': ok({
+        fileName: 'bills-20261121.csv',
+        csv: 'time,type\r\n11/21/2026 09:30:00,exchange\r\n',
+        rows: 1,
+        records: [exported],
+      }),
     });
+    const files: Blob[] = [];
     const createObjectURL = vi.fn((blob: Blob) => {
       expect(blob.type).toBe('text/csv;charset=utf-8');
+      files.push(blob);
       return 'blob:bills';
     });
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
@@ -173,6 +195,10 @@ describe('bills', () => {
     const [call] = callsTo(calls, 'GET', '/api/coin/coin/assets/getMyBillCsv');
     expect(Object.fromEntries(call!.query)).toEqual({ kind: 'exchange', offsetMinutes: '-300' });
     expect(toaster.create).toHaveBeenCalledWith({ type: 'success', title: 'Rows exported: 1' });
+    const [header, row] = (await files[0]!.text()).split('\r\n');
+    expect(header).toBe('Time,Type,Coin,Account,Amount,Balance,Details');
+    expect(row).toMatch(/^.+,Conversion,USDT,Funding,-25,75,Converted 25 USDT to 0\.00025 BTC$/);
+    expect(row).not.toContain('→');
   });
 
   it('says why an export failed in a toast', async () => {
