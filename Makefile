@@ -44,6 +44,10 @@ bench-orders: ## spot orders over HTTP on SQLite and PostgreSQL (ORDER_LOAD_CLIE
 bench-futures: ## futures liquidation checks per mark tick, trigger index against a full scan (POSITIONS, default 100000)
 	$(CARGO) run -q --release -p backend --example liquidation_bench
 
+.PHONY: bench-stream
+bench-stream: webapp backend-release e2e-deps ## the trade pages streaming for 60 s in Chromium: long tasks, main-thread time, DOM commits per frame (STREAM_SECS, PROFILE=dir)
+	cd e2e && node bench/stream.mjs
+
 # npm ci only when package-lock.json changed since the last install.
 webapp-deps: webapp/node_modules/.installed
 webapp/node_modules/.installed: webapp/package-lock.json
