@@ -647,6 +647,89 @@ export function useTickers(): FeedSnapshot & { isStale: boolean } {
   return { ...snapshot, isStale: snapshot.status === 'stale' };
 }
 
+/**
+ * React hook: the latest ticker of `symbol` only. Tickers reach React every 250 ms, but a
+ * component using this re-renders only when this pair's ticker changed (each message is a new
+ * object; the others are kept as they were).
+ */
+export function useTicker(symbol: string | null): Ticker | undefined {
+  const feed = marketFeed();
+  const pair = symbol?.toLowerCase() ?? null;
+  useEffect(() => {
+    if (!pair) return;
+    feed.start();
+    return feed.subscribe('ticker', '*');
+  }, [feed, pair]);
+  const get = useCallback(() => (pair ? feed.getSnapshot().tickers[pair] : undefined), [feed, pair]);
+  return useSyncExternalStore(feed.listen, get, get);
+}
+
+/**
+ * React hook: the last price of `symbol` — its newest trade, else the `DETAIL` last price, else
+ * (with `tickerClose`) its ticker's close, else `fallback`. A string, so the component re-renders
+ * only when the price itself changes, not on every trade, book or ticker message.
+ */
+export function useLastPrice(symbol: string, fallback: string | null, tickerClose = false): string | null {
+  const feed = marketFeed();
+  const pair = symbol.toLowerCase();
+  useEffect(() => {
+    feed.start();
+    const releases = [feed.subscribe('trade', pair), feed.subscribe('detail', pair)];
+    if (tickerClose) releases.push(feed.subscribe('ticker', '*'));
+    return () => releases.forEach((release) => release());
+  }, [feed, pair, tickerClose]);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const stops = [feed.watch(`trade|${pair}`, listener), feed.watch(`detail|${pair}`, listener)];
+      if (tickerClose) stops.push(feed.listen(listener));
+      return () => stops.forEach((stop) => stop());
+    },
+    [feed, pair, tickerClose],
+  );
+  const get = useCallback(
+    () =>
+      feed.getTrades(pair)[0]?.price ??
+      feed.getDetail(pair)?.lastPrice ??
+      (tickerClose ? feed.getSnapshot().tickers[pair]?.close : undefined) ??
+      fallback,
+    [feed, pair, tickerClose, fallback],
+  );
+  return useSyncExternalStore(subscribe, get, get);
+}
+
+/**
+ * React hook: the best price of one side of `symbol`'s book (the top level of the live book, else
+ * `DETAIL`'s top of book when `detailFallback`, else `null`). A string, so an order form using it
+ * re-renders when the best price moves, not on every book update.
+ */
+export function useBestPrice(symbol: string, side: 'bid' | 'ask', detailFallback = false): string | null {
+  const feed = marketFeed();
+  const pair = symbol.toLowerCase();
+  useEffect(() => {
+    feed.start();
+    const releases = [feed.subscribe('depth', pair)];
+    if (detailFallback) releases.push(feed.subscribe('detail', pair));
+    return () => releases.forEach((release) => release());
+  }, [feed, pair, detailFallback]);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const stops = [feed.watch(`depth|${pair}`, listener)];
+      if (detailFallback) stops.push(feed.watch(`detail|${pair}`, listener));
+      return () => stops.forEach((stop) => stop());
+    },
+    [feed, pair, detailFallback],
+  );
+  const get = useCallback(() => {
+    const book = feed.getOrderBook(pair);
+    const top = (side === 'bid' ? book?.bids[0] : book?.asks[0])?.[0];
+    if (top !== undefined) return top;
+    if (!detailFallback) return null;
+    const detail = feed.getDetail(pair);
+    return (side === 'bid' ? detail?.bestBid : detail?.bestAsk) ?? null;
+  }, [feed, pair, side, detailFallback]);
+  return useSyncExternalStore(subscribe, get, get);
+}
+
 /** React hook: the feed's connection status only. */
 export function useFeedStatus(): FeedStatus {
   const feed = marketFeed();
