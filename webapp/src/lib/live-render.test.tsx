@@ -126,22 +126,45 @@ describe('live data in React', () => {
     }
     const { container } = mount(Probe);
     send(ticker('btcusdt', '67000.1'));
-    act(() => vi.advanceTimersByTime(FLUSH_INTERVAL_MS));
+    act(() => vi.advanceTimersByTime(FLUSH_INTERVAL_MS + FRAME_MS));
     expect(container.textContent).toBe('67000.1');
     const before = renders.mock.calls.length;
 
     // Every other pair's tickers: no render.
     send(ticker('ethusdt', '3000'));
     send(ticker('solusdt', '150'));
-    act(() => vi.advanceTimersByTime(FLUSH_INTERVAL_MS));
+    act(() => vi.advanceTimersByTime(FLUSH_INTERVAL_MS + FRAME_MS));
     expect(renders.mock.calls.length).toBe(before);
 
     // Several of its own inside one flush: one render, the last one.
     send(ticker('btcusdt', '67000.2'));
     send(ticker('btcusdt', '67000.3'));
-    act(() => vi.advanceTimersByTime(FLUSH_INTERVAL_MS));
+    act(() => vi.advanceTimersByTime(FLUSH_INTERVAL_MS + FRAME_MS));
     expect(renders.mock.calls.length).toBe(before + 1);
     expect(container.textContent).toBe('67000.3');
+  });
+
+  it('hands tickers over in the same frame as the book and trades: one render', () => {
+    const renders = vi.fn();
+    function Probe() {
+      const t = useTicker('btcusdt');
+      const book = useOrderBook('btcusdt');
+      const recent = useTrades('btcusdt');
+      renders();
+      return <p>{`${t?.close ?? '--'} ${book?.seq ?? '-'} ${recent[0]?.id ?? '-'}`}</p>;
+    }
+    const { container } = mount(Probe);
+    const before = renders.mock.calls.length;
+    send(ticker('btcusdt', '67000.1'));
+    act(() => vi.advanceTimersByTime(FLUSH_INTERVAL_MS - 10));
+    // Book and trades arrive 10 ms before the ticker interval ends, so their frame comes 6 ms after
+    // it: that frame brings all three (each timer runs in its own act, as in its own task).
+    send(depth('snapshot', 7, [['100', '1']]));
+    send(trades(trade(9, '100')));
+    act(() => vi.advanceTimersByTime(10));
+    act(() => vi.advanceTimersByTime(FRAME_MS - 10));
+    expect(container.textContent).toBe('67000.1 7 9');
+    expect(renders.mock.calls.length).toBe(before + 1);
   });
 
   it('renders the best price only when the top of the book moves', () => {
