@@ -131,13 +131,31 @@ async function metrics(cdp) {
   return out;
 }
 
-/** The thread CPU time (ms) of each task the renderer's main thread ran during a trace. */
+/**
+ * The thread CPU time (ms) of each task the renderer's main thread ran during a trace, with what the
+ * longest ones spent it on (`busiest`: the three with the most CPU, and their kinds of work).
+ */
 function taskCpu(events) {
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  if (!main) return [];
-  return events
-    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'RunTask')
-    .map((e) => (e.tdur ?? 0) / 1000);
+  if (!main) return { cpu: [], busiest: [] };
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+  const tasks = onMain.filter((e) => e.name === 'RunTask');
+  const KINDS = ['TimerFire', 'FireAnimationFrame', 'EventDispatch', 'FunctionCall', 'UpdateLayoutTree', 'Layout', 'Paint', 'MinorGC', 'MajorGC', 'ParseHTML', 'EvaluateScript'];
+  const busiest = [...tasks]
+    .sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0))
+    .slice(0, 3)
+    .map((task) => {
+      const by = {};
+      for (const e of onMain) {
+        if (e !== task && KINDS.includes(e.name) && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur) by[e.name] = (by[e.name] ?? 0) + e.dur / 1000;
+      }
+      const kinds = Object.entries(by)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, ms]) => `${name} ${Math.round(ms)}`)
+        .join(', ');
+      return `${Math.round((task.tdur ?? 0) / 1000)} ms CPU / ${Math.round(task.dur / 1000)} ms wall: ${kinds} (wall ms)`;
+    });
+  return { cpu: tasks.map((e) => (e.tdur ?? 0) / 1000), busiest };
 }
 
 /** The functions with the most self time in a CPU profile. */
@@ -188,7 +206,7 @@ async function measure(browser, base, { name, path }) {
   const after = await metrics(cdp);
   await cdp.send('Tracing.end');
   await traced;
-  const cpu = taskCpu(traceEvents);
+  const { cpu, busiest } = taskCpu(traceEvents);
   const wall = (Date.now() - wallStart) / 1000;
   const seen = await page.evaluate(() => {
     const b = window.__bench;
@@ -224,6 +242,7 @@ async function measure(browser, base, { name, path }) {
     commits: seen.commits,
     cpuOver50: cpu.filter((t) => t > 50).length,
     cpuMax: cpu.length ? Math.max(...cpu) : 0,
+    busiest,
     top,
   };
 }
@@ -259,6 +278,8 @@ async function main() {
       `| ${r.path} | ${r.longTasks} | ${r.over50} | ${Math.round(r.max)} ms | ${Math.round(r.tbt).toLocaleString('en-US')} ms | ${r.cpuOver50} | ${Math.round(r.cpuMax)} ms | ${ms(r.task)} (${Math.round((r.task / r.wall) * 100)} %) | ${ms(r.script)} | ${ms(r.layout)} | ${r.frames} | ${commits(r, 'book')} | ${commits(r, 'trades')} | ${commits(r, 'header')} |`,
     );
   }
+  console.log('\nThe three tasks with the most CPU time per page:');
+  for (const r of results) for (const line of r.busiest) console.log(`  ${r.name}: ${line}`);
   for (const r of results) {
     if (r.top.length === 0) continue;
     console.log(`\n${r.name}: self time (ms) over the window, top ${r.top.length}`);
