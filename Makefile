@@ -11,7 +11,7 @@ NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
         openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres screenshots clean bench bench-market \
-        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps
+        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps bench-stream
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -51,6 +51,9 @@ bench-futures: ## futures liquidation checks per mark tick, trigger index agains
 
 bench-logins: backend-release ## 300 concurrent logins against a fresh release server: time and peak memory
 	python3 scripts/bench-logins.py --binary target/release/backend
+
+bench-stream: webapp backend-release e2e-deps ## the trade pages streaming for 60 s in Chromium: long tasks, main-thread time, DOM commits per frame (STREAM_SECS, PROFILE=dir)
+	cd e2e && node bench/stream.mjs
 
 # npm ci only when package-lock.json changed since the last install.
 webapp-deps: webapp/node_modules/.installed

@@ -8,7 +8,7 @@
  */
 
 import { Box, Flex, Table, Text, chakra } from '@chakra-ui/react';
-import { useId, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../api/generated/model';
 import { useTrades } from '../lib/live';
@@ -18,7 +18,7 @@ import { formatTrades, type TradeView } from '../lib/wasm';
 /** Trades shown. */
 export const TRADE_ROWS = 26;
 
-export function RecentTrades({ coin, offsetMinutes, rows: rowCount = TRADE_ROWS }: { coin: CoinListEntry; offsetMinutes: number; rows?: number }) {
+export const RecentTrades = memo(function RecentTrades({ coin, offsetMinutes, rows: rowCount = TRADE_ROWS }: { coin: CoinListEntry; offsetMinutes: number; rows?: number }) {
   const { t } = useTranslation();
   const trades = useTrades(coin.symbol);
   const headingId = useId();
@@ -55,20 +55,28 @@ export function RecentTrades({ coin, offsetMinutes, rows: rowCount = TRADE_ROWS 
           <CompactHeader labels={[t('market.book.price', { quote }), t('market.book.amount', { base }), t('market.trades.time')]} />
           <Table.Body>
             {rows.map((row) => (
-              <Table.Row key={row.id} bg="transparent">
-                <CompactCell fontWeight="medium" color={row.side === 'buy' ? 'up' : 'down'}>
-                  {row.price}
-                  <chakra.span srOnly> {t(`market.trades.${row.side}`)}</chakra.span>
-                </CompactCell>
-                <CompactCell textAlign="end">{row.quantity}</CompactCell>
-                <CompactCell textAlign="end" color="fg.muted">
-                  {row.time}
-                </CompactCell>
-              </Table.Row>
+              <TradeRow key={row.id} price={row.price} quantity={row.quantity} time={row.time} side={row.side} />
             ))}
           </Table.Body>
         </Table.Root>
       )}
     </Box>
   );
-}
+});
+
+/** One trade (memoised: a new trade renders one row; the others keep theirs, keyed by trade id). */
+const TradeRow = memo(function TradeRow({ price, quantity, time, side }: { price: string; quantity: string; time: string; side: 'buy' | 'sell' }) {
+  const { t } = useTranslation();
+  return (
+    <Table.Row bg="transparent">
+      <CompactCell fontWeight="medium" color={side === 'buy' ? 'up' : 'down'}>
+        {price}
+        <chakra.span srOnly> {t(`market.trades.${side}`)}</chakra.span>
+      </CompactCell>
+      <CompactCell textAlign="end">{quantity}</CompactCell>
+      <CompactCell textAlign="end" color="fg.muted">
+        {time}
+      </CompactCell>
+    </Table.Row>
+  );
+});

@@ -64,6 +64,9 @@ describe('MarketFeed', () => {
     socket.receive(ticker('btcusdt', '67000.20'));
     expect(feed.getSnapshot().tickers.btcusdt).toBeUndefined();
     vi.advanceTimersByTime(FLUSH_INTERVAL_MS);
+    // Due, handed over with the next frame.
+    expect(feed.getSnapshot().tickers.btcusdt).toBeUndefined();
+    vi.advanceTimersByTime(FRAME_MS);
     expect(feed.getSnapshot().tickers.btcusdt?.close).toBe('67000.20');
 
     unsubscribe();

@@ -4,7 +4,8 @@
  * nothing has been heard for 30 s.
  *
  * Channels (docs/api.md, "Market channel"):
- * - `ticker` (every pair): `useTickers()`, handed to React every 250 ms;
+ * - `ticker` (every pair): `useTickers()` / `useTicker(symbol)`, handed to React every 250 ms, in
+ *   the animation frame after the interval (with whatever else that frame brings);
  * - `depth`: a snapshot, then diffs numbered by `seq`; a diff whose `prevSeq` is not the last `seq`
  *   applied means one was missed, so the feed subscribes again for a fresh snapshot and drops diffs
  *   until it arrives (a reconnect does the same for every book): `useOrderBook(symbol)`;
@@ -14,8 +15,9 @@
  * - `detail` (mark, index, top of book): `useMarketDetail(symbol)`.
  *
  * Messages are applied to the feed's state as they arrive, but React hears about depth, trades,
- * kline and detail changes at most once per animation frame (one notification per changed key), so
- * a burst of messages costs one render. Prices and quantities stay decimal strings throughout. The
+ * kline, detail and ticker changes at most once per animation frame, all in the same task (one
+ * notification per changed key), so a burst of messages costs one render. Components that need one
+ * figure (`useLastPrice`, `useBestPrice`, `useTicker`) re-render only when it changes. Prices and quantities stay decimal strings throughout. The
  * socket, its ping and its reconnect are `socket-loop.ts`, shared with the user channel.
  *
  * @module
@@ -243,6 +245,8 @@ export class MarketFeed {
   private readonly tradeListeners = new Map<string, Set<(batch: TradeBatch) => void>>();
   private readonly dirty = new Set<string>();
   private frameScheduled = false;
+  /** The ticker interval has passed: the next frame hands the pending tickers over. */
+  private tickersDue = false;
   /** How many times a book was resynchronised after a missed diff (for tests and diagnostics). */
   resyncCount = 0;
 
@@ -552,14 +556,19 @@ export class MarketFeed {
 
   private markDirty(key: string): void {
     this.dirty.add(key);
+    this.scheduleFrame();
+  }
+
+  private scheduleFrame(): void {
     if (this.frameScheduled) return;
     this.frameScheduled = true;
     this.options.frame(() => this.flushFrame());
   }
 
-  /** Builds the views of what changed since the last frame and tells their listeners. */
+  /** Builds the views of what changed since the last frame (and the due tickers) and tells their listeners. */
   private flushFrame(): void {
     this.frameScheduled = false;
+    if (this.tickersDue) this.flushTickers();
     const keys = [...this.dirty];
     this.dirty.clear();
     for (const key of keys) {
@@ -582,15 +591,26 @@ export class MarketFeed {
     this.bookViews.set(symbol, { symbol, seq: book.seq, ts: book.ts, bids, asks, resyncing: book.awaiting });
   }
 
+  /**
+   * Tickers wait 250 ms, then join the next animation frame's flush: React hears them in the same
+   * task as the book, trades and detail of that frame, so the frame costs one render, not two.
+   */
   private scheduleFlush(): void {
     if (this.flushTimer !== undefined) return;
     this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      const updates = this.pending;
-      this.pending = {};
-      this.snapshot = { ...this.snapshot, tickers: { ...this.snapshot.tickers, ...updates } };
-      this.emit();
+      this.tickersDue = true;
+      this.scheduleFrame();
     }, FLUSH_INTERVAL_MS);
+  }
+
+  /** Merges the pending tickers into the snapshot (a new object) and tells its listeners. */
+  private flushTickers(): void {
+    this.flushTimer = undefined;
+    this.tickersDue = false;
+    const updates = this.pending;
+    this.pending = {};
+    this.snapshot = { ...this.snapshot, tickers: { ...this.snapshot.tickers, ...updates } };
+    this.emit();
   }
 
   private setStatus(status: FeedStatus): void {
@@ -645,6 +665,89 @@ export function useTickers(): FeedSnapshot & { isStale: boolean } {
   }, [feed]);
   const snapshot = useSyncExternalStore(feed.listen, feed.getSnapshot, feed.getSnapshot);
   return { ...snapshot, isStale: snapshot.status === 'stale' };
+}
+
+/**
+ * React hook: the latest ticker of `symbol` only. Tickers reach React every 250 ms, but a
+ * component using this re-renders only when this pair's ticker changed (each message is a new
+ * object; the others are kept as they were).
+ */
+export function useTicker(symbol: string | null): Ticker | undefined {
+  const feed = marketFeed();
+  const pair = symbol?.toLowerCase() ?? null;
+  useEffect(() => {
+    if (!pair) return;
+    feed.start();
+    return feed.subscribe('ticker', '*');
+  }, [feed, pair]);
+  const get = useCallback(() => (pair ? feed.getSnapshot().tickers[pair] : undefined), [feed, pair]);
+  return useSyncExternalStore(feed.listen, get, get);
+}
+
+/**
+ * React hook: the last price of `symbol` — its newest trade, else the `DETAIL` last price, else
+ * (with `tickerClose`) its ticker's close, else `fallback`. A string, so the component re-renders
+ * only when the price itself changes, not on every trade, book or ticker message.
+ */
+export function useLastPrice(symbol: string, fallback: string | null, tickerClose = false): string | null {
+  const feed = marketFeed();
+  const pair = symbol.toLowerCase();
+  useEffect(() => {
+    feed.start();
+    const releases = [feed.subscribe('trade', pair), feed.subscribe('detail', pair)];
+    if (tickerClose) releases.push(feed.subscribe('ticker', '*'));
+    return () => releases.forEach((release) => release());
+  }, [feed, pair, tickerClose]);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const stops = [feed.watch(`trade|${pair}`, listener), feed.watch(`detail|${pair}`, listener)];
+      if (tickerClose) stops.push(feed.listen(listener));
+      return () => stops.forEach((stop) => stop());
+    },
+    [feed, pair, tickerClose],
+  );
+  const get = useCallback(
+    () =>
+      feed.getTrades(pair)[0]?.price ??
+      feed.getDetail(pair)?.lastPrice ??
+      (tickerClose ? feed.getSnapshot().tickers[pair]?.close : undefined) ??
+      fallback,
+    [feed, pair, tickerClose, fallback],
+  );
+  return useSyncExternalStore(subscribe, get, get);
+}
+
+/**
+ * React hook: the best price of one side of `symbol`'s book (the top level of the live book, else
+ * `DETAIL`'s top of book when `detailFallback`, else `null`). A string, so an order form using it
+ * re-renders when the best price moves, not on every book update.
+ */
+export function useBestPrice(symbol: string, side: 'bid' | 'ask', detailFallback = false): string | null {
+  const feed = marketFeed();
+  const pair = symbol.toLowerCase();
+  useEffect(() => {
+    feed.start();
+    const releases = [feed.subscribe('depth', pair)];
+    if (detailFallback) releases.push(feed.subscribe('detail', pair));
+    return () => releases.forEach((release) => release());
+  }, [feed, pair, detailFallback]);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const stops = [feed.watch(`depth|${pair}`, listener)];
+      if (detailFallback) stops.push(feed.watch(`detail|${pair}`, listener));
+      return () => stops.forEach((stop) => stop());
+    },
+    [feed, pair, detailFallback],
+  );
+  const get = useCallback(() => {
+    const book = feed.getOrderBook(pair);
+    const top = (side === 'bid' ? book?.bids[0] : book?.asks[0])?.[0];
+    if (top !== undefined) return top;
+    if (!detailFallback) return null;
+    const detail = feed.getDetail(pair);
+    return (side === 'bid' ? detail?.bestBid : detail?.bestAsk) ?? null;
+  }, [feed, pair, side, detailFallback]);
+  return useSyncExternalStore(subscribe, get, get);
 }
 
 /** React hook: the feed's connection status only. */

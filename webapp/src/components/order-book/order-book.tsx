@@ -11,7 +11,7 @@
  */
 
 import { Box, Flex, HStack, NativeSelect, Table, Text, chakra } from '@chakra-ui/react';
-import { useId, useMemo, useState } from 'react';
+import { memo, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../../api/generated/model';
 import type { Direction } from '../../hooks/use-tick-direction';
@@ -152,34 +152,7 @@ function BookSide({
       <CompactHeader labels={[t('market.book.price', { quote }), t('market.book.amount', { base }), t('market.book.total', { quote })]} srOnly={side === 'bid'} />
       <Table.Body>
         {rows.map((row) => (
-          <Table.Row
-            key={row.price}
-            bg="transparent"
-            style={{ backgroundImage: `linear-gradient(to left, ${bar} ${row.depth}%, transparent ${row.depth}%)` }}
-          >
-            <CompactCell color={color} fontWeight="medium">
-              {onPickPrice ? (
-                <chakra.button
-                  type="button"
-                  font="inherit"
-                  color="inherit"
-                  cursor="pointer"
-                  _hover={{ textDecoration: 'underline' }}
-                  _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '1px', rounded: 'sm' }}
-                  aria-label={t('trade.book.usePrice', { price: row.price })}
-                  onClick={() => onPickPrice(plainPrice(row.price))}
-                >
-                  {row.price}
-                </chakra.button>
-              ) : (
-                row.price
-              )}
-            </CompactCell>
-            <CompactCell textAlign="end">{row.quantity}</CompactCell>
-            <CompactCell textAlign="end" color="fg.muted">
-              {row.total}
-            </CompactCell>
-          </Table.Row>
+          <BookRow key={row.price} price={row.price} quantity={row.quantity} total={row.total} depth={row.depth} color={color} bar={bar} onPickPrice={onPickPrice} />
         ))}
         {rows.length === 0 && (
           <Table.Row>
@@ -192,3 +165,56 @@ function BookSide({
     </Table.Root>
   );
 }
+
+/**
+ * One level (memoised: a book update re-renders only the levels whose figures changed; the key is
+ * the level's formatted price).
+ */
+const BookRow = memo(function BookRow({
+  price,
+  quantity,
+  total,
+  depth,
+  color,
+  bar,
+  onPickPrice,
+}: {
+  price: string;
+  quantity: string;
+  total: string;
+  depth: string;
+  color: string;
+  bar: string;
+  onPickPrice?: (price: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.Row
+      bg="transparent"
+      style={{ backgroundImage: `linear-gradient(to left, ${bar} ${depth}%, transparent ${depth}%)` }}
+    >
+      <CompactCell color={color} fontWeight="medium">
+        {onPickPrice ? (
+          <chakra.button
+            type="button"
+            font="inherit"
+            color="inherit"
+            cursor="pointer"
+            _hover={{ textDecoration: 'underline' }}
+            _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '1px', rounded: 'sm' }}
+            aria-label={t('trade.book.usePrice', { price })}
+            onClick={() => onPickPrice(plainPrice(price))}
+          >
+            {price}
+          </chakra.button>
+        ) : (
+          price
+        )}
+      </CompactCell>
+      <CompactCell textAlign="end">{quantity}</CompactCell>
+      <CompactCell textAlign="end" color="fg.muted">
+        {total}
+      </CompactCell>
+    </Table.Row>
+  );
+});

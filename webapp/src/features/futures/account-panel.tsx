@@ -7,7 +7,7 @@
  * @module
  */
 
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry, FuturesPosition } from '../../api/generated/model';
 import { FuturesOrdersBrowser, type PositionAction, useOpenFuturesPositions } from '../../components/futures-orders';
@@ -16,7 +16,7 @@ import { ClosePositionDialog, MarginDialog, StopOrderDialog, TpSlDialog } from '
 
 type DialogState = { kind: PositionAction; position: FuturesPosition } | null;
 
-export function AccountPanel({ coin, coins }: { coin: CoinListEntry; coins: CoinListEntry[] }) {
+export const AccountPanel = memo(function AccountPanel({ coin, coins }: { coin: CoinListEntry; coins: CoinListEntry[] }) {
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<DialogState>(null);
   const positions = useOpenFuturesPositions();
@@ -32,4 +32,4 @@ export function AccountPanel({ coin, coins }: { coin: CoinListEntry; coins: Coin
       {dialog && live && dialog.kind === 'close' && <ClosePositionDialog position={live} coin={dialogCoin} pair={pairName(dialogCoin)} onClose={close} />}
     </>
   );
-}
+});

@@ -16,7 +16,7 @@ import { secondsLeft, useNow } from '../../hooks/use-now';
 import type { Direction } from '../../hooks/use-tick-direction';
 import { SILENT } from '../../lib/api-calls';
 import { fractionToPercent } from '../../lib/decimal-math';
-import { type FeedStatus, useTickers } from '../../lib/live';
+import { useFeedStatus, useTicker } from '../../lib/live';
 
 /** The funding info is read again this often (the mark moves with the book). */
 const FUNDING_REFRESH_MS = 3_000;
@@ -43,21 +43,21 @@ export function FuturesHeader({
   pair,
   lastPrice,
   direction,
-  status,
 }: {
   coin: CoinListEntry;
   pair: string;
   lastPrice: string | null;
   direction: Direction;
-  status: FeedStatus;
 }) {
   const { t } = useTranslation();
-  const { tickers } = useTickers();
+  // The pair's own ticker and the feed's status: another pair's ticker does not re-render it.
+  const ticker = useTicker(coin.symbol);
+  const status = useFeedStatus();
   const funding = useGetFuturesFundingInfo({ symbol: coin.symbol }, { query: { refetchInterval: FUNDING_REFRESH_MS }, request: SILENT });
   const now = useNow();
   const info = funding.data;
   const left = info ? secondsLeft(info.nextFundingTime, now) : null;
-  const [change, , , volume] = tickerStats(coin, tickers[coin.symbol], {
+  const [change, , , volume] = tickerStats(coin, ticker, {
     change: t('futures.header.change'),
     high: '',
     low: '',

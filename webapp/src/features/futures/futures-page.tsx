@@ -25,7 +25,7 @@ import { pairName } from '../../hooks/use-market-rows';
 import { useTickDirection } from '../../hooks/use-tick-direction';
 import { useTimeZone } from '../../hooks/use-time-zone';
 import { type AccountValues, useUserPush } from '../../lib/user-push';
-import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
+import { useLastPrice } from '../../lib/live';
 import { FuturesHeader } from './futures-header';
 import { FuturesOrderForm, type PickedPrice } from './order-form';
 import { AccountPanel } from './account-panel';
@@ -89,16 +89,15 @@ export function FuturesPage({ symbol: fromPath }: { symbol?: string }) {
 
 function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string; coins: CoinListEntry[] }) {
   const { t } = useTranslation();
-  const { status } = useTickers();
-  const detail = useMarketDetail(coin.symbol);
-  const trades = useTrades(coin.symbol);
   const { offsetMinutes } = useTimeZone();
   const { user } = useCurrentUser();
   const [account, setAccount] = useState<AccountValues | null>(null);
   useUserPush(user?.user.userId ?? null, (message) => {
     if (message.type === 'au') setAccount(message.data);
   });
-  const lastPrice = trades[0]?.price ?? detail?.lastPrice ?? coin.amount ?? null;
+  // Re-renders when the last price changes, never per book, trade or ticker message: each panel
+  // listens to its own channel, and the panels that do not show the price are memoised.
+  const lastPrice = useLastPrice(coin.symbol, coin.amount ?? null);
   const direction = useTickDirection(lastPrice);
   const [picked, setPicked] = useState<PickedPrice | null>(null);
   const pick = useCallback((price: string) => setPicked((current) => ({ price, n: (current?.n ?? 0) + 1 })), []);
@@ -106,7 +105,7 @@ function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string;
   return (
     <Container maxW="1920px" px={{ base: '2', md: '3' }} py={{ base: '2', md: '3' }}>
       <Stack gap="3">
-        <FuturesHeader coin={coin} pair={pair} lastPrice={lastPrice} direction={direction} status={status} />
+        <FuturesHeader coin={coin} pair={pair} lastPrice={lastPrice} direction={direction} />
         <Grid
           gap="3"
           templateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))', lg: 'minmax(0, 1fr) 300px', xl: 'minmax(0, 1fr) 288px 340px' }}

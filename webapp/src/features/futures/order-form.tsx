@@ -32,7 +32,7 @@ import { compareDecimal } from '../../lib/decimal';
 import { decimalsOfStep, floorToStep, isPositive, percentOf } from '../../lib/decimal-math';
 import { marginTiers, useContractRules } from '../../hooks/use-contract-rules';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
-import { useOrderBook } from '../../lib/live';
+import { useBestPrice } from '../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
 import type { AccountValues } from '../../lib/user-push';
@@ -96,7 +96,9 @@ export function FuturesOrderForm({
   const setTpSl = useSetFuturesTpSl({ request: SILENT });
   const rules = useContractRules(coin.symbol);
   const tiers = useMemo(() => marginTiers(rules), [rules]);
-  const book = useOrderBook(coin.symbol);
+  // The best prices only (strings): the form re-renders when they move, not on every book update.
+  const bestAsk = useBestPrice(coin.symbol, 'ask');
+  const bestBid = useBestPrice(coin.symbol, 'bid');
   const balances = useGetUserCoin({ query: { enabled: loggedIn, refetchInterval: BALANCE_REFRESH_MS } });
   // The user's setting for the symbol: `contract/position/leverage` with the symbol only reads it.
   const setting = useSetFuturesLeverage({ symbol: coin.symbol }, { query: { enabled: loggedIn }, request: SILENT });
@@ -126,8 +128,6 @@ export function FuturesOrderForm({
   const positions = useOpenFuturesPositions();
   const otherCross = useMemo(() => crossOthers(positions.data, coin.symbol), [positions.data, coin.symbol]);
   const usable = useMemo(() => availableToOpen(available, positions.data), [available, positions.data]);
-  const bestAsk = book?.asks[0]?.[0] ?? null;
-  const bestBid = book?.bids[0]?.[0] ?? null;
   const fillPrice = (side: PositionSide): string | null =>
     draft.orderType === 'limit' ? draft.price || null : ((side === 'long' ? bestAsk : bestBid) ?? lastPrice);
 

@@ -7,7 +7,7 @@
  */
 
 import { Box, Tabs, type SystemStyleObject } from '@chakra-ui/react';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../../api/generated/model';
 import { KlineChart } from '../../components/kline-chart';
@@ -34,7 +34,7 @@ const FILL_CHART: SystemStyleObject = {
   },
 };
 
-export function ChartPanel({ coin, pair }: { coin: CoinListEntry; pair: string }) {
+export const ChartPanel = memo(function ChartPanel({ coin, pair }: { coin: CoinListEntry; pair: string }) {
   const { t } = useTranslation();
   const [view, setView] = useState<'candles' | 'depth'>('candles');
   return (
@@ -66,4 +66,4 @@ export function ChartPanel({ coin, pair }: { coin: CoinListEntry; pair: string }
       </Tabs.Root>
     </Box>
   );
-}
+});

@@ -14,7 +14,8 @@ import { useGetCoinList } from '../../api/generated/common/common';
 import { KlineChart } from '../../components/kline-chart';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { pairName } from '../../hooks/use-market-rows';
-import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
+import type { CoinListEntry } from '../../api/generated/model';
+import { useLastPrice } from '../../lib/live';
 import { useTickDirection } from '../../hooks/use-tick-direction';
 import { PairHeader } from './pair-header';
 import { tradePath } from './pair-list';
@@ -32,13 +33,6 @@ function SpotFullScreenChart({ symbol }: { symbol: string }) {
   const { t } = useTranslation();
   const coinList = useGetCoinList();
   const coin = useMemo(() => coinList.data?.currencyList.find((c) => c.symbol === symbol), [coinList.data, symbol]);
-  const { tickers, status } = useTickers();
-  const detail = useMarketDetail(coin?.symbol ?? null);
-  const trades = useTrades(coin?.symbol ?? null);
-  const ticker = coin ? tickers[coin.symbol] : undefined;
-  const lastPrice = trades[0]?.price ?? detail?.lastPrice ?? ticker?.close ?? coin?.amount ?? null;
-  const direction = useTickDirection(lastPrice);
-  const pair = coin ? pairName(coin) : symbol.toUpperCase();
   useDocumentTitle(t('screens.exchangeFullScreen'));
 
   if (!coin) {
@@ -50,10 +44,17 @@ function SpotFullScreenChart({ symbol }: { symbol: string }) {
       </Container>
     );
   }
+  return <FullScreenView coin={coin} pair={pairName(coin)} />;
+}
+
+function FullScreenView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
+  const { t } = useTranslation();
+  const lastPrice = useLastPrice(coin.symbol, coin.amount ?? null, true);
+  const direction = useTickDirection(lastPrice);
   return (
     <Container maxW="full" px={{ base: '2', md: '3' }} py="2">
       <Stack gap="2">
-        <PairHeader coin={coin} pair={pair} ticker={ticker} lastPrice={lastPrice} direction={direction} status={status} />
+        <PairHeader coin={coin} pair={pair} lastPrice={lastPrice} direction={direction} />
         <Box alignSelf="flex-end">
           <Button asChild size="xs" variant="outline">
             <RouterLink to={tradePath(coin.symbol)}>{t('trade.backToTrade', { pair })}</RouterLink>

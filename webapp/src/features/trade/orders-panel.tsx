@@ -10,7 +10,7 @@
  */
 
 import { Box, Button, Checkbox, Flex, HStack, Stack, Tabs, Text, type SystemStyleObject } from '@chakra-ui/react';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { OpenOrdersTable, OrderHistoryTable, TradeHistoryTable } from '../../components/spot-orders';
@@ -31,7 +31,7 @@ const STICKY_LAST_COLUMN: SystemStyleObject = {
   },
 };
 
-export function OrdersPanel({ symbol }: { symbol: string }) {
+export const OrdersPanel = memo(function OrdersPanel({ symbol }: { symbol: string }) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
   const location = useLocation();
@@ -99,4 +99,4 @@ export function OrdersPanel({ symbol }: { symbol: string }) {
       )}
     </Box>
   );
-}
+});

@@ -1,7 +1,8 @@
 /**
  * The trade screen's header: the pair (with its favourite star), the last price coloured by its
  * last move, and the 24h change, high, low, volume and turnover of the live ticker, with the feed's
- * status — the shared pair header in its dense size.
+ * status — the shared pair header in its dense size. It reads the pair's own ticker, so another
+ * pair's ticker does not re-render it.
  *
  * @module
  */
@@ -10,24 +11,22 @@ import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../../api/generated/model';
 import { PairTickerHeader, tickerStats } from '../../components/pair-ticker-header';
 import type { Direction } from '../../hooks/use-tick-direction';
-import type { FeedStatus, Ticker } from '../../lib/live';
+import { useFeedStatus, useTicker } from '../../lib/live';
 
 export function PairHeader({
   coin,
   pair,
-  ticker,
   lastPrice,
   direction,
-  status,
 }: {
   coin: CoinListEntry;
   pair: string;
-  ticker: Ticker | undefined;
   lastPrice: string | null;
   direction: Direction;
-  status: FeedStatus;
 }) {
   const { t } = useTranslation();
+  const ticker = useTicker(coin.symbol);
+  const status = useFeedStatus();
   const stats = tickerStats(coin, ticker, {
     change: t('trade.header.change'),
     high: t('trade.header.high'),

@@ -9,13 +9,14 @@
  */
 
 import { Box, Flex, Input, InputGroup, Table, Tabs, Text, chakra } from '@chakra-ui/react';
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { PairLabel } from '../../components/change-pill';
 import { SearchIcon } from '../../components/icons';
 import { favouriteId, useFavourites } from '../../hooks/use-favourites';
 import { filterRows, useMarketRows } from '../../hooks/use-market-rows';
+import type { TickerRowView } from '../../lib/wasm';
 
 type ListTab = 'spot' | 'favourites';
 
@@ -24,7 +25,7 @@ export function tradePath(symbol: string): string {
   return `/trade/index?type=bb&symbol=${encodeURIComponent(symbol)}`;
 }
 
-export function PairList({ current }: { current: string }) {
+export const PairList = memo(function PairList({ current }: { current: string }) {
   const { t } = useTranslation();
   const { rows } = useMarketRows('spot');
   const favourites = useFavourites();
@@ -89,42 +90,17 @@ export function PairList({ current }: { current: string }) {
             </Table.Row>
           </Table.Header>
           <Table.Body>
-            {shown.map((row) => {
-              const active = row.coin.symbol === current;
-              return (
-                <Table.Row key={row.coin.symbol} bg={active ? 'bg.muted' : 'transparent'} _hover={{ bg: 'bg.subtle' }}>
-                  <Table.Cell py="1" px="3" fontSize="xs">
-                    <chakra.a
-                      asChild
-                      fontWeight={active ? 'bold' : 'semibold'}
-                      _hover={{ color: 'brand.fg' }}
-                      _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', rounded: 'sm' }}
-                    >
-                      <RouterLink
-                        to={tradePath(row.coin.symbol)}
-                        aria-label={t('trade.pairs.open', { pair: row.pair })}
-                        aria-current={active ? 'page' : undefined}
-                      >
-                        <PairLabel pair={row.pair} />
-                      </RouterLink>
-                    </chakra.a>
-                  </Table.Cell>
-                  <Table.Cell py="1" px="3" fontSize="xs" textAlign="end" fontVariantNumeric="tabular-nums">
-                    {row.view.price}
-                  </Table.Cell>
-                  <Table.Cell
-                    py="1"
-                    px="3"
-                    fontSize="xs"
-                    textAlign="end"
-                    fontVariantNumeric="tabular-nums"
-                    color={row.view.direction === 'flat' ? 'fg.muted' : row.view.direction}
-                  >
-                    {row.view.changeText}
-                  </Table.Cell>
-                </Table.Row>
-              );
-            })}
+            {shown.map((row) => (
+              <PairRow
+                key={row.coin.symbol}
+                symbol={row.coin.symbol}
+                pair={row.pair}
+                price={row.view.price}
+                changeText={row.view.changeText}
+                direction={row.view.direction}
+                active={row.coin.symbol === current}
+              />
+            ))}
             {shown.length === 0 && (
               <Table.Row>
                 <Table.Cell colSpan={3} textAlign="center" py="6" fontSize="xs" color="fg.muted">
@@ -137,4 +113,59 @@ export function PairList({ current }: { current: string }) {
       </Box>
     </Box>
   );
-}
+});
+
+/**
+ * One pair (memoised on its figures: the tickers arrive every 250 ms, and only the pairs whose
+ * price or change moved render again).
+ */
+const PairRow = memo(function PairRow({
+  symbol,
+  pair,
+  price,
+  changeText,
+  direction,
+  active,
+}: {
+  symbol: string;
+  pair: string;
+  price: string;
+  changeText: string;
+  direction: TickerRowView['direction'];
+  active: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.Row bg={active ? 'bg.muted' : 'transparent'} _hover={{ bg: 'bg.subtle' }}>
+      <Table.Cell py="1" px="3" fontSize="xs">
+        <chakra.a
+          asChild
+          fontWeight={active ? 'bold' : 'semibold'}
+          _hover={{ color: 'brand.fg' }}
+          _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', rounded: 'sm' }}
+        >
+          <RouterLink
+            to={tradePath(symbol)}
+            aria-label={t('trade.pairs.open', { pair })}
+            aria-current={active ? 'page' : undefined}
+          >
+            <PairLabel pair={pair} />
+          </RouterLink>
+        </chakra.a>
+      </Table.Cell>
+      <Table.Cell py="1" px="3" fontSize="xs" textAlign="end" fontVariantNumeric="tabular-nums">
+        {price}
+      </Table.Cell>
+      <Table.Cell
+        py="1"
+        px="3"
+        fontSize="xs"
+        textAlign="end"
+        fontVariantNumeric="tabular-nums"
+        color={direction === 'flat' ? 'fg.muted' : direction}
+      >
+        {changeText}
+      </Table.Cell>
+    </Table.Row>
+  );
+});

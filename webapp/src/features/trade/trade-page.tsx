@@ -28,7 +28,7 @@ import { useCurrentUser } from '../../hooks/use-current-user';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { pairName } from '../../hooks/use-market-rows';
 import { useTimeZone } from '../../hooks/use-time-zone';
-import { useMarketDetail, useTickers, useTrades } from '../../lib/live';
+import { useLastPrice } from '../../lib/live';
 import { useUserPush } from '../../lib/user-push';
 import { ChartPanel } from './chart-panel';
 import { useTickDirection } from '../../hooks/use-tick-direction';
@@ -103,15 +103,13 @@ export function TradePage() {
 }
 
 function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
-  const { tickers, status } = useTickers();
-  const ticker = tickers[coin.symbol];
-  const detail = useMarketDetail(coin.symbol);
-  const trades = useTrades(coin.symbol);
   const { offsetMinutes } = useTimeZone();
   const { user } = useCurrentUser();
   useUserPush(user?.user.userId ?? null);
-  // The newest trade is the freshest last price; the ticker and the coin list back it up.
-  const lastPrice = trades[0]?.price ?? detail?.lastPrice ?? ticker?.close ?? coin.amount ?? null;
+  // The newest trade is the freshest last price; the ticker and the coin list back it up. The page
+  // re-renders when that price changes, never per book, trade or ticker message: each panel
+  // listens to its own channel, and the panels that do not show the price are memoised.
+  const lastPrice = useLastPrice(coin.symbol, coin.amount ?? null, true);
   const direction = useTickDirection(lastPrice);
   const [picked, setPicked] = useState<PickedPrice | null>(null);
   const pick = useCallback((price: string) => setPicked((current) => ({ price, n: (current?.n ?? 0) + 1 })), []);
@@ -119,7 +117,7 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
   return (
     <Container maxW="1920px" px={{ base: '2', md: '3' }} py={{ base: '2', md: '3' }}>
       <Stack gap="3">
-        <PairHeader coin={coin} pair={pair} ticker={ticker} lastPrice={lastPrice} direction={direction} status={status} />
+        <PairHeader coin={coin} pair={pair} lastPrice={lastPrice} direction={direction} />
         <Grid
           gap="3"
           templateColumns={{

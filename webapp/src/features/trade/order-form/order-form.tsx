@@ -20,7 +20,7 @@ import { useSubmitSpotOrder } from '../../../api/generated/spot-trading/spot-tra
 import { useRefreshSpot, useSpotFormat } from '../../../components/spot-orders';
 import { SILENT, failure } from '../../../lib/api-calls';
 import { ChevronDownIcon } from '../../../components/icons';
-import { useMarketDetail, useOrderBook } from '../../../lib/live';
+import { useBestPrice } from '../../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../../lib/session';
 import { toaster } from '../../../lib/toaster';
 import { fieldErrors, formatBalance, formatQuantity, orDash, spotOrderPreview, validateSpotOrder } from '../../../lib/wasm';
@@ -93,8 +93,9 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
   const keys = useIdempotencyKey();
   const submit = useSubmitSpotOrder({ request: SILENT });
   const balances = useGetUserCoin({ query: { enabled: loggedIn, refetchInterval: BALANCE_REFRESH_MS } });
-  const book = useOrderBook(coin.symbol);
-  const detail = useMarketDetail(coin.symbol);
+  // The best prices only (strings): the form re-renders when they move, not on every book update.
+  const bestAsk = useBestPrice(coin.symbol, 'ask', true);
+  const bestBid = useBestPrice(coin.symbol, 'bid', true);
   const rules = useMemo(() => rulesOf(coin), [coin]);
   const base = coin.coin.toUpperCase();
   const quote = coin.baseCoin.toUpperCase();
@@ -123,8 +124,6 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
     if (!loggedIn || !balances.data) return null;
     return balances.data.coins.find((c) => c.coin.toLowerCase() === asset)?.funding ?? '0';
   };
-  const bestAsk = book?.asks[0]?.[0] ?? detail?.bestAsk ?? null;
-  const bestBid = book?.bids[0]?.[0] ?? detail?.bestBid ?? null;
   const context: Context = {
     marketPrice: (draft.side === 'buy' ? bestAsk : bestBid) ?? lastPrice,
     availableBase: funding(coin.coin.toLowerCase()),
