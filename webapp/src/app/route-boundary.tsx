@@ -17,7 +17,7 @@ export function RouteLoading() {
   const { t } = useTranslation();
   return (
     <Box minH="100vh" w="full" display="flex" alignItems="flex-start" justifyContent="center" pt="24">
-      <Spinner size="lg" color="brand.solid" aria-label={t('nav.pageLoading')} />
+      <Spinner size="lg" color="brand.solid" role="status" aria-label={t('nav.pageLoading')} />
     </Box>
   );
 }

@@ -126,6 +126,10 @@ const config = defineConfig({
         // Price movement: tones dark enough for 4.5:1 on white, the muted grey and their own tints.
         up: { value: { _light: '#02784f', _dark: '#2ebd85' } },
         down: { value: { _light: '#c42845', _dark: '#f75a6e' } },
+        // Text on a solid up/down background: white on the dark light-theme tones, near-black on the
+        // bright dark-theme ones (white on them reads at 2.4–3.3:1).
+        onUp: { value: { _light: '{colors.white}', _dark: '#0b0e14' } },
+        onDown: { value: { _light: '{colors.white}', _dark: '#0b0e14' } },
         flat: { value: { _light: '{colors.gray.600}', _dark: '{colors.gray.400}' } },
         upSubtle: { value: { _light: '#e6f6ef', _dark: 'rgba(46, 189, 133, 0.12)' } },
         downSubtle: { value: { _light: '#fdecef', _dark: 'rgba(246, 70, 93, 0.12)' } },

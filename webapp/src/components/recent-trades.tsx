@@ -40,7 +40,8 @@ export const RecentTrades = memo(function RecentTrades({ coin, offsetMinutes, ro
   const base = coin.coin.toUpperCase();
   const quote = coin.baseCoin.toUpperCase();
   return (
-    <Box as="section" aria-labelledby={headingId} borderWidth="1px" rounded="xl" bg="bg.panel" overflow="hidden" minW="0">
+    // Focusable: the list runs longer than the panel shows, and keyboard users reach it too.
+    <Box as="section" aria-labelledby={headingId} borderWidth="1px" rounded="xl" bg="bg.panel" overflow="hidden" minW="0" tabIndex={0} _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing' }}>
       <Flex px="3" py="2" align="center" minH="10" borderBottomWidth="1px">
         <Text as="h2" id={headingId} fontSize="sm" fontWeight="semibold">
           {t('market.trades.title')}

@@ -455,7 +455,7 @@ export function FuturesOrderForm({
                       flex="1"
                       size="md"
                       bg={side === 'long' ? 'up' : 'down'}
-                      color="white"
+                      color={side === 'long' ? 'onUp' : 'onDown'}
                       _hover={{ opacity: 0.9 }}
                       loading={busySide === side}
                       disabled={busySide !== null}

@@ -214,7 +214,7 @@ export function BetForm({ coin, pair, offer }: { coin: CoinListEntry; pair: stri
               type="button"
               flex="1"
               bg="up"
-              color="white"
+              color="onUp"
               _hover={{ opacity: 0.9 }}
               loading={busy === 'up'}
               disabled={busy !== null}
@@ -227,7 +227,7 @@ export function BetForm({ coin, pair, offer }: { coin: CoinListEntry; pair: stri
               type="button"
               flex="1"
               bg="down"
-              color="white"
+              color="onDown"
               _hover={{ opacity: 0.9 }}
               loading={busy === 'down'}
               disabled={busy !== null}

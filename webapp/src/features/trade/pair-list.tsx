@@ -49,21 +49,21 @@ export const PairList = memo(function PairList({ current }: { current: string })
       display="flex"
       flexDirection="column"
     >
-      <Flex px="3" pt="2.5" pb="2" direction="column" gap="2" borderBottomWidth="1px" flexShrink={0}>
-        <Text as="h2" id="trade-pairs-heading" fontSize="sm" fontWeight="semibold">
-          {t('trade.pairs.title')}
-        </Text>
-        <InputGroup startElement={<SearchIcon boxSize="3.5" color="fg.muted" />}>
-          <Input
-            size="xs"
-            type="search"
-            aria-label={t('trade.pairs.search')}
-            placeholder={t('trade.pairs.search')}
-            value={query}
-            onChange={(event) => setQuery(event.currentTarget.value)}
-          />
-        </InputGroup>
-        <Tabs.Root value={tab} onValueChange={(details) => setTab(details.value as ListTab)} size="sm" variant="line">
+      <Tabs.Root value={tab} onValueChange={(details) => setTab(details.value as ListTab)} size="sm" variant="line" display="flex" flexDirection="column" flex="1" minH="0">
+        <Flex px="3" pt="2.5" pb="2" direction="column" gap="2" borderBottomWidth="1px" flexShrink={0}>
+          <Text as="h2" id="trade-pairs-heading" fontSize="sm" fontWeight="semibold">
+            {t('trade.pairs.title')}
+          </Text>
+          <InputGroup startElement={<SearchIcon boxSize="3.5" color="fg.muted" />}>
+            <Input
+              size="xs"
+              type="search"
+              aria-label={t('trade.pairs.search')}
+              placeholder={t('trade.pairs.search')}
+              value={query}
+              onChange={(event) => setQuery(event.currentTarget.value)}
+            />
+          </InputGroup>
           <Tabs.List aria-label={t('trade.pairs.tabs')}>
             <Tabs.Trigger value="spot" fontSize="xs">
               {t('trade.pairs.spot')}
@@ -72,45 +72,48 @@ export const PairList = memo(function PairList({ current }: { current: string })
               {t('trade.pairs.favourites')}
             </Tabs.Trigger>
           </Tabs.List>
-        </Tabs.Root>
-      </Flex>
-      <Box flex="1" minH="0" maxH={{ base: '72', md: 'none' }} overflowY="auto">
-        <Table.Root size="sm" aria-label={t(tab === 'favourites' ? 'trade.pairs.favourites' : 'trade.pairs.spot')} css={{ '& td, & th': { borderBottomWidth: 0 } }}>
-          <Table.Header position="sticky" top="0" bg="bg.panel" zIndex="1">
-            <Table.Row>
-              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3">
-                {t('trade.pairs.colPair')}
-              </Table.ColumnHeader>
-              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
-                {t('trade.pairs.colPrice')}
-              </Table.ColumnHeader>
-              <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
-                {t('trade.pairs.colChange')}
-              </Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {shown.map((row) => (
-              <PairRow
-                key={row.coin.symbol}
-                symbol={row.coin.symbol}
-                pair={row.pair}
-                price={row.view.price}
-                changeText={row.view.changeText}
-                direction={row.view.direction}
-                active={row.coin.symbol === current}
-              />
-            ))}
-            {shown.length === 0 && (
-              <Table.Row>
-                <Table.Cell colSpan={3} textAlign="center" py="6" fontSize="xs" color="fg.muted">
-                  {tab === 'favourites' && !query ? t('trade.pairs.noFavourites') : t('trade.pairs.empty')}
-                </Table.Cell>
-              </Table.Row>
-            )}
-          </Table.Body>
-        </Table.Root>
-      </Box>
+        </Flex>
+        {/* The list below is the tabs' panel. */}
+        <Tabs.Content value={tab} p="0" flex="1" minH="0" display="flex" flexDirection="column">
+          <Box flex="1" minH="0" maxH={{ base: '72', md: 'none' }} overflowY="auto">
+            <Table.Root size="sm" aria-label={t(tab === 'favourites' ? 'trade.pairs.favourites' : 'trade.pairs.spot')} css={{ '& td, & th': { borderBottomWidth: 0 } }}>
+              <Table.Header position="sticky" top="0" bg="bg.panel" zIndex="1">
+                <Table.Row>
+                  <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3">
+                    {t('trade.pairs.colPair')}
+                  </Table.ColumnHeader>
+                  <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
+                    {t('trade.pairs.colPrice')}
+                  </Table.ColumnHeader>
+                  <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3" textAlign="end">
+                    {t('trade.pairs.colChange')}
+                  </Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {shown.map((row) => (
+                  <PairRow
+                    key={row.coin.symbol}
+                    symbol={row.coin.symbol}
+                    pair={row.pair}
+                    price={row.view.price}
+                    changeText={row.view.changeText}
+                    direction={row.view.direction}
+                    active={row.coin.symbol === current}
+                  />
+                ))}
+                {shown.length === 0 && (
+                  <Table.Row>
+                    <Table.Cell colSpan={3} textAlign="center" py="6" fontSize="xs" color="fg.muted">
+                      {tab === 'favourites' && !query ? t('trade.pairs.noFavourites') : t('trade.pairs.empty')}
+                    </Table.Cell>
+                  </Table.Row>
+                )}
+              </Table.Body>
+            </Table.Root>
+          </Box>
+        </Tabs.Content>
+      </Tabs.Root>
     </Box>
   );
 });

@@ -214,10 +214,10 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
         size="sm"
       >
         <Tabs.List aria-label={t('trade.form.side')} bg="bg.muted" rounded="lg" p="1" m="3" mb="0">
-          <Tabs.Trigger value="buy" fontWeight="semibold" rounded="md" _selected={{ bg: 'up', color: 'white' }}>
+          <Tabs.Trigger value="buy" fontWeight="semibold" rounded="md" _selected={{ bg: 'up', color: 'onUp' }}>
             {t('trade.form.buy')}
           </Tabs.Trigger>
-          <Tabs.Trigger value="sell" fontWeight="semibold" rounded="md" _selected={{ bg: 'down', color: 'white' }}>
+          <Tabs.Trigger value="sell" fontWeight="semibold" rounded="md" _selected={{ bg: 'down', color: 'onDown' }}>
             {t('trade.form.sell')}
           </Tabs.Trigger>
         </Tabs.List>
@@ -414,7 +414,7 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
                     type="submit"
                     size="md"
                     bg={sideColor}
-                    color="white"
+                    color={sideColor === 'up' ? 'onUp' : 'onDown'}
                     _hover={{ bg: sideColor, opacity: 0.9 }}
                     loading={submit.isPending}
                   >
