@@ -23,7 +23,7 @@ async fn reauth(app: &TestApp, member: &Member) {
 }
 
 /// The authenticator step now.
-pub(crate) fn step_now() -> i64 {
+fn step_now() -> i64 {
     totp::step_of(backend::clock::now_ms() / 1000)
 }
 
@@ -33,7 +33,7 @@ pub(crate) fn code(secret: &str, step: i64) -> String {
 }
 
 /// Starts binding an authenticator for `member` (already re-authenticated): the secret.
-pub(crate) async fn start_totp(app: &TestApp, member: &Member) -> String {
+async fn start_totp(app: &TestApp, member: &Member) -> String {
     let (status, body) = app
         .get_as(
             &member.token,
@@ -42,6 +42,25 @@ pub(crate) async fn start_totp(app: &TestApp, member: &Member) -> String {
         .await;
     assert_eq!(status, 200, "{body}");
     body["data"]["secret"].as_str().expect("secret").to_owned()
+}
+
+/// Turns 2FA on for `member` (confirming the session first): the secret and the step whose code
+/// the binding used up.
+pub(crate) async fn enable_totp(app: &TestApp, member: &Member) -> (String, i64) {
+    reauth(app, member).await;
+    let secret = start_totp(app, member).await;
+    let step = step_now();
+    let (status, body) = app
+        .get_as(
+            &member.token,
+            &format!(
+                "{M}/member/googleVerificationBindingOrReset/{}/2",
+                code(&secret, step)
+            ),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    (secret, step)
 }
 
 /// `POST /api/user/login`: status and body.
@@ -1174,19 +1193,7 @@ async fn the_password_is_changed_with_a_security_code() {
 async fn with_2fa_on_a_password_change_by_code_needs_the_authenticator_too() {
     let app = spawn_app().await;
     let member = app.member("gwen@example.com").await;
-    reauth(&app, &member).await;
-    let secret = start_totp(&app, &member).await;
-    let step = step_now();
-    let (status, body) = app
-        .get_as(
-            &member.token,
-            &format!(
-                "{M}/member/googleVerificationBindingOrReset/{}/2",
-                code(&secret, step)
-            ),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let (secret, step) = enable_totp(&app, &member).await;
     let path = "/api/user/updateUserLoginPwd";
     let new = |security: &str, totp: Option<String>| {
         let mut body =

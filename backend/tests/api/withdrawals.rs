@@ -826,19 +826,7 @@ async fn a_withdrawal_needs_the_second_factor_used_once_and_only_when_it_holds()
     assert_eq!(withdrawals_stored(&app).await, 1);
 
     // With 2FA on, only the authenticator's current code authorises.
-    crate::helpers::confirm_identity(&app, &member).await;
-    let secret = crate::security::start_totp(&app, &member).await;
-    let step = crate::security::step_now();
-    let (status, body) = app
-        .get_as(
-            &member.token,
-            &format!(
-                "/api/coin/coin/member/googleVerificationBindingOrReset/{}/2",
-                crate::security::code(&secret, step)
-            ),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let (secret, step) = crate::security::enable_totp(&app, &member).await;
     let answer = send(authorised(&app, &member, &form("usdt", "TRC20", TRON, "20")).await).await;
     assert_eq!(
         refused(&answer),
