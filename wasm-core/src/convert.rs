@@ -151,6 +151,12 @@ pub fn epoch_ms_from_number(value: f64) -> Result<i64, CoreError> {
     integer_from_number("epochMs", value, -MAX_EPOCH_MS, MAX_EPOCH_MS)
 }
 
+/// Converts a count (days, decimals) given as a host number: a whole number from 0 to `u32::MAX`;
+/// the function it is given to checks its own range.
+pub fn count_from_number(name: &'static str, value: f64) -> Result<u32, CoreError> {
+    integer_from_number(name, value, 0, i64::from(u32::MAX)).map(|n| n as u32)
+}
+
 /// Converts a UTC offset in minutes given as a host number: a whole number within
 /// ±[`MAX_OFFSET_MINUTES`].
 pub fn offset_minutes_from_number(value: f64) -> Result<i32, CoreError> {

@@ -15,6 +15,7 @@
 //! - [`cipher`]: AES-256-GCM sealing of the withdrawal request and strict base64 (the backend
 //!   opens; the browser seals with WebCrypto, byte for byte the same, so it is no wasm export).
 //! - [`funds`](mod@funds): a withdrawal's amount, fee and what arrives.
+//! - [`loan`]: a crypto loan's repayment schedule, early repayment and overdue penalty.
 //! - [`convert`]: checked conversions of host numbers (JavaScript `number`s) into integer arguments.
 //! - [`error`]: errors as data, serialized as `{code, key, params}` for the webapp to translate.
 //!
@@ -37,6 +38,7 @@ pub mod funds;
 #[cfg(any(target_family = "wasm", test))]
 mod json;
 pub mod kline;
+pub mod loan;
 pub mod margin;
 pub mod money;
 pub mod validate;

@@ -23,6 +23,7 @@ use crate::json;
 mod format;
 mod funds;
 mod kline;
+mod loan;
 mod margin;
 mod validate;
 

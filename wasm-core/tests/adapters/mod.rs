@@ -11,6 +11,7 @@ use wasm_core::CoreError;
 pub mod format;
 pub mod funds;
 pub mod kline;
+pub mod loan;
 pub mod margin;
 pub mod validate;
 
@@ -59,6 +60,11 @@ pub const MODULES: &[Module] = &[
         functions: funds::FUNCTIONS,
         call: funds::call,
         call_method: no_classes,
+    },
+    Module {
+        functions: loan::FUNCTIONS,
+        call: loan::call,
+        call_method: loan::call_method,
     },
 ];
 
