@@ -457,6 +457,47 @@ pub struct PlatformConfig {
     pub support_email: String,
     /// Share of every trading fee paid into the asset security fund, in percent.
     pub security_fund_percent: String,
+    /// The community links `GET /api/common/qun` gives (`[[platform.community]]`; none by
+    /// default).
+    pub community: Vec<CommunityLink>,
+}
+
+/// A community link: a group, channel or page of the platform elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommunityLink {
+    /// Its name as shown (`Telegram`, `X`, …), 1 to 40 characters.
+    pub name: String,
+    /// Where it leads: an `https://` or `mailto:` URL.
+    pub url: String,
+}
+
+impl PlatformConfig {
+    /// Checks the community links: a name of 1 to 40 characters, an `https://` or `mailto:` URL.
+    fn check(&self) -> Result<(), String> {
+        for link in &self.community {
+            let name = link.name.trim();
+            if name.is_empty() || name.chars().count() > 40 {
+                return Err(format!(
+                    "community link {:?}: the name must be 1 to 40 characters",
+                    link.name
+                ));
+            }
+            let url_ok = (link.url.starts_with("https://") || link.url.starts_with("mailto:"))
+                && link.url.len() <= 500
+                && !link
+                    .url
+                    .chars()
+                    .any(|c| c.is_whitespace() || c.is_control());
+            if !url_ok {
+                return Err(format!(
+                    "community link {name}: the URL must be https:// or mailto:, not {:?}",
+                    link.url
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Parameters of the built-in market simulator.
@@ -506,6 +547,7 @@ impl Default for PlatformConfig {
             mobile_site_url: String::new(),
             support_email: "support@kestrel.exchange".into(),
             security_fund_percent: "10".into(),
+            community: Vec::new(),
         }
     }
 }
@@ -709,6 +751,9 @@ pub enum ConfigError {
     /// The conversion settings are not usable.
     #[error("invalid conversion settings: {0}")]
     Convert(String),
+    /// The platform settings are not usable.
+    #[error("invalid platform settings: {0}")]
+    Platform(String),
     /// An environment variable has a value of the wrong kind.
     #[error("invalid value {value:?} for {name}: expected {expected}")]
     Env {
@@ -847,6 +892,7 @@ impl Config {
         }
         config.futures.check().map_err(ConfigError::Futures)?;
         config.convert.check().map_err(ConfigError::Convert)?;
+        config.platform.check().map_err(ConfigError::Platform)?;
         Ok(config)
     }
 

@@ -409,6 +409,40 @@ messages! {
     /// Body of the notice of a withdrawal rejected (`{amount}`, `{coin}`, `{network}`, `{reason}`).
     NoticeWithdrawalRejectedBody => "notice_withdrawal_rejected_body",
     // -- end of notify messages --
+
+    // The content store (texts in locales/content/; crate::content).
+    /// No published announcement, page, help entry or article has this id.
+    ContentNotFound => "content_not_found",
+    /// `cgform-api` names no known form (`{form}`).
+    UnknownForm => "unknown_form",
+    /// `getDictItems` names no known dictionary (`{code}`).
+    UnknownDict => "unknown_dict",
+    /// A title or body is empty (the spec's 'please enter content').
+    ContentRequired => "content_required",
+    /// Another entry of the kind has this slug.
+    SlugTaken => "slug_taken",
+    /// The parent, topic or category named does not exist or is of the wrong kind.
+    UnknownParent => "unknown_parent",
+    /// A Markdown image names no operator's upload (`{id}`).
+    ImageNotUploaded => "image_not_uploaded",
+    /// A content text was saved.
+    ContentSaved => "content_saved",
+    /// A translation was published.
+    ContentPublished => "content_published",
+    /// A translation was taken back to draft.
+    ContentUnpublished => "content_unpublished",
+    /// An entry or translation was deleted.
+    ContentDeleted => "content_deleted",
+    /// Help-centre category: account.
+    HelpCategoryAccount => "help_category_account",
+    /// Help-centre category: deposits and withdrawals.
+    HelpCategoryFunds => "help_category_funds",
+    /// Help-centre category: trading.
+    HelpCategoryTrading => "help_category_trading",
+    /// Help-centre category: security.
+    HelpCategorySecurity => "help_category_security",
+    /// Help-centre category: contacting support.
+    HelpCategorySupport => "help_category_support",
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -557,11 +591,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/seconds/", $code, ".json")),
             include_str!(concat!("../locales/futures/", $code, ".json")),
             include_str!(concat!("../locales/notify/", $code, ".json")),
+            include_str!(concat!("../locales/content/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 13]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 14]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

@@ -9,7 +9,7 @@
 //! reading of numbers users type; `paging` the bounds of every list; `clock` the time;
 //! `i18n` the languages and messages; `notify` the security and money
 //! e-mails. Each domain folder (`user`, `security`, `kyc`, `admin`,
-//! `funds`, `market`, `spot`, `futures`, `seconds`, `common`) has its handlers (`api.rs`,
+//! `funds`, `market`, `spot`, `futures`, `seconds`, `common`, `content`) has its handlers (`api.rs`,
 //! `*_api.rs`: HTTP only) beside its rules, engines and stores (no HTTP); docs/architecture.md has
 //! the module map and the rules `tests/api/layering.rs` holds.
 
@@ -18,6 +18,7 @@ pub mod app;
 pub mod clock;
 pub mod common;
 pub mod config;
+pub mod content;
 pub mod db;
 pub mod entity;
 pub mod funds;

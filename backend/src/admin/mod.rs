@@ -1,7 +1,8 @@
 //! The operator's calls (`/api/admin/…`): reviewing identity submissions, deposits and
-//! withdrawals. Only accounts with the `operator` role (created by `backend admin create-operator`)
-//! may call them.
+//! withdrawals, and editing the content store (`content_api.rs`). Only accounts with the
+//! `operator` role (created by `backend admin create-operator`) may call them.
 
 pub mod api;
+pub mod content_api;
 pub mod funds_api;
 pub mod service;

@@ -105,6 +105,11 @@ pub type DomainApis = (
     SpotApi,
     crate::seconds::api::SecondsApi,
     crate::futures::api::FuturesApi,
+    // poem-openapi implements OpenApi for tuples of up to 16: the content calls are one element.
+    (
+        crate::content::api::ContentApi,
+        crate::admin::content_api::AdminContentApi,
+    ),
 );
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
@@ -126,6 +131,10 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             SpotApi,
             crate::seconds::api::SecondsApi,
             crate::futures::api::FuturesApi,
+            (
+                crate::content::api::ContentApi,
+                crate::admin::content_api::AdminContentApi,
+            ),
         ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),
@@ -172,6 +181,9 @@ pub enum StartError {
     /// The listed pairs could not be read.
     #[error("cannot read the listed pairs: {0}")]
     Pairs(#[from] sea_orm::DbErr),
+    /// The shipped content could not be seeded.
+    #[error(transparent)]
+    Content(#[from] crate::content::seed::SeedError),
     /// The mail sender is missing or misconfigured.
     #[error(transparent)]
     Mailer(#[from] MailerError),
@@ -200,6 +212,14 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     let db = crate::db::connect(&config).await?;
     let hub = Arc::new(MarketHub::new());
     let (shutdown, shutdown_rx) = watch::channel(false);
+    crate::content::seed::run(&db).await?;
+    tokio::spawn(crate::content::announcer::run(
+        db.clone(),
+        hub.clone(),
+        crate::content::render::Vars::from_config(&config),
+        crate::clock::now_ms(),
+        shutdown_rx.clone(),
+    ));
 
     let security_percent =
         wasm_core::money::parse_decimal(&config.platform.security_fund_percent).unwrap_or_default();

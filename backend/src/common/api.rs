@@ -1,5 +1,6 @@
-//! HTTP of the platform-wide calls: `POST /api/common/getAllSetting`, `POST /api/common/getCoinList`
-//! (OpenAPI operations) and `GET /platform/dev/config.js` (a plain script endpoint).
+//! HTTP of the platform-wide calls: `POST /api/common/getAllSetting`, `POST /api/common/getCoinList`,
+//! `GET /api/common/qun` (OpenAPI operations) and `GET /platform/dev/config.js` (a plain script
+//! endpoint).
 
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use serde::Deserialize;
 
 use crate::common::service::{self, CoinFilter, ListedPair, MarketKind};
 use crate::config::Config;
-use crate::http::{Envelope, ErrorEnvelope, JsonBody, api_error_response};
+use crate::http::{Envelope, ErrorEnvelope, JsonBody, ReadResponse, api_error_response};
 use crate::market::MarketHub;
 use crate::refusal::Refusal;
 
@@ -166,6 +167,25 @@ pub struct CoinListEntry {
     pub sort: i32,
 }
 
+/// The platform's community links (spec: `GET /api/common/qun`).
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CommunityLinks {
+    /// The configured links (`[[platform.community]]`), in order; none by default.
+    pub links: Vec<CommunityLinkItem>,
+    /// The support address, always there.
+    pub support_email: String,
+}
+
+/// One community link.
+#[derive(Debug, Object)]
+pub struct CommunityLinkItem {
+    /// Its name as shown.
+    pub name: String,
+    /// An `https://` or `mailto:` URL.
+    pub url: String,
+}
+
 /// Outcomes of `getAllSetting`.
 #[derive(ApiResponse)]
 #[oai(bad_request_handler = "all_setting_bad_request")]
@@ -220,6 +240,28 @@ impl CommonApi {
     )]
     async fn get_all_setting(&self, Data(config): Data<&Arc<Config>>) -> AllSettingResponse {
         AllSettingResponse::Ok(Json(Envelope::ok(all_setting(config))))
+    }
+
+    /// The community links of the platform (groups and channels elsewhere) from the
+    /// configuration, and the support address.
+    #[oai(
+        path = "/api/common/qun",
+        method = "get",
+        operation_id = "getCommunityLinks"
+    )]
+    async fn qun(&self, Data(config): Data<&Arc<Config>>) -> ReadResponse<CommunityLinks> {
+        let platform = &config.platform;
+        ReadResponse::of(Ok(CommunityLinks {
+            links: platform
+                .community
+                .iter()
+                .map(|link| CommunityLinkItem {
+                    name: link.name.trim().to_owned(),
+                    url: link.url.clone(),
+                })
+                .collect(),
+            support_email: platform.support_email.clone(),
+        }))
     }
 
     /// The listed spot pairs (`currencyList`) and USDT-M perpetuals (`contractList`) with live prices.

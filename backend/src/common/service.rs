@@ -174,14 +174,15 @@ pub enum ListingError {
     Db(#[from] sea_orm::DbErr),
 }
 
-/// Lists `new` against USDT; the running market source starts quoting it within seconds and
-/// announces it on `/ws/business/notice`.
+/// Lists `new` against USDT with its new-pair announcement in every shipped language (one
+/// transaction); the running market source starts quoting it within seconds and announces it on
+/// `/ws/business/notice`, and so does the content announcer for the announcement.
 pub async fn list_coin(
     db: &DatabaseConnection,
     new: &NewCoin,
 ) -> Result<coin::Model, ListingError> {
     use rust_decimal::Decimal;
-    use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, QueryFilter};
+    use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, QueryFilter, TransactionTrait};
 
     let name_ok = (2..=16).contains(&new.coin.len())
         && new
@@ -244,5 +245,10 @@ pub async fn list_coin(
         created_at: Set(crate::clock::now_ms()),
         ..Default::default()
     };
-    Ok(model.insert(db).await?)
+    // The listing and its new-pair announcement (every shipped language) commit together.
+    let txn = db.begin().await?;
+    let listed = model.insert(&txn).await?;
+    crate::content::listing::announce(&txn, &listed).await?;
+    txn.commit().await?;
+    Ok(listed)
 }

@@ -4,6 +4,9 @@
 pub mod api_key;
 pub mod bank_card;
 pub mod coin;
+pub mod content_entry;
+pub mod content_seeded;
+pub mod content_translation;
 pub mod conversion_usage;
 pub mod deposit;
 pub mod favourite;

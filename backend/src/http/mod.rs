@@ -40,7 +40,7 @@ macro_rules! api_error_response {
 pub(crate) use api_error_response;
 
 mod responses;
-pub use responses::{LookupResponse, MemberResponse, PublicResponse};
+pub use responses::{LookupResponse, MemberResponse, PublicResponse, ReadResponse};
 
 /// Checks the `{head}` segment of a member-area path (`/api/{head}/coin/…`) against the configured
 /// `platform.api_head`; another value is an unknown path (404).

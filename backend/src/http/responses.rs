@@ -199,3 +199,61 @@ impl<T: ParseFromJSON + ToJSON + Send + Sync> LookupResponse<T> {
         }
     }
 }
+
+/// Outcomes of a public read of stored objects (announcements, pages, help entries, articles,
+/// forms, dictionaries).
+#[derive(ApiResponse)]
+#[oai(bad_request_handler = "read_bad_request")]
+pub enum ReadResponse<T: ParseFromJSON + ToJSON + Send + Sync> {
+    /// The data.
+    #[oai(status = 200)]
+    Ok(Json<Envelope<T>>),
+    /// The request could not be read or breaks a bound: `data.field` names the field.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorEnvelope>),
+    /// No such object, form or dictionary (or nothing of it is published): `msg` names it.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorEnvelope>),
+    /// The body is larger than 1 MiB.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorEnvelope>),
+    /// The body is not declared as JSON.
+    #[oai(status = 415)]
+    UnsupportedMediaType(Json<ErrorEnvelope>),
+    /// The data could not be read.
+    #[oai(status = 500)]
+    InternalError(Json<ErrorEnvelope>),
+    /// The server could not answer now (its database is saturated).
+    #[oai(status = 503)]
+    ServiceUnavailable(Json<ErrorEnvelope>),
+}
+
+fn read_bad_request<T: ParseFromJSON + ToJSON + Send + Sync>(
+    error: poem::Error,
+) -> ReadResponse<T> {
+    refusal_from_poem(&error).into()
+}
+
+impl<T: ParseFromJSON + ToJSON + Send + Sync> From<Refusal> for ReadResponse<T> {
+    fn from(error: Refusal) -> Self {
+        let envelope = Json(envelope_of(&error));
+        match error.kind {
+            RefusalKind::NotFound => Self::NotFound(envelope),
+            RefusalKind::TooLarge => Self::PayloadTooLarge(envelope),
+            RefusalKind::UnsupportedMedia => Self::UnsupportedMediaType(envelope),
+            RefusalKind::Unavailable => Self::ServiceUnavailable(envelope),
+            kind if status_of(kind).is_server_error() => Self::InternalError(envelope),
+            _ => Self::BadRequest(envelope),
+        }
+    }
+}
+
+impl<T: ParseFromJSON + ToJSON + Send + Sync> ReadResponse<T> {
+    /// The data with the plain success message, or the failure.
+    pub fn of(result: Result<T, Refusal>) -> Self {
+        match result {
+            Ok(data) => Self::Ok(Json(Envelope::ok(data))),
+            Err(error) => error.into(),
+        }
+    }
+}

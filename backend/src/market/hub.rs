@@ -609,6 +609,13 @@ impl MarketHub {
         let _ = self.notices.send(Arc::from(text));
     }
 
+    /// Sends a message of another kind on `/ws/business/notice` (`{"type": kind, "data": data}`),
+    /// such as a published announcement.
+    pub fn publish_notice(&self, kind: &str, data: &impl Serialize) {
+        let text = serde_json::json!({"type": kind, "data": data}).to_string();
+        let _ = self.notices.send(Arc::from(text));
+    }
+
     /// A receiver of every business notice from now on.
     pub fn subscribe_notices(&self) -> broadcast::Receiver<Arc<str>> {
         self.notices.subscribe()

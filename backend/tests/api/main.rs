@@ -6,6 +6,7 @@ mod admin;
 mod attempts;
 mod channels;
 mod common;
+mod content;
 mod conversion;
 mod crash;
 mod deposits;
