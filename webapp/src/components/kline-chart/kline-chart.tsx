@@ -30,7 +30,7 @@ import { chartStyles } from './chart-theme';
 import { CHART_INTERVALS, type ChartInterval, DEFAULT_INTERVAL, periodOf, toChartInterval } from './intervals';
 import { useTimeZone } from '../../hooks/use-time-zone';
 import { useIsPhone } from '../../hooks/use-is-phone';
-import { MORE_INTERVALS, PHONE_INTERVALS, candlePaneTopGap } from './phone-layout';
+import { BOTTOM_GAP, MORE_INTERVALS, PHONE_INTERVALS, candlePaneTopGap, subPaneTopGap } from './phone-layout';
 
 /** The indicators the toolbar toggles: three on the price pane, three in panes of their own. */
 export const MAIN_INDICATORS = ['MA', 'EMA', 'BOLL'] as const;
@@ -163,16 +163,6 @@ export const KlineChart = memo(function KlineChart({
     chart.setStyles(chartStyles(colorMode));
   }, [colorMode]);
 
-  // After the colours (setStyles with a theme name starts from that theme's styles again).
-  const mainCount = indicators.filter((name) => (MAIN_INDICATORS as readonly string[]).includes(name)).length;
-  const paneHeight = phone ? (height.base ?? DEFAULT_HEIGHT.base) : 0;
-  useEffect(() => {
-    const chart = chartRef.current;
-    if (!chart) return;
-    chart.setStyles({ indicator: { tooltip: { title: { showParams: !phone } } } });
-    chart.overrideYAxis({ paneId: CANDLE_PANE, gap: { top: candlePaneTopGap(phone, mainCount, paneHeight), bottom: 0.1 } });
-  }, [phone, mainCount, paneHeight, colorMode]);
-
   useEffect(() => {
     offsetRef.current = offsetMinutes;
     loaderRef.current?.setOffsetMinutes(offsetMinutes);
@@ -207,6 +197,20 @@ export const KlineChart = memo(function KlineChart({
       }
     }
   }, [indicators]);
+
+  // After the colours (setStyles with a theme name starts from that theme's styles again) and the
+  // indicators (their panes must exist to be given room for their legends).
+  const mainCount = indicators.filter((name) => (MAIN_INDICATORS as readonly string[]).includes(name)).length;
+  const paneHeight = phone ? (height.base ?? DEFAULT_HEIGHT.base) : 0;
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart) return;
+    chart.setStyles({ indicator: { tooltip: { title: { showParams: !phone } } } });
+    chart.overrideYAxis({ paneId: CANDLE_PANE, gap: { top: candlePaneTopGap(phone, mainCount, paneHeight), bottom: BOTTOM_GAP } });
+    for (const name of indicators) {
+      if ((SUB_INDICATORS as readonly string[]).includes(name)) chart.overrideYAxis({ paneId: `pane_${name}`, gap: { top: subPaneTopGap(phone, SUB_PANE_HEIGHT) } });
+    }
+  }, [phone, mainCount, paneHeight, colorMode, indicators]);
 
   const chooseInterval = (next: ChartInterval) => {
     writeStored(INTERVAL_STORAGE_KEY, next);

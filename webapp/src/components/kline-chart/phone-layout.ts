@@ -21,16 +21,37 @@ export const MORE_INTERVALS: readonly ChartInterval[] = CHART_INTERVALS.filter((
 const LEGEND_PX = 40;
 /** Room under the legends for the highest candle's label (12 px text, centred on the wick). */
 const HIGH_LABEL_PX = 16;
+/** The x-axis under the price pane (klinecharts' axis with its tick labels). */
+const X_AXIS_PX = 28;
 /** The gap never takes more than this share of the price pane (the candles keep the rest). */
 const MAX_SHARE = 0.45;
+/** klinecharts' gap under the lowest candle, a share of the price range. */
+export const BOTTOM_GAP = 0.1;
 
 /**
- * The price pane's top gap in klinecharts' terms (a number ≥ 1 is pixels, below 1 a share of the
- * pane): on a phone, room for `mainIndicators` legends and the high label within `paneHeight`; on
- * wider screens klinecharts' default share (0.2), where each legend fits on one line.
+ * The price pane's top gap as klinecharts takes it: a share of the candles' price range added
+ * above the highest price (with {@link BOTTOM_GAP} of it added below the lowest). On a phone it is
+ * chosen so that the top `16 + 40 × legends` pixels of a `chartHeight`-pixel plot (x-axis included)
+ * stay clear of candles — at most 45 % of the pane; on wider screens it is klinecharts' default 0.2,
+ * where each legend fits on one line.
  */
-export function candlePaneTopGap(phone: boolean, mainIndicators: number, paneHeight: number): number {
+export function candlePaneTopGap(phone: boolean, mainIndicators: number, chartHeight: number): number {
   if (!phone) return 0.2;
-  const wanted = HIGH_LABEL_PX + Math.max(1, mainIndicators) * LEGEND_PX;
-  return Math.max(1, Math.min(wanted, Math.floor(paneHeight * MAX_SHARE)));
+  const pane = Math.max(1, chartHeight - X_AXIS_PX);
+  return gapFor(HIGH_LABEL_PX + Math.max(1, mainIndicators) * LEGEND_PX, pane);
+}
+
+/**
+ * The top gap of an indicator's own pane (VOL, MACD, RSI: `paneHeight` px): on a phone, room for
+ * its two-line legend above the bars; on wider screens klinecharts' default 0.2.
+ */
+export function subPaneTopGap(phone: boolean, paneHeight: number): number {
+  return phone ? gapFor(LEGEND_PX, paneHeight) : 0.2;
+}
+
+/** The top gap (a share of the price range) that leaves `px` of a `pane`-pixel pane clear. */
+function gapFor(px: number, pane: number): number {
+  // The gap's share of the pane's height, f, is top / (1 + top + bottom) in klinecharts' terms.
+  const share = Math.min(px / pane, MAX_SHARE);
+  return (share * (1 + BOTTOM_GAP)) / (1 - share);
 }
