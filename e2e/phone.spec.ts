@@ -178,7 +178,12 @@ for (const lang of ['en', 'de'] as const) {
     await expectTouchSize(deposit);
     await expectNoSidewaysScroll(page);
 
-    // The bucket tabs scroll sideways inside their row: the last one is reachable and picks its list.
+    // The bucket tabs keep their whole labels and scroll sideways inside their row: the last one
+    // is reachable and picks its list.
+    for (const bucket of ['funding', 'trading', 'earn']) {
+      const tab = page.getByRole('tab', { name: t(lang, `funds.buckets.${bucket}`), exact: true });
+      await expect.poll(() => tab.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    }
     const lastBucket = page.getByRole('tab', { name: t(lang, 'funds.buckets.earn'), exact: true });
     await lastBucket.click();
     await expect(lastBucket).toHaveAttribute('aria-selected', 'true');

@@ -430,13 +430,21 @@ for (const { path, name, lang, theme } of [
 test.describe('phone', () => {
   test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
 
-  /** Switches to `lang` and `theme` through the shell's own switches. */
-  async function dress(shell: Shell, lang: Lang, theme: 'light' | 'dark'): Promise<void> {
+  /**
+   * Opens `path` in `lang` and `theme`, switched through the shell's own switches on the home page
+   * first (both are remembered): the trade screens keep a phone's main thread busier, and a pick in
+   * the language list can take longer there than the switcher's retry allows.
+   */
+  async function openIn(page: Page, shell: Shell, path: string, lang: Lang, theme: 'light' | 'dark'): Promise<void> {
+    await page.goto('/home/index');
     const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
     if (theme === 'dark') {
       await current.themeSwitch.click();
       await current.expectDarkTheme(true);
     }
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect.poll(() => current.htmlLang()).toBe(lang);
   }
 
   for (const lang of ['en', 'de'] as const) {
@@ -445,8 +453,7 @@ test.describe('phone', () => {
 
       test(`spot ${theme} ${lang} 360`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
         await traderWithOrders(request, browser, baseURL!, memberToken);
-        await page.goto('/trade/index?type=bb&symbol=btcusdt');
-        await dress(shell, lang, theme);
+        await openIn(page, shell, '/trade/index?type=bb&symbol=btcusdt', lang, theme);
         await expect(page.getByRole('table', { name: t(lang, 'market.book.asks'), exact: true }).getByRole('row').nth(1)).toBeVisible();
         await shoot(page, `phone-spot-${suffix}`, { fullPage: false });
         const open = page.getByRole('list', { name: t(lang, 'trade.orders.tabs.open'), exact: true });
@@ -461,8 +468,7 @@ test.describe('phone', () => {
 
       test(`futures ${theme} ${lang} 360`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
         await futuresTrader(request, browser, baseURL!, memberToken);
-        await page.goto('/trade/index?type=usta&symbol=btcusdt');
-        await dress(shell, lang, theme);
+        await openIn(page, shell, '/trade/index?type=usta&symbol=btcusdt', lang, theme);
         const card = page
           .getByRole('list', { name: t(lang, 'futures.positions.table'), exact: true })
           .getByRole('listitem', { name: t(lang, 'futures.positions.row', { pair: 'BTC/USDT', side: t(lang, 'futures.side.long') }), exact: true });
@@ -494,8 +500,7 @@ test.describe('phone', () => {
 
   test('seconds light de 360', async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
     await bettorWithOrders(request, browser, baseURL!, memberToken);
-    await page.goto('/trade/index?type=seconds&symbol=btcusdt');
-    await dress(shell, 'de', 'light');
+    await openIn(page, shell, '/trade/index?type=seconds&symbol=btcusdt', 'de', 'light');
     await expect(page.getByRole('table', { name: t('de', 'seconds.orders.openTable') }).getByRole('timer').first()).toBeVisible();
     await shoot(page, 'phone-seconds-light-de-360', { fullPage: false });
     await page.getByRole('group', { name: t('de', 'seconds.sheet.bar'), exact: true }).getByRole('button').first().click();

@@ -191,7 +191,7 @@ function CoinTable({ hidden }: { hidden: boolean }) {
           <Flex gap="3" justify="space-between" align={{ base: 'stretch', md: 'center' }} direction={{ base: 'column', md: 'row' }}>
             <Tabs.List aria-label={t('funds.overview.bucketLabel')} maxW="full" overflowX="auto">
               {BUCKETS.map((b) => (
-                <Tabs.Trigger key={b} value={b} whiteSpace="nowrap">
+                <Tabs.Trigger key={b} value={b} whiteSpace="nowrap" flexShrink={0}>
                   {t(`funds.buckets.${b}`)}
                 </Tabs.Trigger>
               ))}
