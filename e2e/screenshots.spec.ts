@@ -181,13 +181,6 @@ for (const { path, heading, name, lang, theme } of [
   });
 }
 
-test('assets overview at 360 px', async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
-  await page.setViewportSize({ width: 360, height: 780 });
-  await fundMember(request, browser, baseURL!, memberToken);
-  await fundsScreenIn(page, shell, '/assets/index?key=overview', 'funds.screens.overview', 'de', 'light');
-  await shoot(page, 'assets-overview-360-de');
-});
-
 test('admin deposit review', async ({ memberToken, request, browser, baseURL }) => {
   await claimDeposit(request, memberToken, '120');
   const operator = await newOperator(browser, baseURL!, request);
@@ -210,10 +203,9 @@ for (const { lang, theme, width } of [
   { lang: 'en', theme: 'dark', width: 1440 },
   { lang: 'de', theme: 'light', width: 1440 },
   { lang: 'de', theme: 'dark', width: 1024 },
-  { lang: 'de', theme: 'light', width: 360 },
 ] as const) {
   test(`trade ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
-    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await page.setViewportSize({ width, height: 900 });
     await traderWithOrders(request, browser, baseURL!, memberToken);
     await page.goto('/trade/index?type=bb&symbol=btcusdt');
     const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
@@ -275,10 +267,9 @@ for (const { lang, theme, width } of [
   { lang: 'en', theme: 'dark', width: 1440 },
   { lang: 'de', theme: 'light', width: 1440 },
   { lang: 'de', theme: 'dark', width: 1440 },
-  { lang: 'de', theme: 'light', width: 360 },
 ] as const) {
   test(`seconds ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
-    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await page.setViewportSize({ width, height: 900 });
     await bettorWithOrders(request, browser, baseURL!, memberToken);
     await page.goto('/trade/index?type=seconds&symbol=btcusdt');
     const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
@@ -348,11 +339,9 @@ for (const { lang, theme, width } of [
   { lang: 'en', theme: 'dark', width: 1440 },
   { lang: 'de', theme: 'light', width: 1440 },
   { lang: 'de', theme: 'dark', width: 1440 },
-  { lang: 'en', theme: 'light', width: 360 },
-  { lang: 'de', theme: 'dark', width: 360 },
 ] as const) {
   test(`futures ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
-    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await page.setViewportSize({ width, height: 900 });
     await futuresTrader(request, browser, baseURL!, memberToken);
     await futuresIn(page, shell, lang, theme);
     await shoot(page, `futures-${theme}-${lang}-${width}`);
@@ -361,10 +350,9 @@ for (const { lang, theme, width } of [
 
 for (const { lang, theme, width } of [
   { lang: 'en', theme: 'light', width: 1440 },
-  { lang: 'de', theme: 'dark', width: 360 },
 ] as const) {
   test(`futures dialogs ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
-    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await page.setViewportSize({ width, height: 900 });
     await futuresTrader(request, browser, baseURL!, memberToken);
     await futuresIn(page, shell, lang, theme);
     const row = page.getByRole('table', { name: t(lang, 'futures.positions.table') }).getByRole('row').nth(1);
@@ -390,10 +378,9 @@ for (const { lang, theme, width } of [
   { lang: 'en', theme: 'light', width: 1440 },
   { lang: 'en', theme: 'dark', width: 1440 },
   { lang: 'de', theme: 'light', width: 1440 },
-  { lang: 'de', theme: 'dark', width: 360 },
 ] as const) {
   test(`futures statements ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
-    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await page.setViewportSize({ width, height: 900 });
     await futuresTrader(request, browser, baseURL!, memberToken);
     await apiPost(request, '/api/contract/order/submit', { symbol: 'btcusdt', side: 'sell', orderType: 'market', closePosition: true }, memberToken);
     await page.goto('/trade/index?type=usta&symbol=btcusdt');
@@ -434,3 +421,101 @@ for (const { path, name, lang, theme } of [
     await shoot(page, `${name}-${theme}-${lang}`);
   });
 }
+
+/**
+ * Phones (360 × 740, touch): the spot, futures and flash contract screens with their sticky bar,
+ * the order sheet open, the orders and positions as cards, a position's dialog, and the assets as
+ * cards — light and dark, English and German.
+ */
+test.describe('phone', () => {
+  test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+
+  /**
+   * Opens `path` in `lang` and `theme`, switched through the shell's own switches on the home page
+   * first (both are remembered): the trade screens keep a phone's main thread busier, and a pick in
+   * the language list can take longer there than the switcher's retry allows.
+   */
+  async function openIn(page: Page, shell: Shell, path: string, lang: Lang, theme: 'light' | 'dark'): Promise<void> {
+    await page.goto('/home/index');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect.poll(() => current.htmlLang()).toBe(lang);
+  }
+
+  for (const lang of ['en', 'de'] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      const suffix = `${theme}-${lang}-360`;
+
+      test(`spot ${theme} ${lang} 360`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+        await traderWithOrders(request, browser, baseURL!, memberToken);
+        await openIn(page, shell, '/trade/index?type=bb&symbol=btcusdt', lang, theme);
+        await expect(page.getByRole('table', { name: t(lang, 'market.book.asks'), exact: true }).getByRole('row').nth(1)).toBeVisible();
+        await shoot(page, `phone-spot-${suffix}`, { fullPage: false });
+        const open = page.getByRole('list', { name: t(lang, 'trade.orders.tabs.open'), exact: true });
+        await open.getByRole('listitem').first().scrollIntoViewIfNeeded();
+        await shoot(page, `phone-spot-orders-${suffix}`, { fullPage: false });
+        await page.getByRole('group', { name: t(lang, 'trade.sheet.bar'), exact: true }).getByRole('button', { name: t(lang, 'trade.form.buy'), exact: true }).click();
+        const sheet = page.getByRole('dialog', { name: t(lang, 'trade.sheet.title', { pair: 'BTC/USDT' }), exact: true });
+        await sheet.getByRole('textbox', { name: t(lang, 'trade.form.quantity'), exact: true }).fill('0.01');
+        await expect(sheet.getByRole('group', { name: t(lang, 'trade.preview.title'), exact: true })).toContainText(/\d/);
+        await shoot(page, `phone-spot-sheet-${suffix}`, { fullPage: false });
+      });
+
+      test(`futures ${theme} ${lang} 360`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+        await futuresTrader(request, browser, baseURL!, memberToken);
+        await openIn(page, shell, '/trade/index?type=usta&symbol=btcusdt', lang, theme);
+        const card = page
+          .getByRole('list', { name: t(lang, 'futures.positions.table'), exact: true })
+          .getByRole('listitem', { name: t(lang, 'futures.positions.row', { pair: 'BTC/USDT', side: t(lang, 'futures.side.long') }), exact: true });
+        await expect(card.getByLabel(t(lang, 'futures.positions.liquidationOf', { pair: 'BTC/USDT' }))).toHaveText(/\d/);
+        await expect(page.getByRole('table', { name: t(lang, 'market.book.asks'), exact: true }).getByRole('row').nth(1)).toBeVisible();
+        await shoot(page, `phone-futures-${suffix}`, { fullPage: false });
+        await card.scrollIntoViewIfNeeded();
+        await shoot(page, `phone-futures-positions-${suffix}`, { fullPage: false });
+        await card.getByRole('button', { name: t(lang, 'futures.positions.setTpSl'), exact: true }).click();
+        const dialog = page.getByRole('dialog', { name: t(lang, 'futures.tpsl.title') });
+        await expect(dialog).toBeVisible();
+        await shoot(page, `phone-futures-dialog-tpsl-${suffix}`, { fullPage: false });
+        await dialog.getByRole('button', { name: t(lang, 'futures.dialogs.cancel'), exact: true }).click();
+        await page.getByRole('group', { name: t(lang, 'futures.sheet.bar'), exact: true }).getByRole('button', { name: t(lang, 'futures.form.openShort'), exact: true }).click();
+        const sheet = page.getByRole('dialog', { name: t(lang, 'futures.sheet.title', { pair: 'BTC/USDT' }), exact: true });
+        await sheet.getByLabel(t(lang, 'futures.form.quantity')).fill('0.003');
+        await expect(sheet.getByLabel(t(lang, 'futures.preview.forShort', { label: t(lang, 'futures.preview.liquidation') }))).toHaveText(/\d/);
+        await shoot(page, `phone-futures-sheet-${suffix}`, { fullPage: false });
+      });
+
+      test(`assets ${theme} ${lang} 360`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+        await fundMember(request, browser, baseURL!, memberToken);
+        await fundsScreenIn(page, shell, '/assets/index?key=overview', 'funds.screens.overview', lang, theme);
+        await expect(page.getByRole('listitem', { name: t(lang, 'funds.overview.card', { coin: 'USDT' }), exact: true })).toBeVisible();
+        await shoot(page, `phone-assets-${suffix}`);
+      });
+    }
+  }
+
+  test('seconds light de 360', async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await bettorWithOrders(request, browser, baseURL!, memberToken);
+    await openIn(page, shell, '/trade/index?type=seconds&symbol=btcusdt', 'de', 'light');
+    await expect(page.getByRole('table', { name: t('de', 'seconds.orders.openTable') }).getByRole('timer').first()).toBeVisible();
+    await shoot(page, 'phone-seconds-light-de-360', { fullPage: false });
+    await page.getByRole('group', { name: t('de', 'seconds.sheet.bar'), exact: true }).getByRole('button').first().click();
+    const sheet = page.getByRole('dialog', { name: t('de', 'seconds.sheet.title', { pair: 'BTC/USDT' }), exact: true });
+    await sheet.getByLabel(t('de', 'seconds.form.stake')).fill('100');
+    await shoot(page, 'phone-seconds-sheet-light-de-360', { fullPage: false });
+  });
+
+  test('bills and contract assets dark de 360', async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await futuresTrader(request, browser, baseURL!, memberToken);
+    await fundsScreenIn(page, shell, '/assets/index?key=contract', 'funds.screens.contract', 'de', 'dark');
+    await expect(page.getByRole('listitem', { name: t('de', 'futures.positions.row', { pair: 'BTC/USDT', side: t('de', 'futures.side.long') }), exact: true })).toBeVisible();
+    await shoot(page, 'phone-assets-contract-dark-de-360');
+    await page.goto('/assets/index?key=records&tab=bills');
+    await expect(page.getByRole('status', { name: t('de', 'funds.loading') })).toHaveCount(0);
+    await shoot(page, 'phone-assets-bills-dark-de-360');
+  });
+});

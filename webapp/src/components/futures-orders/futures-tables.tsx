@@ -1,7 +1,8 @@
 /**
  * The user's futures tables, shared by the futures screen and the order lists of /account/entrust:
  * open positions (with the TP/SL, margin, stop order and close actions where the screen offers them), current
- * orders with cancel, order history, and stop orders (`contract/loss/*`) with cancel.
+ * orders with cancel, order history, and stop orders (`contract/loss/*`) with cancel. On phones each
+ * table is a list of cards instead (`./futures-cards.tsx`).
  *
  * @module
  */
@@ -16,6 +17,8 @@ import { SILENT, failure } from '../../lib/api-calls';
 import { toaster } from '../../lib/toaster';
 import { formatBalance, formatPercent, formatPnl, formatPrice, formatQuantity, orDash } from '../../lib/wasm';
 import { DataTable, type DataColumn } from '../data-table';
+import { useIsPhone } from '../../hooks/use-is-phone';
+import { OrderCards, PositionCards, StopCards } from './futures-cards';
 
 /** What a position's action button opens. */
 export type PositionAction = 'tpsl' | 'margin' | 'stop' | 'close';
@@ -54,6 +57,8 @@ function SideBadge({ side }: { side: 'long' | 'short' }) {
 
 export function FuturesPositionsTable({ loggedIn, positions, name, coinOf, onAction, busy }: FuturesTableProps & { positions: FuturesPosition[]; onAction?: (action: PositionAction, position: FuturesPosition) => void }) {
   const { t } = useTranslation();
+  const phone = useIsPhone();
+  if (phone) return <PositionCards loggedIn={loggedIn} positions={positions} name={name} coinOf={coinOf} onAction={onAction} busy={busy} />;
   const columns: DataColumn[] = [
     { key: 'pair', label: t('futures.positions.pair') },
     { key: 'size', label: t('futures.positions.size'), end: true },
@@ -150,6 +155,7 @@ export function FuturesPositionsTable({ loggedIn, positions, name, coinOf, onAct
 
 export function FuturesOrdersTable({ loggedIn, orders, name, coinOf, scope, busy }: FuturesTableProps & { orders: FuturesOrder[]; scope: 'current' | 'history' }) {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const time = useDateTimeFormatter();
   const refresh = useRefreshFutures();
   const cancel = useCancelFuturesOrder({ request: SILENT });
@@ -180,6 +186,7 @@ export function FuturesOrdersTable({ loggedIn, orders, name, coinOf, scope, busy
       refresh();
     }
   };
+  if (phone) return <OrderCards loggedIn={loggedIn} orders={orders} name={name} coinOf={coinOf} scope={scope} busy={busy} onCancel={(order) => void onCancel(order)} />;
   return (
     <DataTable label={t(scope === 'current' ? 'futures.orders.currentTable' : 'futures.orders.historyTable')} columns={columns} busy={busy}>
       {!loggedIn ? (
@@ -250,6 +257,7 @@ export function FuturesOrdersTable({ loggedIn, orders, name, coinOf, scope, busy
 
 export function FuturesStopsTable({ loggedIn, stops, name, coinOf, busy }: FuturesTableProps & { stops: FuturesStopOrder[] }) {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const time = useDateTimeFormatter();
   const refresh = useRefreshFutures();
   const cancel = useCancelFuturesStop({ request: SILENT });
@@ -271,6 +279,7 @@ export function FuturesStopsTable({ loggedIn, stops, name, coinOf, busy }: Futur
       refresh();
     }
   };
+  if (phone) return <StopCards loggedIn={loggedIn} stops={stops} name={name} coinOf={coinOf} busy={busy} onCancel={(stop) => void onCancel(stop)} />;
   return (
     <DataTable label={t('futures.stops.table')} columns={columns} busy={busy}>
       {!loggedIn ? (

@@ -5,13 +5,17 @@
  * back, and the live candle built from trades (`ChartLoader`). Light and dark follow the app's
  * colour mode; times follow the platform's time zone.
  *
+ * On phones (below 768 px) the bar shows the most used intervals as buttons and the others in a
+ * compact select, indicator legends drop their parameters, and the price pane keeps room at its top
+ * for them (`./phone-layout.ts`), so they never cover the highest candle's label.
+ *
  * The canvas is `role="img"`, named after the pair and interval and described by how many candles
  * it holds; everything it shows as text (legend, loading, errors) is also HTML.
  *
  * @module
  */
 
-import { Box, Button, Flex, HStack, Spinner, Text, chakra } from '@chakra-ui/react';
+import { Box, Button, Flex, HStack, NativeSelect, Spinner, Text, chakra } from '@chakra-ui/react';
 import { type Chart, dispose, init, utils } from 'klinecharts';
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +29,8 @@ import { ChartLoader, type ChartState } from './chart-loader';
 import { chartStyles } from './chart-theme';
 import { CHART_INTERVALS, type ChartInterval, DEFAULT_INTERVAL, periodOf, toChartInterval } from './intervals';
 import { useTimeZone } from '../../hooks/use-time-zone';
+import { useIsPhone } from '../../hooks/use-is-phone';
+import { BOTTOM_GAP, MORE_INTERVALS, PHONE_INTERVALS, candlePaneTopGap, subPaneTopGap } from './phone-layout';
 
 /** The indicators the toolbar toggles: three on the price pane, three in panes of their own. */
 export const MAIN_INDICATORS = ['MA', 'EMA', 'BOLL'] as const;
@@ -86,6 +92,7 @@ export const KlineChart = memo(function KlineChart({
 }: KlineChartProps) {
   const { t } = useTranslation();
   const { colorMode } = useColorMode();
+  const phone = useIsPhone();
   const { offsetMinutes, label: zoneLabel } = useTimeZone();
   const [interval, setIntervalState] = useState<ChartInterval>(storedInterval);
   const [indicators, setIndicators] = useState<IndicatorName[]>(storedIndicators);
@@ -191,6 +198,20 @@ export const KlineChart = memo(function KlineChart({
     }
   }, [indicators]);
 
+  // After the colours (setStyles with a theme name starts from that theme's styles again) and the
+  // indicators (their panes must exist to be given room for their legends).
+  const mainCount = indicators.filter((name) => (MAIN_INDICATORS as readonly string[]).includes(name)).length;
+  const paneHeight = phone ? (height.base ?? DEFAULT_HEIGHT.base) : 0;
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart) return;
+    chart.setStyles({ indicator: { tooltip: { title: { showParams: !phone } } } });
+    chart.overrideYAxis({ paneId: CANDLE_PANE, gap: { top: candlePaneTopGap(phone, mainCount, paneHeight), bottom: BOTTOM_GAP } });
+    for (const name of indicators) {
+      if ((SUB_INDICATORS as readonly string[]).includes(name)) chart.overrideYAxis({ paneId: `pane_${name}`, gap: { top: subPaneTopGap(phone, SUB_PANE_HEIGHT) } });
+    }
+  }, [phone, mainCount, paneHeight, colorMode, indicators]);
+
   const chooseInterval = (next: ChartInterval) => {
     writeStored(INTERVAL_STORAGE_KEY, next);
     setIntervalState(next);
@@ -230,38 +251,66 @@ export const KlineChart = memo(function KlineChart({
         wrap="wrap"
         borderBottomWidth="1px"
       >
-        <HStack
-          role="radiogroup"
-          aria-label={t('market.interval.label')}
-          gap="0.5"
-          flexWrap="nowrap"
-          overflowX="auto"
-          maxW="full"
-          css={{ scrollbarWidth: 'none' }}
-        >
-          {CHART_INTERVALS.map((value) => {
-            const checked = value === interval;
-            return (
-              <Button
-                key={value}
-                role="radio"
-                aria-checked={checked}
-                aria-label={t(`market.interval.long.${value}`)}
-                title={t(`market.interval.long.${value}`)}
-                size="xs"
-                variant={checked ? 'subtle' : 'ghost'}
-                colorPalette={checked ? 'brand' : 'gray'}
-                fontWeight={checked ? 'semibold' : 'medium'}
-                color={checked ? 'brand.fg' : 'fg.muted'}
-                px="2"
-                minW="0"
-                flexShrink={0}
-                onClick={() => chooseInterval(value)}
+        <HStack gap="1" minW="0" maxW="full">
+          <HStack
+            role="radiogroup"
+            aria-label={t('market.interval.label')}
+            gap="0.5"
+            flexWrap="nowrap"
+            overflowX="auto"
+            maxW="full"
+            css={{ scrollbarWidth: 'none' }}
+          >
+            {(phone ? PHONE_INTERVALS : CHART_INTERVALS).map((value) => {
+              const checked = value === interval;
+              return (
+                <Button
+                  key={value}
+                  role="radio"
+                  aria-checked={checked}
+                  aria-label={t(`market.interval.long.${value}`)}
+                  title={t(`market.interval.long.${value}`)}
+                  size="xs"
+                  variant={checked ? 'subtle' : 'ghost'}
+                  colorPalette={checked ? 'brand' : 'gray'}
+                  fontWeight={checked ? 'semibold' : 'medium'}
+                  color={checked ? 'brand.fg' : 'fg.muted'}
+                  px="2"
+                  minW={phone ? '9' : '0'}
+                  minH={phone ? '9' : undefined}
+                  flexShrink={0}
+                  onClick={() => chooseInterval(value)}
+                >
+                  {t(`market.interval.short.${value}`)}
+                </Button>
+              );
+            })}
+          </HStack>
+          {phone && (
+            <NativeSelect.Root size="xs" w="auto" flexShrink={0}>
+              <NativeSelect.Field
+                aria-label={t('market.interval.more')}
+                value={(MORE_INTERVALS as readonly string[]).includes(interval) ? interval : ''}
+                onChange={(event) => {
+                  const next = toChartInterval(event.currentTarget.value);
+                  if (next) chooseInterval(next);
+                }}
+                minH="9"
+                fontWeight={(MORE_INTERVALS as readonly string[]).includes(interval) ? 'semibold' : 'medium'}
+                color={(MORE_INTERVALS as readonly string[]).includes(interval) ? 'brand.fg' : 'fg.muted'}
               >
-                {t(`market.interval.short.${value}`)}
-              </Button>
-            );
-          })}
+                <option value="" disabled>
+                  {t('market.interval.moreShort')}
+                </option>
+                {MORE_INTERVALS.map((value) => (
+                  <option key={value} value={value}>
+                    {t(`market.interval.long.${value}`)}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          )}
         </HStack>
         <HStack role="group" aria-label={t('market.indicators')} gap="0.5" flexWrap="wrap">
           {ALL_INDICATORS.map((name, index) => {
@@ -277,6 +326,7 @@ export const KlineChart = memo(function KlineChart({
                 color={on ? 'brand.fg' : 'fg.muted'}
                 px="2"
                 minW="0"
+                minH={phone ? '9' : undefined}
                 ms={index === MAIN_INDICATORS.length ? '2' : undefined}
                 onClick={() => toggleIndicator(name)}
               >

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import type { SpotOrder } from '../../api/generated/model';
 import { type DataColumn, DataTable } from '../data-table';
 import { ChevronDownIcon } from '../icons';
+import { CardList, CardListState } from '../item-cards';
 import type { SpotFormat } from './format';
 
 /** What a paged table needs of its list query. */
@@ -62,6 +63,55 @@ export function PagedTable({
           onRetry={() => void query.refetch()}
         />
       </DataTable>
+      <Pager total={query.data?.total ?? 0} pageSize={pageSize} page={page} onPage={onPage} />
+    </>
+  );
+}
+
+/**
+ * The phone form of {@link PagedTable}: one page of `query`'s list as cards (`children`), or the
+ * loading, failed (with Retry) or `empty` line, in a list labelled `label`, and the page buttons.
+ */
+export function PagedCards({
+  label,
+  query,
+  loggedIn,
+  empty,
+  page,
+  pageSize,
+  onPage,
+  children,
+}: {
+  label: string;
+  query: PageQuery;
+  loggedIn: boolean;
+  empty: string;
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const isEmpty = (query.data?.records.length ?? 0) === 0;
+  return (
+    <>
+      <CardList label={label} busy={query.isFetching}>
+        {children}
+        {query.isPending && loggedIn ? (
+          <CardListState role="status">{t('trade.orders.loading')}</CardListState>
+        ) : query.isError && !query.data ? (
+          <CardListState role="alert">
+            <HStack justify="center" gap="3">
+              <Text as="span">{t('trade.orders.failed')}</Text>
+              <Button size="sm" variant="outline" onClick={() => void query.refetch()}>
+                {t('trade.orders.retry')}
+              </Button>
+            </HStack>
+          </CardListState>
+        ) : isEmpty ? (
+          <CardListState>{empty}</CardListState>
+        ) : null}
+      </CardList>
       <Pager total={query.data?.total ?? 0} pageSize={pageSize} page={page} onPage={onPage} />
     </>
   );
@@ -149,7 +199,7 @@ function StateRows({
 }
 
 /** Buy in the up colour, sell in the down colour (the word itself says which). */
-function SideText({ side }: { side: string }) {
+export function SideText({ side }: { side: string }) {
   const { t } = useTranslation();
   return (
     <Text as="span" fontWeight="semibold" color={side === 'buy' ? 'up' : 'down'}>

@@ -6,6 +6,8 @@
  * keystroke) and the account panel: positions with their TP/SL, margin and close dialogs, current
  * and history orders, stop orders. Kept live by the user channel (`POSITION`, `futuresOrder`,
  * `futuresStop`, `au`). Only pairs listed for contracts (`getCoinList`'s contract list) trade here.
+ * On phones (below 768 px) the form leaves the page for a bottom sheet opened by a Long / Short bar
+ * stuck to the bottom of the screen, and the account lists are cards.
  *
  * @module
  */
@@ -19,7 +21,9 @@ import type { CoinListEntry } from '../../api/generated/model';
 import { KlineChart } from '../../components/kline-chart';
 import { OrderBookPanel } from '../../components/order-book';
 import { RecentTrades } from '../../components/recent-trades';
+import { TradeSheet } from '../../components/trade-sheet';
 import { useCurrentUser } from '../../hooks/use-current-user';
+import { useIsPhone } from '../../hooks/use-is-phone';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { pairName } from '../../hooks/use-market-rows';
 import { useTickDirection } from '../../hooks/use-tick-direction';
@@ -89,6 +93,7 @@ export function FuturesPage({ symbol: fromPath }: { symbol?: string }) {
 
 function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string; coins: CoinListEntry[] }) {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const { offsetMinutes } = useTimeZone();
   const { user } = useCurrentUser();
   const [account, setAccount] = useState<AccountValues | null>(null);
@@ -110,7 +115,7 @@ function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string;
           gap="3"
           templateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))', lg: 'minmax(0, 1fr) 300px', xl: 'minmax(0, 1fr) 288px 340px' }}
           templateAreas={{
-            base: `"chart" "form" "side" "account"`,
+            base: phone ? `"chart" "side" "account"` : `"chart" "form" "side" "account"`,
             md: `"chart chart" "side form" "account account"`,
             lg: `"chart form" "side form" "account account"`,
             xl: `"chart side form" "account account form"`,
@@ -127,14 +132,25 @@ function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string;
               <RecentTrades coin={coin} offsetMinutes={offsetMinutes} rows={10} />
             </Box>
           </Flex>
-          <Box gridArea="form" minW="0">
-            <FuturesOrderForm coin={coin} pair={pair} lastPrice={lastPrice} picked={picked} account={account} />
-          </Box>
+          {!phone && (
+            <Box gridArea="form" minW="0">
+              <FuturesOrderForm coin={coin} pair={pair} lastPrice={lastPrice} picked={picked} account={account} />
+            </Box>
+          )}
           <Box gridArea="account" minW="0">
             <AccountPanel coin={coin} coins={coins} />
           </Box>
         </Grid>
       </Stack>
+      {phone && (
+        <TradeSheet
+          title={t('futures.sheet.title', { pair })}
+          barLabel={t('futures.sheet.bar')}
+          up={{ side: 'long', label: t('futures.form.openLong') }}
+          down={{ side: 'short', label: t('futures.form.openShort') }}
+          form={(side, close) => <FuturesOrderForm coin={coin} pair={pair} lastPrice={lastPrice} picked={picked} account={account} side={side} onPlaced={close} />}
+        />
+      )}
     </Container>
   );
 }

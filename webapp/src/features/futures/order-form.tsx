@@ -73,18 +73,26 @@ function signed(value: string): string {
   return value.startsWith('-') || /^0*(\.0*)?$/.test(value) ? value : `+${value}`;
 }
 
+/**
+ * The form. With `side` (the phone sheet, opened by Long or Short) only that side's button shows;
+ * `onPlaced` hears of every order the server accepted (the sheet closes then).
+ */
 export function FuturesOrderForm({
   coin,
   pair,
   lastPrice,
   picked,
   account,
+  side: onlySide,
+  onPlaced,
 }: {
   coin: CoinListEntry;
   pair: string;
   lastPrice: string | null;
   picked: PickedPrice | null;
   account: AccountValues | null;
+  side?: PositionSide;
+  onPlaced?: () => void;
 }) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
@@ -261,6 +269,7 @@ export function FuturesOrderForm({
       setTouched(new Set());
       setSubmitted(false);
       setServerErrors({});
+      onPlaced?.();
     } catch (error) {
       const info = failure(error, t('errors.unknown'));
       if (!info.unanswered) keys.settle();
@@ -448,7 +457,7 @@ export function FuturesOrderForm({
 
               {loggedIn ? (
                 <HStack gap="2">
-                  {(['long', 'short'] as const).map((side) => (
+                  {(onlySide ? [onlySide] : (['long', 'short'] as const)).map((side) => (
                     <Button
                       key={side}
                       type="button"

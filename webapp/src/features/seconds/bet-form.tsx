@@ -39,7 +39,23 @@ function PreviewRow({ label, value, tone }: { label: string; value: string; tone
   );
 }
 
-export function BetForm({ coin, pair, offer }: { coin: CoinListEntry; pair: string; offer: SecondsOffer }) {
+/**
+ * The form. With `direction` (the phone sheet, opened by Up or Down) only that direction's button
+ * shows; `onPlaced` hears of every bet the server accepted (the sheet closes then).
+ */
+export function BetForm({
+  coin,
+  pair,
+  offer,
+  direction: onlyDirection,
+  onPlaced,
+}: {
+  coin: CoinListEntry;
+  pair: string;
+  offer: SecondsOffer;
+  direction?: Direction;
+  onPlaced?: () => void;
+}) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
   const location = useLocation();
@@ -94,6 +110,7 @@ export function BetForm({ coin, pair, offer }: { coin: CoinListEntry; pair: stri
       setStake('');
       setTouched(false);
       setServerError(null);
+      onPlaced?.();
     } catch (error) {
       const info = failure(error, t('errors.unknown'));
       if (!info.unanswered) keys.settle();
@@ -210,32 +227,36 @@ export function BetForm({ coin, pair, offer }: { coin: CoinListEntry; pair: stri
 
         {loggedIn ? (
           <HStack gap="3">
-            <Button
-              type="button"
-              flex="1"
-              bg="up"
-              color="onUp"
-              _hover={{ opacity: 0.9 }}
-              loading={busy === 'up'}
-              disabled={busy !== null}
-              aria-label={t('seconds.form.upLabel', { pair, seconds: period?.seconds ?? 0 })}
-              onClick={() => void place('up')}
-            >
-              ▲ {t('seconds.direction.up')}
-            </Button>
-            <Button
-              type="button"
-              flex="1"
-              bg="down"
-              color="onDown"
-              _hover={{ opacity: 0.9 }}
-              loading={busy === 'down'}
-              disabled={busy !== null}
-              aria-label={t('seconds.form.downLabel', { pair, seconds: period?.seconds ?? 0 })}
-              onClick={() => void place('down')}
-            >
-              ▼ {t('seconds.direction.down')}
-            </Button>
+            {onlyDirection !== 'down' && (
+              <Button
+                type="button"
+                flex="1"
+                bg="up"
+                color="onUp"
+                _hover={{ opacity: 0.9 }}
+                loading={busy === 'up'}
+                disabled={busy !== null}
+                aria-label={t('seconds.form.upLabel', { pair, seconds: period?.seconds ?? 0 })}
+                onClick={() => void place('up')}
+              >
+                ▲ {t('seconds.direction.up')}
+              </Button>
+            )}
+            {onlyDirection !== 'up' && (
+              <Button
+                type="button"
+                flex="1"
+                bg="down"
+                color="onDown"
+                _hover={{ opacity: 0.9 }}
+                loading={busy === 'down'}
+                disabled={busy !== null}
+                aria-label={t('seconds.form.downLabel', { pair, seconds: period?.seconds ?? 0 })}
+                onClick={() => void place('down')}
+              >
+                ▼ {t('seconds.direction.down')}
+              </Button>
+            )}
           </HStack>
         ) : (
           <Stack gap="2">

@@ -4,7 +4,8 @@
  * whole-number stake, wasm-core preview) and the user's open bets with their countdown and settled
  * ones with the settlement price and the rule's inputs; a settled bet is toasted (`SETTLEMENT`). When the operator switched the product off
  * (`getSecondsConfig` says `enabled: false`) the screen says so instead; a pair not offered shows
- * a way back to BTC/USDT.
+ * a way back to BTC/USDT. On phones (below 768 px) the form leaves the page for a bottom sheet opened
+ * by an Up / Down bar stuck to the bottom of the screen.
  *
  * @module
  */
@@ -18,7 +19,9 @@ import type { CoinListEntry, SecondsOffer } from '../../api/generated/model';
 import { useGetSecondsConfig } from '../../api/generated/seconds-contracts/seconds-contracts';
 import { KlineChart } from '../../components/kline-chart';
 import { PairTickerHeader, tickerStats } from '../../components/pair-ticker-header';
+import { TradeSheet } from '../../components/trade-sheet';
 import { useCurrentUser } from '../../hooks/use-current-user';
+import { useIsPhone } from '../../hooks/use-is-phone';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { pairName } from '../../hooks/use-market-rows';
 import { useTickDirection } from '../../hooks/use-tick-direction';
@@ -119,6 +122,7 @@ export function SecondsPage() {
 
 function SecondsView({ coin, pair, offer, coins }: { coin: CoinListEntry; pair: string; offer: SecondsOffer; coins: CoinListEntry[] }) {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const { tickers, status } = useTickers();
   const ticker = tickers[coin.symbol];
   const detail = useMarketDetail(coin.symbol);
@@ -172,10 +176,19 @@ function SecondsView({ coin, pair, offer, coins }: { coin: CoinListEntry; pair: 
           <Box as="section" aria-label={t('seconds.chart', { pair })} minW="0">
             <KlineChart symbol={coin.symbol} pair={pair} pricePrecision={coin.pricePrecision} quantityPrecision={coin.quantityPrecision} height={CHART_HEIGHT} />
           </Box>
-          <BetForm coin={coin} pair={pair} offer={offer} />
+          {!phone && <BetForm coin={coin} pair={pair} offer={offer} />}
         </Grid>
         <SecondsOrders pairs={pairs} />
       </Stack>
+      {phone && (
+        <TradeSheet
+          title={t('seconds.sheet.title', { pair })}
+          barLabel={t('seconds.sheet.bar')}
+          up={{ side: 'up', label: `▲ ${t('seconds.direction.up')}` }}
+          down={{ side: 'down', label: `▼ ${t('seconds.direction.down')}` }}
+          form={(direction, close) => <BetForm coin={coin} pair={pair} offer={offer} direction={direction} onPlaced={close} />}
+        />
+      )}
     </Container>
   );
 }

@@ -56,13 +56,13 @@ export const OrdersPanel = memo(function OrdersPanel({ symbol }: { symbol: strin
         >
           <Flex align="center" justify="space-between" gap="3" px="3" wrap="wrap" borderBottomWidth="1px">
             <Tabs.List aria-label={t('trade.orders.title')} borderBottomWidth="0" overflowX="auto" maxW="full">
-              <Tabs.Trigger value="open" whiteSpace="nowrap">
+              <Tabs.Trigger value="open" whiteSpace="nowrap" flexShrink={0}>
                 {t('trade.orders.tabs.open')}
               </Tabs.Trigger>
-              <Tabs.Trigger value="history" whiteSpace="nowrap">
+              <Tabs.Trigger value="history" whiteSpace="nowrap" flexShrink={0}>
                 {t('trade.orders.tabs.history')}
               </Tabs.Trigger>
-              <Tabs.Trigger value="trades" whiteSpace="nowrap">
+              <Tabs.Trigger value="trades" whiteSpace="nowrap" flexShrink={0}>
                 {t('trade.orders.tabs.trades')}
               </Tabs.Trigger>
             </Tabs.List>

@@ -5,7 +5,8 @@
  * dispatched by the router to the futures screen.
  *
  * Layout (the book and the trades are one column, "side"; the trades list scrolls inside its panel):
- * - phones: one column — chart, form, book, trades, orders, markets;
+ * - phones (below 768 px): one column — chart, book, trades, orders (as cards), markets — and a bar
+ *   stuck to the bottom with Buy and Sell, each opening the order form in a bottom sheet;
  * - from 768 px: the chart across, then book + trades | form + markets, then the orders;
  * - from 1024 px: chart | form, then book and trades side by side | markets, then the orders across
  *   (the chart stretches to the form's height);
@@ -24,7 +25,9 @@ import { useGetCoinList } from '../../api/generated/common/common';
 import type { CoinListEntry } from '../../api/generated/model';
 import { OrderBookPanel } from '../../components/order-book';
 import { RecentTrades } from '../../components/recent-trades';
+import { TradeSheet } from '../../components/trade-sheet';
 import { useCurrentUser } from '../../hooks/use-current-user';
+import { useIsPhone } from '../../hooks/use-is-phone';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { pairName } from '../../hooks/use-market-rows';
 import { useTimeZone } from '../../hooks/use-time-zone';
@@ -103,6 +106,8 @@ export function TradePage() {
 }
 
 function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
+  const { t } = useTranslation();
+  const phone = useIsPhone();
   const { offsetMinutes } = useTimeZone();
   const { user } = useCurrentUser();
   useUserPush(user?.user.userId ?? null);
@@ -131,7 +136,7 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
           // markets panel below the form ends where its neighbours do.
           templateRows={{ md: 'auto auto minmax(0, 1fr) auto', lg: 'auto auto auto', xl: 'auto minmax(0, 1fr) auto' }}
           templateAreas={{
-            base: `"chart" "form" "side" "orders" "pairs"`,
+            base: phone ? `"chart" "side" "orders" "pairs"` : `"chart" "form" "side" "orders" "pairs"`,
             md: `"chart chart" "side form" "side pairs" "orders orders"`,
             lg: `"chart form" "side pairs" "orders orders"`,
             xl: `"chart side form" "chart side pairs" "orders orders pairs"`,
@@ -151,9 +156,11 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
               </Box>
             </Box>
           </Flex>
-          <Box gridArea="form" minW="0">
-            <OrderForm coin={coin} lastPrice={lastPrice} picked={picked} />
-          </Box>
+          {!phone && (
+            <Box gridArea="form" minW="0">
+              <OrderForm coin={coin} lastPrice={lastPrice} picked={picked} />
+            </Box>
+          )}
           <Box gridArea="orders" minW="0">
             <OrdersPanel symbol={coin.symbol} />
           </Box>
@@ -165,6 +172,15 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
           </Box>
         </Grid>
       </Stack>
+      {phone && (
+        <TradeSheet
+          title={t('trade.sheet.title', { pair })}
+          barLabel={t('trade.sheet.bar')}
+          up={{ side: 'buy', label: t('trade.form.buy') }}
+          down={{ side: 'sell', label: t('trade.form.sell') }}
+          form={(side, close) => <OrderForm coin={coin} lastPrice={lastPrice} picked={picked} initialSide={side} onPlaced={close} />}
+        />
+      )}
     </Container>
   );
 }

@@ -2,18 +2,23 @@
  * The assets overview: the total value of every bucket in USDT and BTC (getWalletAccount), one card
  * per bucket (funding, trading, earn), and the coin table of a bucket — available, frozen and value —
  * from getCurrencyAccount (funding: every asset) or getMyBalance (trading, earn: the coins held).
- * Actions lead to deposit, withdrawal, transfer and conversion, with the coin chosen.
+ * Actions lead to deposit, withdrawal, transfer and conversion, with the coin chosen. On phones each
+ * coin is a card (available, frozen, value and the actions at touch size), so Value and the actions
+ * never scroll out of sight.
  *
  * @module
  */
 
 import { Box, Button, Checkbox, Flex, HStack, IconButton, Input, InputGroup, SimpleGrid, Skeleton, Stack, Table, Tabs, Text } from '@chakra-ui/react';
+import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { BucketHoldings, CoinHolding, WalletAccount } from '../../../api/generated/model';
 import { useGetCurrencyAccount, useGetMyBalance, useGetWalletAccount } from '../../../api/generated/reports/reports';
 import { CoinLogo } from '../../../components/coin-logo';
+import { CardButton, CardList, CardListState, ItemCard } from '../../../components/item-cards';
+import { useIsPhone } from '../../../hooks/use-is-phone';
 import { compareDecimal } from '../../../lib/decimal';
 import { ScreenHeader } from '../components/frame';
 import { DepositIcon, EyeIcon, EyeOffIcon, SearchIcon, SwapIcon, TransferIcon, WithdrawIcon } from '../components/icons';
@@ -186,7 +191,7 @@ function CoinTable({ hidden }: { hidden: boolean }) {
           <Flex gap="3" justify="space-between" align={{ base: 'stretch', md: 'center' }} direction={{ base: 'column', md: 'row' }}>
             <Tabs.List aria-label={t('funds.overview.bucketLabel')} maxW="full" overflowX="auto">
               {BUCKETS.map((b) => (
-                <Tabs.Trigger key={b} value={b} whiteSpace="nowrap">
+                <Tabs.Trigger key={b} value={b} whiteSpace="nowrap" flexShrink={0}>
                   {t(`funds.buckets.${b}`)}
                 </Tabs.Trigger>
               ))}
@@ -232,6 +237,7 @@ function HoldingsTable({
   hidden: boolean;
 }) {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const rows = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (data?.coins ?? [])
@@ -240,10 +246,23 @@ function HoldingsTable({
       .sort((a, b) => compareDecimal(b.value.usdt, a.value.usdt) || a.coin.localeCompare(b.coin));
   }, [data, query, hideZero]);
   const mask = (text: string) => (hidden ? MASK : text);
+  const label = t('funds.overview.tableLabel', { bucket: t(`funds.buckets.${bucket}`) });
 
+  if (phone) {
+    return (
+      <Box borderWidth="1px" rounded="lg" bg="bg.subtle">
+        <CardList label={label}>
+          {rows.map((row) => (
+            <HoldingCard key={row.coin} row={row} bucket={bucket} mask={mask} />
+          ))}
+          {rows.length === 0 && <CardListState>{loading ? t('funds.loading') : t('funds.overview.empty')}</CardListState>}
+        </CardList>
+      </Box>
+    );
+  }
   return (
     <Table.ScrollArea borderWidth="1px" rounded="lg">
-      <Table.Root size="sm" aria-label={t('funds.overview.tableLabel', { bucket: t(`funds.buckets.${bucket}`) })}>
+      <Table.Root size="sm" aria-label={label}>
         <Table.Header>
           <Table.Row bg="bg.subtle">
             <Table.ColumnHeader ps="4">{t('funds.columns.coin')}</Table.ColumnHeader>
@@ -323,5 +342,48 @@ function HoldingRow({ row, bucket, mask }: { row: CoinHolding; bucket: Bucket; m
         </HStack>
       </Table.Cell>
     </Table.Row>
+  );
+}
+
+/** The links of a coin's actions: deposit, withdraw and convert in funding, transfer elsewhere. */
+function holdingActions(bucket: Bucket, coin: string, name: string, t: TFunction, href: ReturnType<typeof useFundsHref>) {
+  return bucket === 'funding'
+    ? [
+        { to: href({ screen: 'recharge', coin }), label: t('funds.actions.deposit'), name: t('funds.actions.depositCoin', { coin: name }) },
+        { to: href({ screen: 'withdraw', coin }), label: t('funds.actions.withdraw'), name: t('funds.actions.withdrawCoin', { coin: name }) },
+        { to: href({ screen: 'swap', coin }), label: t('funds.actions.convert'), name: t('funds.actions.convertCoin', { coin: name }) },
+      ]
+    : [{ to: href({ screen: 'transfer', coin }), label: t('funds.actions.transfer'), name: t('funds.actions.transferCoin', { coin: name }) }];
+}
+
+/** A coin of the bucket as a card (phones). */
+function HoldingCard({ row, bucket, mask }: { row: CoinHolding; bucket: Bucket; mask: (text: string) => string }) {
+  const { t } = useTranslation();
+  const href = useFundsHref();
+  const name = coinName(row.coin);
+  return (
+    <ItemCard
+      label={t('funds.overview.card', { coin: name })}
+      title={
+        <HStack gap="2">
+          <CoinLogo src={coinLogo(row.coin)} coin={row.coin} size="6" />
+          <Text as="span" fontWeight="semibold">
+            {name}
+          </Text>
+        </HStack>
+      }
+      fields={[
+        { label: t('funds.columns.valuation'), value: `${mask(formatUsdt(row.value.usdt))} USDT`, wide: true },
+        { label: t('funds.columns.available'), value: mask(formatCoin(row.available)) },
+        { label: t('funds.columns.frozen'), value: mask(formatCoin(row.frozen)) },
+      ]}
+      actions={holdingActions(bucket, row.coin, name, t, href).map((action) => (
+        <CardButton key={action.to} asChild colorPalette="brand" variant="subtle">
+          <RouterLink to={action.to} aria-label={action.name}>
+            {action.label}
+          </RouterLink>
+        </CardButton>
+      ))}
+    />
   );
 }

@@ -42,7 +42,7 @@ export function RecordsScreen() {
       >
         <Tabs.List aria-label={t('funds.records.listsLabel')} maxW="full" overflowX="auto" mb="4">
           {RECORD_TABS.map((value) => (
-            <Tabs.Trigger key={value} value={value} whiteSpace="nowrap">
+            <Tabs.Trigger key={value} value={value} whiteSpace="nowrap" flexShrink={0}>
               {t(`funds.records.${value}`)}
             </Tabs.Trigger>
           ))}

@@ -84,7 +84,23 @@ function rulesOf(coin: CoinListEntry): PairRules {
   };
 }
 
-export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; lastPrice: string | null; picked: PickedPrice | null }) {
+/**
+ * The form. `initialSide` is the side it opens with (the phone sheet opens it on the side tapped);
+ * `onPlaced` hears of every order the server accepted (the sheet closes then).
+ */
+export function OrderForm({
+  coin,
+  lastPrice,
+  picked,
+  initialSide = 'buy',
+  onPlaced,
+}: {
+  coin: CoinListEntry;
+  lastPrice: string | null;
+  picked: PickedPrice | null;
+  initialSide?: Side;
+  onPlaced?: () => void;
+}) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
   const location = useLocation();
@@ -101,7 +117,7 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
   const quote = coin.baseCoin.toUpperCase();
   const availableId = useId();
 
-  const [draft, setDraft] = useState<OrderDraft>(EMPTY_DRAFT);
+  const [draft, setDraft] = useState<OrderDraft>(() => ({ ...EMPTY_DRAFT, side: initialSide }));
   const [touched, setTouched] = useState<ReadonlySet<FormField>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Partial<Record<FormField, string>>>({});
@@ -186,6 +202,7 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
       setTouched(new Set());
       setSubmitted(false);
       setServerErrors({});
+      onPlaced?.();
     } catch (error) {
       const info = failure(error, t('errors.unknown'));
       if (!info.unanswered) keys.settle();
