@@ -8,6 +8,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { initI18n, loadAreas } from '../i18n';
 import { AREAS } from '../i18n/areas';
+import { notifySessionChanged } from '../lib/session';
 
 class ResizeObserverStub {
   observe() {}
@@ -41,4 +42,6 @@ await loadAreas(AREAS);
 
 afterEach(() => {
   cleanup();
+  // Tests write the session cookie themselves: forget what the last one read.
+  notifySessionChanged();
 });

@@ -128,7 +128,7 @@ function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string;
             </Box>
           </Flex>
           <Box gridArea="form" minW="0">
-            <FuturesOrderForm coin={coin} pair={pair} lastPrice={lastPrice} picked={picked} account={account} />
+            <FuturesOrderForm coin={coin} pair={pair} picked={picked} account={account} />
           </Box>
           <Box gridArea="account" minW="0">
             <AccountPanel coin={coin} coins={coins} />

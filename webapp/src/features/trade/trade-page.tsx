@@ -152,7 +152,7 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
             </Box>
           </Flex>
           <Box gridArea="form" minW="0">
-            <OrderForm coin={coin} lastPrice={lastPrice} picked={picked} />
+            <OrderForm coin={coin} picked={picked} />
           </Box>
           <Box gridArea="orders" minW="0">
             <OrdersPanel symbol={coin.symbol} />

@@ -11,7 +11,7 @@
  */
 
 import { Box, Button, Checkbox, Collapsible, Field, Flex, HStack, NativeSelect, Stack, Tabs, Text, chakra } from '@chakra-ui/react';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, memo, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useGetUserCoin } from '../../../api/generated/funds/funds';
@@ -20,7 +20,7 @@ import { useSubmitSpotOrder } from '../../../api/generated/spot-trading/spot-tra
 import { useRefreshSpot, useSpotFormat } from '../../../components/spot-orders';
 import { SILENT, failure } from '../../../lib/api-calls';
 import { ChevronDownIcon } from '../../../components/icons';
-import { useBestPrice } from '../../../lib/live';
+import { useLastPrice, useMarketPrice } from '../../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../../lib/session';
 import { toaster } from '../../../lib/toaster';
 import { fieldErrors, formatBalance, formatQuantity, orDash, spotOrderPreview, validateSpotOrder } from '../../../lib/wasm';
@@ -84,7 +84,11 @@ function rulesOf(coin: CoinListEntry): PairRules {
   };
 }
 
-export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; lastPrice: string | null; picked: PickedPrice | null }) {
+/**
+ * The spot order form. Memoised: the trade page re-renders when the last price moves, the form
+ * only when its own inputs (pair, picked price, balances, the market price of a market order) do.
+ */
+export const OrderForm = memo(function OrderForm({ coin, picked }: { coin: CoinListEntry; picked: PickedPrice | null }) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
   const location = useLocation();
@@ -93,9 +97,6 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
   const keys = useIdempotencyKey();
   const submit = useSubmitSpotOrder({ request: SILENT });
   const balances = useGetUserCoin({ query: { enabled: loggedIn, refetchInterval: BALANCE_REFRESH_MS } });
-  // The best prices only (strings): the form re-renders when they move, not on every book update.
-  const bestAsk = useBestPrice(coin.symbol, 'ask', true);
-  const bestBid = useBestPrice(coin.symbol, 'bid', true);
   const rules = useMemo(() => rulesOf(coin), [coin]);
   const base = coin.coin.toUpperCase();
   const quote = coin.baseCoin.toUpperCase();
@@ -107,6 +108,16 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
   const [serverErrors, setServerErrors] = useState<Partial<Record<FormField, string>>>({});
   const [seenPick, setSeenPick] = useState<number | null>(null);
   const [prefilled, setPrefilled] = useState(false);
+  // What the market does matters to a market order only (its estimate and minimum): the form
+  // follows the best price (else the last one) while it is on a market order, and the last price
+  // only until it has prefilled the limit price — not on every price change.
+  const lastPrice = useLastPrice(coin.symbol, coin.amount ?? null, true, !prefilled);
+  const marketPrice = useMarketPrice(coin.symbol, draft.side === 'buy' ? 'ask' : 'bid', {
+    fallback: coin.amount ?? null,
+    detailFallback: true,
+    tickerClose: true,
+    enabled: draft.orderType === 'market',
+  });
 
   // A level picked in the order book becomes the limit price (a market order turns into a limit one).
   if (picked && picked.n !== seenPick) {
@@ -125,7 +136,7 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
     return balances.data.coins.find((c) => c.coin.toLowerCase() === asset)?.funding ?? '0';
   };
   const context: Context = {
-    marketPrice: (draft.side === 'buy' ? bestAsk : bestBid) ?? lastPrice,
+    marketPrice,
     availableBase: funding(coin.coin.toLowerCase()),
     availableQuote: funding(coin.baseCoin.toLowerCase()),
   };
@@ -442,7 +453,7 @@ export function OrderForm({ coin, lastPrice, picked }: { coin: CoinListEntry; la
       </Tabs.Root>
     </Box>
   );
-}
+});
 
 function PreviewRow({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (
