@@ -17,7 +17,7 @@
  * Messages are applied to the feed's state as they arrive, but React hears about depth, trades,
  * kline, detail and ticker changes at most once per animation frame, all in the same task (one
  * notification per changed key), so a burst of messages costs one render. Components that need one
- * figure (`useLastPrice`, `useBestPrice`, `useTicker`) re-render only when it changes. Prices and quantities stay decimal strings throughout. The
+ * figure (`useLastPrice`, `useBestPrice`, `useMarketPrice`, `useTicker`) re-render only when it changes. Prices and quantities stay decimal strings throughout. The
  * socket, its ping and its reconnect are `socket-loop.ts`, shared with the user channel.
  *
  * @module
