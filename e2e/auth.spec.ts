@@ -49,7 +49,7 @@ test('register through the UI, log in, see the account menu, and log out with Ex
 
   await expect(page).toHaveURL('/home/index');
   await expect(auth.toast(t('en', 'auth.login.success'))).toBeVisible();
-  const accountMenu = shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account }), exact: true });
+  const accountMenu = shell.banner.getByRole('button', { name: t('en', 'nav.accountMenu.labelFor', { account }), exact: true });
   await expect(accountMenu).toBeVisible();
   await expect(shell.loginLink).toHaveCount(0);
   await expect(shell.registerLink).toHaveCount(0);
@@ -60,12 +60,12 @@ test('register through the UI, log in, see the account menu, and log out with Ex
   expect((cookie?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(604_800 - 600);
 
   await accountMenu.click();
-  await expect(page.getByRole('menuitem', { name: t('en', 'auth.menu.accountCenter'), exact: true })).toHaveAttribute('href', '/account/center');
-  await expect(page.getByRole('menuitem', { name: t('en', 'auth.menu.myAssets'), exact: true })).toHaveAttribute(
+  await expect(page.getByRole('menuitem', { name: t('en', 'nav.accountMenu.accountCenter'), exact: true })).toHaveAttribute('href', '/account/center');
+  await expect(page.getByRole('menuitem', { name: t('en', 'nav.accountMenu.myAssets'), exact: true })).toHaveAttribute(
     'href',
     '/assets/index?key=overview',
   );
-  await expect(page.getByRole('menuitem', { name: t('en', 'auth.menu.logout'), exact: true })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: t('en', 'nav.accountMenu.logout'), exact: true })).toBeVisible();
   // The menu answers Escape once focus is inside it.
   await expect.poll(() => page.getByRole('menu').evaluate((menu) => menu.contains(document.activeElement))).toBe(true);
   await page.keyboard.press('Escape');
@@ -102,7 +102,7 @@ test('a wrong password shows the error in the form and logs nobody in', async ({
   await auth.password.fill(memberAccount.password);
   await auth.loginButton.click();
   await expect(page).toHaveURL('/home/index');
-  await expect(shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }) })).toBeVisible();
+  await expect(shell.banner.getByRole('button', { name: t('en', 'nav.accountMenu.labelFor', { account: memberAccount.account }) })).toBeVisible();
 });
 
 test('registering a taken e-mail says it is registered, and the password rule stays under its error', async ({ visitor: page, auth, memberAccount }) => {
@@ -129,8 +129,8 @@ test('registering a taken e-mail says it is registered, and the password rule st
 test('Log out from a members-only screen lands on / (the home page), not on the login', async ({ member: page, memberAccount, shell }) => {
   await page.goto('/assets/index?key=overview');
   await expect(page.getByRole('heading', { name: t('en', 'funds.screens.overview'), exact: true }).first()).toBeVisible();
-  await shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }), exact: true }).click();
-  await page.getByRole('menuitem', { name: t('en', 'auth.menu.logout'), exact: true }).click();
+  await shell.banner.getByRole('button', { name: t('en', 'nav.accountMenu.labelFor', { account: memberAccount.account }), exact: true }).click();
+  await page.getByRole('menuitem', { name: t('en', 'nav.accountMenu.logout'), exact: true }).click();
   await expect(page).toHaveURL('/home/index');
   await expect(shell.loginLink).toBeVisible();
 });
@@ -177,7 +177,7 @@ test('reset the password through the UI: every session ends, the new password lo
   await auth.password.fill(newPassword);
   await auth.loginButton.click();
   await expect(page).toHaveURL('/home/index');
-  await expect(shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }) })).toBeVisible();
+  await expect(shell.banner.getByRole('button', { name: t('en', 'nav.accountMenu.labelFor', { account: memberAccount.account }) })).toBeVisible();
   expect(await loginToken(request, { account: memberAccount.account, password: newPassword })).toBeTruthy();
 });
 

@@ -127,8 +127,8 @@ for (const theme of ['light', 'dark'] as const) {
 
 test('account menu open', async ({ member: page, memberAccount, shell }) => {
   await homeIn(page, shell, 'en', 'light');
-  await shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }) }).click();
-  await expect(page.getByRole('menuitem', { name: t('en', 'auth.menu.logout'), exact: true })).toBeVisible();
+  await shell.banner.getByRole('button', { name: t('en', 'nav.accountMenu.labelFor', { account: memberAccount.account }) }).click();
+  await expect(page.getByRole('menuitem', { name: t('en', 'nav.accountMenu.logout'), exact: true })).toBeVisible();
   await shoot(page, 'account-menu-open', { fullPage: false });
 });
 

@@ -109,12 +109,12 @@ test('the top bar offers Log in and Register to visitors only', async ({ visitor
 
 test('the top bar shows the account menu instead of Log in / Register when logged in', async ({ member, memberAccount, shell }) => {
   await member.goto('/home/index');
-  const accountMenu = shell.banner.getByRole('button', { name: t('en', 'auth.menu.labelFor', { account: memberAccount.account }), exact: true });
+  const accountMenu = shell.banner.getByRole('button', { name: t('en', 'nav.accountMenu.labelFor', { account: memberAccount.account }), exact: true });
   await expect(accountMenu).toBeVisible();
   await expect(shell.loginLink).toHaveCount(0);
   await expect(shell.registerLink).toHaveCount(0);
   await accountMenu.click();
-  await expect(member.getByRole('menuitem', { name: t('en', 'auth.menu.myAssets'), exact: true })).toHaveAttribute(
+  await expect(member.getByRole('menuitem', { name: t('en', 'nav.accountMenu.myAssets'), exact: true })).toHaveAttribute(
     'href',
     '/assets/index?key=overview',
   );

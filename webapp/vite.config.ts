@@ -33,6 +33,8 @@ export default defineConfig({
     // Top-level await is what the wasm ESM integration compiles to.
     target: 'es2022',
     chunkSizeWarningLimit: 600,
+    // dist/.vite/manifest.json: which chunks each module needs (build/first-load.ts reads it).
+    manifest: true,
     rolldownOptions: {
       output: {
         codeSplitting: {
@@ -47,8 +49,14 @@ export default defineConfig({
               entriesAware: true,
               entriesAwareMergeThreshold: 40_000,
             },
-            // Chakra UI and what it is built on (Ark, Zag, Emotion): shared by the shell and every screen.
-            { name: 'chakra', test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@floating-ui|@internationalized|@pandacss|next-themes|stylis)[\\/]/, priority: 1, entriesAware: true, entriesAwareMergeThreshold: 40_000 },
+            // Chakra's styling engine and theme (Emotion, tokens, recipes): every page draws with it.
+            // Its components and their Ark / Zag state machines are left to the default splitting,
+            // so each travels with the screens and widgets that use it.
+            {
+              name: 'chakra',
+              test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](styled-system|theme|preset)|@emotion|@pandacss|stylis)/,
+              priority: 1,
+            },
           ],
         },
       },

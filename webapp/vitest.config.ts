@@ -1,5 +1,7 @@
 /**
- * Vitest: same app config, but `wasm-core` resolves to the Node.js build of the package.
+ * Vitest: same app config, but `wasm-core` resolves to the Node.js build of the package. Two
+ * projects: the app's tests (`src/`, jsdom, i18n set up) and the build's (`build/`, Node.js: the
+ * first-load budget builds the webapp and measures it).
  *
  * @module
  */
@@ -16,12 +18,28 @@ export default defineConfig({
     },
   },
   test: {
-    environment: 'jsdom',
-    setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
     server: { deps: { external: [/wasm-core[\\/]pkg-node/] } },
     css: false,
     // Generous limits: CI machines have 2 cores shared with cargo builds.
     testTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'app',
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
+          include: ['src/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'build',
+          environment: 'node',
+          include: ['build/**/*.test.ts'],
+        },
+      },
+    ],
   },
 });

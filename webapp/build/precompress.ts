@@ -11,7 +11,7 @@
  */
 
 import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -70,7 +70,8 @@ export function precompress(): Plugin {
     name: 'kestrel-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      // `resolve`: an absolute outDir (a build into a temporary folder) stays as it is.
+      outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       const count = await precompressDir(outDir);

@@ -4,10 +4,16 @@
  * 120 s is a failure ({@link ChunkLoadError}), like one the network or a new deploy refused; the
  * route's boundary (`route-boundary.tsx`) then offers a reload.
  *
+ * A screen's loader also waits for the i18n areas the screen needs (`screen-areas.ts`), fetched
+ * beside its code: the first render never shows raw keys, and an area that cannot be fetched fails
+ * the load like a chunk (its message is in the base texts, always there).
+ *
  * @module
  */
 
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { loadAreas } from '../i18n';
+import type { Area } from '../i18n/areas';
 
 /** How long a chunk may take before it counts as failed (spec section 8). */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -59,14 +65,22 @@ export type LazyScreen<P> = LazyExoticComponent<ComponentType<P>> & {
 };
 
 /**
- * A screen whose module `load` resolves to; `pick` takes the component from it. The module is
- * fetched once, shared by `preload` and the first render; after a failure the next render (a retry
- * of the boundary) fetches it again.
+ * `load()` and the texts of `areas` (fetched side by side), under the chunk timeout: resolves to
+ * the module once both have arrived.
  */
-export function lazyScreen<M, P>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): LazyScreen<P> {
+export function loadWithAreas<M>(load: () => Promise<M>, areas: readonly Area[], timeoutMs: number = CHUNK_TIMEOUT_MS): Promise<M> {
+  return withChunkTimeout(() => Promise.all([load(), loadAreas(areas)]).then(([module]) => module), timeoutMs);
+}
+
+/**
+ * A screen whose module `load` resolves to; `pick` takes the component from it; `areas` are the
+ * i18n areas it needs (`SCREEN_AREAS[…]`). Module and texts are fetched once, shared by `preload`
+ * and the first render; after a failure the next render (a retry of the boundary) fetches them again.
+ */
+export function lazyScreen<M, P>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>, areas: readonly Area[] = []): LazyScreen<P> {
   let pending: Promise<M> | null = null;
   const fetchModule = () => {
-    pending ??= withChunkTimeout(load).catch((error: unknown) => {
+    pending ??= loadWithAreas(load, areas).catch((error: unknown) => {
       pending = null;
       throw error;
     });

@@ -9,9 +9,9 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ThemeProvider } from 'next-themes';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { Toaster } from '../components/toaster';
 import { THEME_STORAGE_KEY } from '../hooks/use-color-mode';
 import { i18n } from '../i18n';
+import { LazyToaster } from './lazy-toaster';
 import { system } from './theme';
 
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
@@ -30,7 +30,7 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
             scriptProps={{ type: 'application/json' }}
           >
             {children}
-            <Toaster />
+            <LazyToaster />
           </ThemeProvider>
         </ChakraProvider>
       </QueryClientProvider>

@@ -15,24 +15,26 @@ import { AppShell } from './shell/app-shell';
 import { FullPageLayout } from './shell/full-page-layout';
 import { lazyScreen } from './lazy-screen';
 import { RouteBoundary } from './route-boundary';
+import { SCREEN_AREAS } from './screen-areas';
 
-// Every screen is its own chunk, fetched when its route first renders (or preloaded: `preloadScreen`).
-const AccountCenterPage = lazyScreen(() => import('../features/account/account-center-page'), (m) => m.AccountCenterPage);
-const AdminPage = lazyScreen(() => import('../features/admin/admin-page'), (m) => m.AdminPage);
-const LoginPage = lazyScreen(() => import('../features/auth/login-page'), (m) => m.LoginPage);
-const RegisterPage = lazyScreen(() => import('../features/auth/register-page'), (m) => m.RegisterPage);
-const ResetPage = lazyScreen(() => import('../features/auth/reset-page'), (m) => m.ResetPage);
-const EntrustPage = lazyScreen(() => import('../features/entrust/entrust-page'), (m) => m.EntrustPage);
-const AssetsPage = lazyScreen(() => import('../features/funds/assets-page'), (m) => m.AssetsPage);
-const WalletPage = lazyScreen(() => import('../features/funds/wallet-page'), (m) => m.WalletPage);
-const HomePage = lazyScreen(() => import('../features/home/home-page'), (m) => m.HomePage);
-const MarketPage = lazyScreen(() => import('../features/market/market-page'), (m) => m.MarketPage);
-const MarketsPage = lazyScreen(() => import('../features/markets/markets-page'), (m) => m.MarketsPage);
-const RulesPage = lazyScreen(() => import('../features/rules/rules-page'), (m) => m.RulesPage);
-const FuturesPage = lazyScreen(() => import('../features/futures/futures-page'), (m) => m.FuturesPage);
-const SecondsPage = lazyScreen(() => import('../features/seconds/seconds-page'), (m) => m.SecondsPage);
-const FullScreenChartPage = lazyScreen(() => import('../features/trade/full-screen-chart'), (m) => m.FullScreenChartPage);
-const TradePage = lazyScreen(() => import('../features/trade/trade-page'), (m) => m.TradePage);
+// Every screen is its own chunk, fetched with the i18n areas it needs when its route first renders
+// (or preloaded: `preloadScreen`).
+const AccountCenterPage = lazyScreen(() => import('../features/account/account-center-page'), (m) => m.AccountCenterPage, SCREEN_AREAS['features/account/account-center-page']);
+const AdminPage = lazyScreen(() => import('../features/admin/admin-page'), (m) => m.AdminPage, SCREEN_AREAS['features/admin/admin-page']);
+const LoginPage = lazyScreen(() => import('../features/auth/login-page'), (m) => m.LoginPage, SCREEN_AREAS['features/auth/login-page']);
+const RegisterPage = lazyScreen(() => import('../features/auth/register-page'), (m) => m.RegisterPage, SCREEN_AREAS['features/auth/register-page']);
+const ResetPage = lazyScreen(() => import('../features/auth/reset-page'), (m) => m.ResetPage, SCREEN_AREAS['features/auth/reset-page']);
+const EntrustPage = lazyScreen(() => import('../features/entrust/entrust-page'), (m) => m.EntrustPage, SCREEN_AREAS['features/entrust/entrust-page']);
+const AssetsPage = lazyScreen(() => import('../features/funds/assets-page'), (m) => m.AssetsPage, SCREEN_AREAS['features/funds/assets-page']);
+const WalletPage = lazyScreen(() => import('../features/funds/wallet-page'), (m) => m.WalletPage, SCREEN_AREAS['features/funds/wallet-page']);
+const HomePage = lazyScreen(() => import('../features/home/home-page'), (m) => m.HomePage, SCREEN_AREAS['features/home/home-page']);
+const MarketPage = lazyScreen(() => import('../features/market/market-page'), (m) => m.MarketPage, SCREEN_AREAS['features/market/market-page']);
+const MarketsPage = lazyScreen(() => import('../features/markets/markets-page'), (m) => m.MarketsPage, SCREEN_AREAS['features/markets/markets-page']);
+const RulesPage = lazyScreen(() => import('../features/rules/rules-page'), (m) => m.RulesPage, SCREEN_AREAS['features/rules/rules-page']);
+const FuturesPage = lazyScreen(() => import('../features/futures/futures-page'), (m) => m.FuturesPage, SCREEN_AREAS['features/futures/futures-page']);
+const SecondsPage = lazyScreen(() => import('../features/seconds/seconds-page'), (m) => m.SecondsPage, SCREEN_AREAS['features/seconds/seconds-page']);
+const FullScreenChartPage = lazyScreen(() => import('../features/trade/full-screen-chart'), (m) => m.FullScreenChartPage, SCREEN_AREAS['features/trade/full-screen-chart']);
+const TradePage = lazyScreen(() => import('../features/trade/trade-page'), (m) => m.TradePage, SCREEN_AREAS['features/trade/trade-page']);
 
 /**
  * /trade/index: phones go to the configured mobile site (when there is one); desktops trade here —

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../i18n';
 import { MarketFeed, setMarketFeed } from '../lib/live';
+import { startSession } from '../lib/session';
 import { FakeSocket } from '../test/fake-socket';
 import { pickOption, renderApp } from '../test/render';
 
@@ -122,7 +123,7 @@ describe('top bar and side menu', () => {
     expect(within(nav).queryByRole('button', { name: 'Exit' })).toBeNull();
     visitor.unmount();
 
-    document.cookie = 'coin-access-token=tok; path=/';
+    startSession('tok');
     const member = renderApp('/about/index');
     fireEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
     nav = await screen.findByRole('navigation', { name: 'Main menu' });

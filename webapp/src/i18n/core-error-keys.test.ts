@@ -1,13 +1,15 @@
 /**
  * Every error wasm-core can report (as its JSON vectors show it: `{code, key, params}`) must have a
- * text in the locales, and that text may only use placeholders the payload fills. The locale test
- * checks that the 13 other languages have every key of en.json, so checking en.json here is enough.
+ * text in the base file of the locales (`en.json`, loaded before any screen: an error can show on
+ * any of them, whatever areas it loaded), and that text may only use placeholders the payload fills.
+ * The locale test checks that the 13 other languages have every key of English, so checking
+ * en.json here is enough.
  *
  * @module
  */
 
 import { describe, expect, it } from 'vitest';
-import { en } from './index';
+import en from './en.json';
 
 const vectorFiles = import.meta.glob<unknown>('../../../wasm-core/tests/vectors/*.json', {
   eager: true,

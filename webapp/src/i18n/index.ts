@@ -1,12 +1,17 @@
 /**
- * i18next setup: English is bundled, the other 13 locales load on demand. The chosen language is
- * kept in local storage (`coin_web-lang`) and mirrored to `<html lang>`.
+ * i18next setup. The chosen language is kept in local storage (`coin_web-lang`) and mirrored to
+ * `<html lang>`.
  *
- * A language's messages are `./<code>.json` (shell, markets, errors) merged with one file per
- * feature area, `./<area>/<code>.json`, whose only top-level key is the area (`auth`, `account`,
- * `kyc`, `market`, `funds`, `trade`), so feature areas own their texts without touching each
- * other's files.
- * A new area is picked up by the globs below: adding its 14 files is all it takes.
+ * A language's messages are `./<code>.json` (shell, markets, errors: what every page needs) merged
+ * with one file per feature area, `./<area>/<code>.json`, whose only top-level key is the area
+ * (`auth`, `account`, `kyc`, `market`, `funds`, `trade`, …), so feature areas own their texts
+ * without touching each other's files.
+ *
+ * Only English's base file is part of the page's first download. Every other file loads on demand:
+ * a language's base file when it is chosen, an area's file when a screen needing it is about to
+ * render ({@link loadAreas}, awaited by the screen's loader in `src/app/lazy-screen.ts`, so a
+ * screen's first render never shows raw keys), in the current language, and again in any language
+ * chosen later. A new area is picked up by the globs below once it is listed in `./areas.ts`.
  *
  * @module
  */
@@ -14,32 +19,66 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readStored, writeStored } from '../lib/storage';
+import type { Area } from './areas';
 import enBase from './en.json';
 import { DEFAULT_LANGUAGE, type LanguageCode, toLanguageCode } from './languages';
 
 /** Storage key (under `coin_web-`) of the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'lang';
 
-/** The English messages (the reference every other language must match key for key). */
-export const en: Record<string, unknown> = Object.assign(
-  { ...enBase },
-  ...Object.values(import.meta.glob<Record<string, unknown>>('./*/en.json', { eager: true, import: 'default' })),
-);
-
 type Bundle = Record<string, unknown>;
-const loaders = import.meta.glob<Bundle>(['./*.json', './*/*.json', '!./en.json', '!./*/en.json'], { import: 'default' });
+const baseLoaders = import.meta.glob<Bundle>(['./*.json', '!./en.json'], { import: 'default' });
+const areaLoaders = import.meta.glob<Bundle>('./*/*.json', { import: 'default' });
 
-/** The file paths of one language: its base file and one per feature area. */
-function bundlePaths(code: string): string[] {
-  return Object.keys(loaders).filter((path) => path === `./${code}.json` || path.endsWith(`/${code}.json`));
+/** The areas some screen asked for: loaded in every language the interface switches to. */
+const wanted = new Set<Area>();
+/** `code/area` → its load in flight, so each file is fetched once. */
+const areaLoads = new Map<string, Promise<void>>();
+
+/** Settles once i18next is initialised: texts fetched before (the first screen's) wait for it. */
+let markInitialised: () => void = () => {};
+const initialised = new Promise<void>((resolve) => (markInitialised = resolve));
+
+/** Languages whose base file is loaded (English is bundled). */
+const bases = new Set<LanguageCode>([DEFAULT_LANGUAGE]);
+
+async function ensureBase(code: LanguageCode): Promise<void> {
+  if (bases.has(code)) return;
+  const load = baseLoaders[`./${code}.json`];
+  if (!load) throw new Error(`No translations for ${code}`);
+  i18n.addResourceBundle(code, 'translation', await load(), true, true);
+  bases.add(code);
 }
 
-async function ensureBundle(code: LanguageCode): Promise<void> {
-  if (i18n.hasResourceBundle(code, 'translation')) return;
-  const paths = bundlePaths(code);
-  if (!paths.includes(`./${code}.json`)) throw new Error(`No translations for ${code}`);
-  const parts = await Promise.all(paths.map((path) => loaders[path]!()));
-  i18n.addResourceBundle(code, 'translation', Object.assign({}, ...parts));
+function ensureArea(code: LanguageCode, area: Area): Promise<void> {
+  if (i18n.isInitialized && i18n.getResource(code, 'translation', area) !== undefined) return Promise.resolve();
+  const id = `${code}/${area}`;
+  let pending = areaLoads.get(id);
+  if (!pending) {
+    const load = areaLoaders[`./${area}/${code}.json`];
+    if (!load) return Promise.reject(new Error(`No ${area} translations for ${code}`));
+    // Settled either way, the entry goes: loaded texts are in i18next, and after a failure the next
+    // screen load (a retry of its boundary) fetches the file again.
+    pending = Promise.all([load(), initialised])
+      .then(([messages]) => {
+        i18n.addResourceBundle(code, 'translation', messages, true, true);
+      })
+      .finally(() => areaLoads.delete(id));
+    areaLoads.set(id, pending);
+  }
+  return pending;
+}
+
+/**
+ * Loads the texts of `areas` in the current language (and remembers them, so a language chosen
+ * later loads them too). Rejects when a file cannot be fetched; the caller's boundary shows its
+ * error, whose texts are in the base file.
+ */
+export async function loadAreas(areas: readonly Area[]): Promise<void> {
+  for (const area of areas) wanted.add(area);
+  // Before i18next starts (the entry preloads the first screen meanwhile): the language it will start in.
+  const code = i18n.isInitialized ? currentLanguage() : initialLanguage();
+  await Promise.all(areas.map((area) => ensureArea(code, area)));
 }
 
 /** The language the user chose before, else the default. */
@@ -47,29 +86,35 @@ export function initialLanguage(): LanguageCode {
   return toLanguageCode(readStored(LANGUAGE_STORAGE_KEY)) ?? DEFAULT_LANGUAGE;
 }
 
-/** Initialises i18next in `language` (loading its bundle first). */
+/** Initialises i18next in `language` (loading its base file first). */
 export async function initI18n(language: LanguageCode = initialLanguage()): Promise<typeof i18n> {
   if (!i18n.isInitialized) {
     await i18n.use(initReactI18next).init({
-      resources: { en: { translation: en } },
+      resources: { en: { translation: { ...enBase } } },
       lng: DEFAULT_LANGUAGE,
       fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: [...new Set([DEFAULT_LANGUAGE, ...Object.keys(loaders).filter((p) => p.split('/').length === 2).map((p) => p.slice(2, -5))])],
+      supportedLngs: [DEFAULT_LANGUAGE, ...Object.keys(baseLoaders).map((path) => path.slice(2, -5))],
       interpolation: { escapeValue: false },
       returnNull: false,
     });
+    markInitialised();
   }
   await setLanguage(language, { persist: false });
   return i18n;
 }
 
-/** Switches the interface language, persists it and updates `<html lang>`. */
+/**
+ * Switches the interface language (its base file and the areas screens asked for so far),
+ * persists it and updates `<html lang>`. A language that cannot be loaded leaves English.
+ */
 export async function setLanguage(code: LanguageCode, options: { persist?: boolean } = {}): Promise<void> {
   try {
-    await ensureBundle(code);
+    await ensureBase(code);
+    await Promise.all([...wanted].map((area) => ensureArea(code, area)));
   } catch (error) {
     console.error(error);
     code = DEFAULT_LANGUAGE;
+    await Promise.all([...wanted].map((area) => ensureArea(code, area))).catch((reason: unknown) => console.error(reason));
   }
   await i18n.changeLanguage(code);
   if (options.persist !== false) writeStored(LANGUAGE_STORAGE_KEY, code);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { en } from './index';
+import { AREAS } from './areas';
 import { LANGUAGES } from './languages';
 
 const files = import.meta.glob<Record<string, unknown>>(['./*.json', './*/*.json'], { eager: true, import: 'default' });
@@ -25,7 +25,7 @@ function placeholders(text: string): string[] {
   return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1] ?? '').sort();
 }
 
-const reference = flatten(en);
+const reference = flatten(locales['./en.json']);
 
 describe('locales', () => {
   it('has exactly one file per language of the switcher, in the base folder and in every area', () => {
@@ -38,6 +38,11 @@ describe('locales', () => {
         .sort();
       expect(codes, `area '${area}'`).toEqual(LANGUAGES.map((l) => l.code).sort());
     }
+  });
+
+  it('lists every area folder in areas.ts (what screens can ask for)', () => {
+    const folders = [...new Set(Object.keys(files).map((path) => path.split('/').slice(1, -1).join('/')))].filter(Boolean).sort();
+    expect([...AREAS].sort()).toEqual(folders);
   });
 
   it('gives every feature-area file the area as its only top-level key', () => {

@@ -17,7 +17,7 @@
  * Messages are applied to the feed's state as they arrive, but React hears about depth, trades,
  * kline, detail and ticker changes at most once per animation frame, all in the same task (one
  * notification per changed key), so a burst of messages costs one render. Components that need one
- * figure (`useLastPrice`, `useBestPrice`, `useTicker`) re-render only when it changes. Prices and quantities stay decimal strings throughout. The
+ * figure (`useLastPrice`, `useBestPrice`, `useMarketPrice`, `useTicker`) re-render only when it changes. Prices and quantities stay decimal strings throughout. The
  * socket, its ping and its reconnect are `socket-loop.ts`, shared with the user channel.
  *
  * @module
@@ -687,32 +687,82 @@ export function useTicker(symbol: string | null): Ticker | undefined {
 /**
  * React hook: the last price of `symbol` — its newest trade, else the `DETAIL` last price, else
  * (with `tickerClose`) its ticker's close, else `fallback`. A string, so the component re-renders
- * only when the price itself changes, not on every trade, book or ticker message.
+ * only when the price itself changes, not on every trade, book or ticker message. While `enabled`
+ * is false it subscribes to nothing and answers `null` (an order form needs the price once, to
+ * prefill its limit price).
  */
-export function useLastPrice(symbol: string, fallback: string | null, tickerClose = false): string | null {
+export function useLastPrice(symbol: string, fallback: string | null, tickerClose = false, enabled = true): string | null {
   const feed = marketFeed();
   const pair = symbol.toLowerCase();
   useEffect(() => {
+    if (!enabled) return;
     feed.start();
     const releases = [feed.subscribe('trade', pair), feed.subscribe('detail', pair)];
     if (tickerClose) releases.push(feed.subscribe('ticker', '*'));
     return () => releases.forEach((release) => release());
-  }, [feed, pair, tickerClose]);
+  }, [feed, pair, tickerClose, enabled]);
   const subscribe = useCallback(
     (listener: () => void) => {
+      if (!enabled) return () => {};
       const stops = [feed.watch(`trade|${pair}`, listener), feed.watch(`detail|${pair}`, listener)];
       if (tickerClose) stops.push(feed.listen(listener));
       return () => stops.forEach((stop) => stop());
     },
-    [feed, pair, tickerClose],
+    [feed, pair, tickerClose, enabled],
+  );
+  const get = useCallback(() => (enabled ? lastPriceOf(feed, pair, tickerClose) ?? fallback : null), [feed, pair, tickerClose, fallback, enabled]);
+  return useSyncExternalStore(subscribe, get, get);
+}
+
+function lastPriceOf(feed: MarketFeed, pair: string, tickerClose: boolean): string | undefined {
+  return (
+    feed.getTrades(pair)[0]?.price ??
+    feed.getDetail(pair)?.lastPrice ??
+    (tickerClose ? feed.getSnapshot().tickers[pair]?.close : undefined)
+  );
+}
+
+function bestPriceOf(feed: MarketFeed, pair: string, side: 'bid' | 'ask', detailFallback: boolean): string | null {
+  const book = feed.getOrderBook(pair);
+  const top = (side === 'bid' ? book?.bids[0] : book?.asks[0])?.[0];
+  if (top !== undefined) return top;
+  if (!detailFallback) return null;
+  const detail = feed.getDetail(pair);
+  return (side === 'bid' ? detail?.bestBid : detail?.bestAsk) ?? null;
+}
+
+/**
+ * React hook: the price a market order taking `side` of `symbol`'s book is expected to fill at —
+ * the best price of that side ({@link useBestPrice}), else the last price ({@link useLastPrice}),
+ * else `fallback`. While `enabled` is false (the form is not on a market order) it subscribes to
+ * nothing and answers `null`: a limit order's form does not re-render as the market moves.
+ */
+export function useMarketPrice(
+  symbol: string,
+  side: 'bid' | 'ask',
+  { fallback = null, detailFallback = false, tickerClose = false, enabled = true }: { fallback?: string | null; detailFallback?: boolean; tickerClose?: boolean; enabled?: boolean } = {},
+): string | null {
+  const feed = marketFeed();
+  const pair = symbol.toLowerCase();
+  useEffect(() => {
+    if (!enabled) return;
+    feed.start();
+    const releases = [feed.subscribe('depth', pair), feed.subscribe('trade', pair), feed.subscribe('detail', pair)];
+    if (tickerClose) releases.push(feed.subscribe('ticker', '*'));
+    return () => releases.forEach((release) => release());
+  }, [feed, pair, tickerClose, enabled]);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      if (!enabled) return () => {};
+      const stops = [feed.watch(`depth|${pair}`, listener), feed.watch(`trade|${pair}`, listener), feed.watch(`detail|${pair}`, listener)];
+      if (tickerClose) stops.push(feed.listen(listener));
+      return () => stops.forEach((stop) => stop());
+    },
+    [feed, pair, tickerClose, enabled],
   );
   const get = useCallback(
-    () =>
-      feed.getTrades(pair)[0]?.price ??
-      feed.getDetail(pair)?.lastPrice ??
-      (tickerClose ? feed.getSnapshot().tickers[pair]?.close : undefined) ??
-      fallback,
-    [feed, pair, tickerClose, fallback],
+    () => (enabled ? (bestPriceOf(feed, pair, side, detailFallback) ?? lastPriceOf(feed, pair, tickerClose) ?? fallback) : null),
+    [feed, pair, side, detailFallback, tickerClose, fallback, enabled],
   );
   return useSyncExternalStore(subscribe, get, get);
 }
@@ -739,14 +789,7 @@ export function useBestPrice(symbol: string, side: 'bid' | 'ask', detailFallback
     },
     [feed, pair, detailFallback],
   );
-  const get = useCallback(() => {
-    const book = feed.getOrderBook(pair);
-    const top = (side === 'bid' ? book?.bids[0] : book?.asks[0])?.[0];
-    if (top !== undefined) return top;
-    if (!detailFallback) return null;
-    const detail = feed.getDetail(pair);
-    return (side === 'bid' ? detail?.bestBid : detail?.bestAsk) ?? null;
-  }, [feed, pair, side, detailFallback]);
+  const get = useCallback(() => bestPriceOf(feed, pair, side, detailFallback), [feed, pair, side, detailFallback]);
   return useSyncExternalStore(subscribe, get, get);
 }
 

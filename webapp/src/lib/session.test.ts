@@ -1,3 +1,4 @@
+import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   getAccessToken,
@@ -10,6 +11,7 @@ import {
   sessionCookie,
   startSession,
   subscribeSession,
+  useIsLoggedIn,
 } from './session';
 
 function clearCookies() {
@@ -63,6 +65,43 @@ describe('session lifecycle', () => {
   it('reads unreadable stored user info as none', () => {
     localStorage.setItem('coin_web-userInfo', '{not json');
     expect(readUserInfo()).toBeNull();
+  });
+});
+
+describe('useIsLoggedIn', () => {
+  it('reads the cookie once per session event, not on every render', () => {
+    const reads = vi.spyOn(Document.prototype, 'cookie', 'get');
+    const { result, rerender } = renderHook(() => useIsLoggedIn());
+    for (let i = 0; i < 20; i += 1) rerender();
+    expect(result.current).toBe(false);
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(1);
+
+    act(() => startSession('token-1'));
+    expect(result.current).toBe(true);
+    for (let i = 0; i < 20; i += 1) rerender();
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(2);
+
+    act(() => logout());
+    expect(result.current).toBe(false);
+    reads.mockRestore();
+  });
+
+  it('follows another tab logging in or out, and the cookie as it is when the tab comes back', () => {
+    const { result } = renderHook(() => useIsLoggedIn());
+    expect(result.current).toBe(false);
+    // Another tab logged in: it set the cookie and the login flag.
+    document.cookie = 'coin-access-token=other-tab; path=/';
+    expect(result.current).toBe(false);
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: 'coin_web-isLogin', newValue: 'true' }));
+    });
+    expect(result.current).toBe(true);
+    // The cookie went away while the tab was hidden (it expired): seen when the tab is shown again.
+    clearCookies();
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    expect(result.current).toBe(false);
   });
 });
 

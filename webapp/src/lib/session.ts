@@ -13,7 +13,7 @@
  */
 
 import { useSyncExternalStore } from 'react';
-import { readStored, removeStored, writeStored } from './storage';
+import { STORAGE_PREFIX, readStored, removeStored, writeStored } from './storage';
 
 /** Cookie holding the `satoken` sent with every API call. */
 export const ACCESS_TOKEN_COOKIE = 'coin-access-token';
@@ -31,8 +31,27 @@ export const LOGIN_PATH = '/user/login';
 
 const listeners = new Set<() => void>();
 
+/**
+ * Whether the token cookie was there when last read: `useIsLoggedIn` runs on every render of every
+ * component using it, and reading `document.cookie` is not free (it was ~3 ms a second of a
+ * streaming trade page). Forgotten on every session event below.
+ */
+let cachedLoggedIn: boolean | null = null;
+
 function notify(): void {
+  cachedLoggedIn = null;
   for (const listener of listeners) listener();
+}
+
+// Another tab logging in or out changes the login flag in local storage (a `storage` event here);
+// back on the tab, the cookie may also have changed or expired: read it again, tell subscribers.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || event.key === STORAGE_PREFIX + LOGIN_FLAG_KEY || event.key === STORAGE_PREFIX + USER_INFO_KEY) notify();
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') notify();
+  });
 }
 
 /** Reads a cookie by name, or `null`. */
@@ -64,6 +83,12 @@ export function getAccessToken(): string | null {
 /** Whether a session token is present. */
 export function isLoggedIn(): boolean {
   return getAccessToken() !== null;
+}
+
+/** {@link isLoggedIn}, read once per session event (see `cachedLoggedIn`). */
+function isLoggedInCached(): boolean {
+  cachedLoggedIn ??= isLoggedIn();
+  return cachedLoggedIn;
 }
 
 /** The `document.cookie` assignment that stores `token`: 7 days, path /, SameSite=Lax, Secure on https. */
@@ -120,9 +145,13 @@ export function subscribeSession(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** React hook: whether the user is logged in, updated on login, logout and session changes. */
+/**
+ * React hook: whether the user is logged in, updated on login, logout and session changes (this
+ * tab's, another tab's, or the tab coming back into view). The cookie is read once per change, not
+ * per render.
+ */
 export function useIsLoggedIn(): boolean {
-  return useSyncExternalStore(subscribeSession, isLoggedIn, () => false);
+  return useSyncExternalStore(subscribeSession, isLoggedInCached, () => false);
 }
 
 /** The auth screens, which a login never returns to. */

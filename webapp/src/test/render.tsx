@@ -14,6 +14,7 @@ import type { AllSetting, CoinList, CoinListEntry, UserInfo } from '../api/gener
 import { getGetInfoQueryKey } from '../api/generated/user/user';
 import { AppProviders } from '../app/providers';
 import { routes } from '../app/router';
+import { notifySessionChanged } from '../lib/session';
 
 /** A coin list entry with sensible defaults. */
 export function coin(symbol: string, amount: string, open: string, extra: Partial<CoinListEntry> = {}): CoinListEntry {
@@ -78,6 +79,7 @@ export function renderApp(path: string, coins: CoinList = { currencyList: [], co
 /** Logs in (a session cookie) and renders the app at `path` with `user` in the cache (and `coins`). */
 export function renderSignedIn(path: string, user: UserInfo, coins?: CoinList) {
   document.cookie = 'coin-access-token=tok; path=/';
+  notifySessionChanged();
   const view = renderApp(path, coins);
   view.queryClient.setQueryData(getGetInfoQueryKey(), user);
   return view;
@@ -86,6 +88,7 @@ export function renderSignedIn(path: string, user: UserInfo, coins?: CoinList) {
 /** Ends the session `renderSignedIn` opened. */
 export function logoutCookie(): void {
   document.cookie = 'coin-access-token=; Max-Age=0; path=/';
+  notifySessionChanged();
 }
 
 /** The text of the cells of a table's body rows (the header row left out). */

@@ -6,10 +6,11 @@
  */
 
 import { Suspense, lazy, useState } from 'react';
-import { withChunkTimeout } from '../lazy-screen';
+import { loadWithAreas } from '../lazy-screen';
 import { ChunkErrorBoundary } from '../route-boundary';
+import { SCREEN_AREAS } from '../screen-areas';
 
-const SideMenu = lazy(() => withChunkTimeout(() => import('./side-menu')).then((m) => ({ default: m.SideMenu })));
+const SideMenu = lazy(() => loadWithAreas(() => import('./side-menu'), SCREEN_AREAS['app/shell/side-menu']).then((m) => ({ default: m.SideMenu })));
 
 /** {@link SideMenu}, loaded on its first opening. */
 export function LazySideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {

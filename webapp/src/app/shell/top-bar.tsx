@@ -5,17 +5,19 @@
  * @module
  */
 
-import { Box, Button, Flex, HStack, IconButton, Menu, Portal, Spacer } from '@chakra-ui/react';
+import { Box, Button, type ButtonProps, Flex, HStack, IconButton, Spacer } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { ChevronDownIcon, MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { useSiteName } from '../../hooks/use-settings';
 import { useIsLoggedIn } from '../../lib/session';
+import { DeferredWidget, deferredModule } from '../deferred';
 import { HOME_PATH } from '../route-helpers';
-import { AccountMenu } from './account-menu';
+import { SCREEN_AREAS } from '../screen-areas';
+import { AccountButton } from './account-button';
 import { BtcTicker } from './btc-ticker';
-import { LanguageSwitcher } from './language-switcher';
+import { LanguageButton } from './language-button';
 import { ThemeSwitch } from './theme-switch';
 
 /** Spot, USDT-M futures and flash (seconds) contract trading pages. */
@@ -24,6 +26,25 @@ export const FEATURE_LINKS = [
   { key: 'nav.futures', to: '/trade/index?type=usta', value: 'futures' },
   { key: 'nav.seconds', to: '/trade/index?type=seconds', value: 'seconds' },
 ] as const;
+
+/** The Features menu's trigger (its placeholder until the menu's code has arrived). */
+export function FeaturesButton(props: ButtonProps) {
+  const { t } = useTranslation();
+  return (
+    <Button variant="ghost" size="sm" fontWeight="medium" {...props}>
+      {t('nav.features')}
+      <ChevronDownIcon boxSize="4" />
+    </Button>
+  );
+}
+
+// The menus and the language list: fetched on first use (deferred.tsx), not with the page.
+const featuresMenu = deferredModule(() => import('./features-menu'), SCREEN_AREAS['app/shell/features-menu']);
+const accountMenu = deferredModule(() => import('./account-menu'), SCREEN_AREAS['app/shell/account-menu']);
+const languageSwitcher = deferredModule(() => import('./language-switcher'), SCREEN_AREAS['app/shell/language-switcher']);
+
+/** Inert stand-in for a trigger of a popup not loaded yet (same look, role and name). */
+const closedPopup = (popup: 'menu' | 'listbox') => ({ 'aria-haspopup': popup, 'aria-expanded': false, 'data-state': 'closed' }) as const;
 
 /**
  * The top bar. It fits every width from 360 px up in every language: below `lg` Markets and Features
@@ -65,25 +86,9 @@ export function TopBar({ onOpenMenu, minimal = false }: { onOpenMenu: () => void
             <Button asChild variant="ghost" size="sm" fontWeight="medium">
               <RouterLink to="/quotes/index">{t('nav.markets')}</RouterLink>
             </Button>
-            <Menu.Root positioning={{ placement: 'bottom-start' }}>
-              <Menu.Trigger asChild>
-                <Button variant="ghost" size="sm" fontWeight="medium">
-                  {t('nav.features')}
-                  <ChevronDownIcon boxSize="4" />
-                </Button>
-              </Menu.Trigger>
-              <Portal>
-                <Menu.Positioner>
-                  <Menu.Content minW="56">
-                    {FEATURE_LINKS.map((link) => (
-                      <Menu.Item key={link.value} value={link.value} asChild>
-                        <RouterLink to={link.to}>{t(link.key)}</RouterLink>
-                      </Menu.Item>
-                    ))}
-                  </Menu.Content>
-                </Menu.Positioner>
-              </Portal>
-            </Menu.Root>
+            <DeferredWidget deferred={featuresMenu} placeholder={<FeaturesButton {...closedPopup('menu')} />}>
+              {(m) => <m.FeaturesMenu />}
+            </DeferredWidget>
           </HStack>
         )}
 
@@ -95,12 +100,16 @@ export function TopBar({ onOpenMenu, minimal = false }: { onOpenMenu: () => void
           </Box>
         )}
         <Box flexShrink={0}>
-          <LanguageSwitcher />
+          <DeferredWidget deferred={languageSwitcher} placeholder={<LanguageButton {...closedPopup('listbox')} />}>
+            {(m) => <m.LanguageSwitcher />}
+          </DeferredWidget>
         </Box>
         <ThemeSwitch />
         {!minimal &&
           (loggedIn ? (
-            <AccountMenu />
+            <DeferredWidget deferred={accountMenu} placeholder={<AccountButton {...closedPopup('menu')} />}>
+              {(m) => <m.AccountMenu />}
+            </DeferredWidget>
           ) : (
             <HStack gap="2" flexShrink={0}>
               <Button asChild size="sm" variant="ghost" fontWeight="medium">

@@ -134,7 +134,7 @@ function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string;
           </Flex>
           {!phone && (
             <Box gridArea="form" minW="0">
-              <FuturesOrderForm coin={coin} pair={pair} lastPrice={lastPrice} picked={picked} account={account} />
+              <FuturesOrderForm coin={coin} pair={pair} picked={picked} account={account} />
             </Box>
           )}
           <Box gridArea="account" minW="0">
@@ -148,7 +148,7 @@ function FuturesView({ coin, pair, coins }: { coin: CoinListEntry; pair: string;
           barLabel={t('futures.sheet.bar')}
           up={{ side: 'long', label: t('futures.form.openLong') }}
           down={{ side: 'short', label: t('futures.form.openShort') }}
-          form={(side, close) => <FuturesOrderForm coin={coin} pair={pair} lastPrice={lastPrice} picked={picked} account={account} side={side} onPlaced={close} />}
+          form={(side, close) => <FuturesOrderForm coin={coin} pair={pair} picked={picked} account={account} side={side} onPlaced={close} />}
         />
       )}
     </Container>

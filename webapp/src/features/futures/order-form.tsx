@@ -13,7 +13,7 @@
 
 import { Box, Button, Checkbox, Flex, HStack, Stack, Tabs, Text, chakra } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, memo, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import {
@@ -32,7 +32,7 @@ import { compareDecimal } from '../../lib/decimal';
 import { decimalsOfStep, floorToStep, isPositive, percentOf } from '../../lib/decimal-math';
 import { marginTiers, useContractRules } from '../../hooks/use-contract-rules';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
-import { useBestPrice } from '../../lib/live';
+import { useMarketPrice } from '../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
 import type { AccountValues } from '../../lib/user-push';
@@ -74,13 +74,14 @@ function signed(value: string): string {
 }
 
 /**
- * The form. With `side` (the phone sheet, opened by Long or Short) only that side's button shows;
- * `onPlaced` hears of every order the server accepted (the sheet closes then).
+ * The futures order form. Memoised: the page re-renders when the last price moves, the form only
+ * when its own inputs (pair, picked price, account, the market prices of a market order) do. With
+ * `side` (the phone sheet, opened by Long or Short) only that side's button shows; `onPlaced` hears
+ * of every order the server accepted (the sheet closes then).
  */
-export function FuturesOrderForm({
+export const FuturesOrderForm = memo(function FuturesOrderForm({
   coin,
   pair,
-  lastPrice,
   picked,
   account,
   side: onlySide,
@@ -88,7 +89,6 @@ export function FuturesOrderForm({
 }: {
   coin: CoinListEntry;
   pair: string;
-  lastPrice: string | null;
   picked: PickedPrice | null;
   account: AccountValues | null;
   side?: PositionSide;
@@ -104,9 +104,6 @@ export function FuturesOrderForm({
   const setTpSl = useSetFuturesTpSl({ request: SILENT });
   const rules = useContractRules(coin.symbol);
   const tiers = useMemo(() => marginTiers(rules), [rules]);
-  // The best prices only (strings): the form re-renders when they move, not on every book update.
-  const bestAsk = useBestPrice(coin.symbol, 'ask');
-  const bestBid = useBestPrice(coin.symbol, 'bid');
   const balances = useGetUserCoin({ query: { enabled: loggedIn, refetchInterval: BALANCE_REFRESH_MS } });
   // The user's setting for the symbol: `contract/position/leverage` with the symbol only reads it.
   const setting = useSetFuturesLeverage({ symbol: coin.symbol }, { query: { enabled: loggedIn }, request: SILENT });
@@ -122,6 +119,12 @@ export function FuturesOrderForm({
   const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
   const [busySide, setBusySide] = useState<PositionSide | null>(null);
   const [seenPick, setSeenPick] = useState<number | null>(null);
+  // A market order fills near the best price of the side it takes, else the last price: followed
+  // only while the form is on a market order, so a limit order's form does not re-render as the
+  // market moves.
+  const market = draft.orderType !== 'limit';
+  const longPrice = useMarketPrice(coin.symbol, 'ask', { fallback: coin.amount ?? null, enabled: market });
+  const shortPrice = useMarketPrice(coin.symbol, 'bid', { fallback: coin.amount ?? null, enabled: market });
 
   if (picked && picked.n !== seenPick) {
     setSeenPick(picked.n);
@@ -137,7 +140,7 @@ export function FuturesOrderForm({
   const otherCross = useMemo(() => crossOthers(positions.data, coin.symbol), [positions.data, coin.symbol]);
   const usable = useMemo(() => availableToOpen(available, positions.data), [available, positions.data]);
   const fillPrice = (side: PositionSide): string | null =>
-    draft.orderType === 'limit' ? draft.price || null : ((side === 'long' ? bestAsk : bestBid) ?? lastPrice);
+    draft.orderType === 'limit' ? draft.price || null : side === 'long' ? longPrice : shortPrice;
 
   const previewFor = (side: PositionSide) =>
     orderPreview({
@@ -495,7 +498,7 @@ export function FuturesOrderForm({
       </Stack>
     </Box>
   );
-}
+});
 
 function PreviewHead({ long, short }: { long: string; short: string }) {
   return (

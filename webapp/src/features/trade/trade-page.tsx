@@ -158,7 +158,7 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
           </Flex>
           {!phone && (
             <Box gridArea="form" minW="0">
-              <OrderForm coin={coin} lastPrice={lastPrice} picked={picked} />
+              <OrderForm coin={coin} picked={picked} />
             </Box>
           )}
           <Box gridArea="orders" minW="0">
@@ -178,7 +178,7 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
           barLabel={t('trade.sheet.bar')}
           up={{ side: 'buy', label: t('trade.form.buy') }}
           down={{ side: 'sell', label: t('trade.form.sell') }}
-          form={(side, close) => <OrderForm coin={coin} lastPrice={lastPrice} picked={picked} initialSide={side} onPlaced={close} />}
+          form={(side, close) => <OrderForm coin={coin} picked={picked} initialSide={side} onPlaced={close} />}
         />
       )}
     </Container>

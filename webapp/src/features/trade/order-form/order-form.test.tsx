@@ -16,6 +16,7 @@ import {
   spotTestLifecycle,
 } from '../../../components/spot-orders/test-helpers';
 import { setLanguage } from '../../../i18n';
+import type * as IdempotencyModule from '../../../lib/idempotency';
 import { toaster } from '../../../lib/toaster';
 
 // The canvas chart has its own tests; jsdom cannot draw.
@@ -23,6 +24,19 @@ vi.mock('../../../components/kline-chart', async (importOriginal) => ({
   ...(await importOriginal<typeof KlineChartModule>()),
   KlineChart: ({ pair }: { pair: string }) => <div role="img" aria-label={`chart ${pair}`} />,
 }));
+
+// Counts the order form's renders: it is the only component of the trade page using this hook.
+const formRenders = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../lib/idempotency', async (importOriginal) => {
+  const actual = await importOriginal<typeof IdempotencyModule>();
+  return {
+    ...actual,
+    useIdempotencyKey: () => {
+      formRenders.count += 1;
+      return actual.useIdempotencyKey();
+    },
+  };
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PATH = '/trade/index?type=bb&symbol=btcusdt';
@@ -279,5 +293,46 @@ describe('order form', () => {
     expect(preview(form, 'Cost')).toBe('670 USDT');
     expect(callsTo(calls, 'POST', USER_COIN)).toHaveLength(0);
     expect(screen.getByText('Log in to see your orders and trades.')).toBeTruthy();
+  });
+
+  it('follows the market only on a market order: a new last price does not re-render a limit order’s form', async () => {
+    backend();
+    renderSpot(PATH);
+    const form = await openForm();
+    act(() => marketSocket().open());
+    const frame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+    const trade = (id: number, price: string) =>
+      act(() =>
+        marketSocket().receive({ type: 'TRADE', symbol: 'btcusdt', snapshot: false, data: [{ id, price, quantity: '0.01', side: 'buy', ts: 1_700_000_000_000 + id }] }),
+      );
+    await trade(1, '67100');
+    await frame();
+    await screen.findAllByText('67,100.00');
+    const before = formRenders.count;
+    await trade(2, '67200');
+    await frame();
+    // The page shows the new price; the limit order's form did not render again.
+    await screen.findAllByText('67,200.00');
+    expect(formRenders.count).toBe(before);
+    expect(field(form, 'Price').value).toBe('67000');
+
+    // A market order's estimate follows the last price while the book is empty, then the best ask.
+    await selectTab('Market');
+    fireEvent.click(within(form).getByRole('radio', { name: 'Amount' }));
+    type(form, 'Amount to spend', '100');
+    await trade(3, '50000');
+    await frame();
+    await waitFor(() => expect(preview(form, 'Quantity')).toBe('≈ 0.002 BTC'));
+    act(() =>
+      marketSocket().receive({ type: 'depth', symbol: 'btcusdt', data: { kind: 'snapshot', seq: 1, bids: [['39990', '1']], asks: [['40000', '1']], ts: 1 } }),
+    );
+    await frame();
+    await waitFor(() => expect(preview(form, 'Quantity')).toBe('≈ 0.0025 BTC'));
+    // With a best ask, trades move the page's price but not the estimate: no render of the form.
+    const withBook = formRenders.count;
+    await trade(4, '41000');
+    await frame();
+    await screen.findAllByText('41,000.00');
+    expect(formRenders.count).toBe(withBook);
   });
 });

@@ -11,7 +11,7 @@
  */
 
 import { Box, Button, Checkbox, Collapsible, Field, Flex, HStack, NativeSelect, Stack, Tabs, Text, chakra } from '@chakra-ui/react';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, memo, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useGetUserCoin } from '../../../api/generated/funds/funds';
@@ -20,7 +20,7 @@ import { useSubmitSpotOrder } from '../../../api/generated/spot-trading/spot-tra
 import { useRefreshSpot, useSpotFormat } from '../../../components/spot-orders';
 import { SILENT, failure } from '../../../lib/api-calls';
 import { ChevronDownIcon } from '../../../components/icons';
-import { useBestPrice } from '../../../lib/live';
+import { useLastPrice, useMarketPrice } from '../../../lib/live';
 import { loginPath, useIsLoggedIn } from '../../../lib/session';
 import { toaster } from '../../../lib/toaster';
 import { fieldErrors, formatBalance, formatQuantity, orDash, spotOrderPreview, validateSpotOrder } from '../../../lib/wasm';
@@ -85,18 +85,18 @@ function rulesOf(coin: CoinListEntry): PairRules {
 }
 
 /**
- * The form. `initialSide` is the side it opens with (the phone sheet opens it on the side tapped);
- * `onPlaced` hears of every order the server accepted (the sheet closes then).
+ * The spot order form. Memoised: the trade page re-renders when the last price moves, the form
+ * only when its own inputs (pair, picked price, balances, the market price of a market order) do.
+ * `initialSide` is the side it opens with (the phone sheet opens it on the side tapped); `onPlaced`
+ * hears of every order the server accepted (the sheet closes then).
  */
-export function OrderForm({
+export const OrderForm = memo(function OrderForm({
   coin,
-  lastPrice,
   picked,
   initialSide = 'buy',
   onPlaced,
 }: {
   coin: CoinListEntry;
-  lastPrice: string | null;
   picked: PickedPrice | null;
   initialSide?: Side;
   onPlaced?: () => void;
@@ -109,9 +109,6 @@ export function OrderForm({
   const keys = useIdempotencyKey();
   const submit = useSubmitSpotOrder({ request: SILENT });
   const balances = useGetUserCoin({ query: { enabled: loggedIn, refetchInterval: BALANCE_REFRESH_MS } });
-  // The best prices only (strings): the form re-renders when they move, not on every book update.
-  const bestAsk = useBestPrice(coin.symbol, 'ask', true);
-  const bestBid = useBestPrice(coin.symbol, 'bid', true);
   const rules = useMemo(() => rulesOf(coin), [coin]);
   const base = coin.coin.toUpperCase();
   const quote = coin.baseCoin.toUpperCase();
@@ -123,6 +120,16 @@ export function OrderForm({
   const [serverErrors, setServerErrors] = useState<Partial<Record<FormField, string>>>({});
   const [seenPick, setSeenPick] = useState<number | null>(null);
   const [prefilled, setPrefilled] = useState(false);
+  // What the market does matters to a market order only (its estimate and minimum): the form
+  // follows the best price (else the last one) while it is on a market order, and the last price
+  // only until it has prefilled the limit price — not on every price change.
+  const lastPrice = useLastPrice(coin.symbol, coin.amount ?? null, true, !prefilled);
+  const marketPrice = useMarketPrice(coin.symbol, draft.side === 'buy' ? 'ask' : 'bid', {
+    fallback: coin.amount ?? null,
+    detailFallback: true,
+    tickerClose: true,
+    enabled: draft.orderType === 'market',
+  });
 
   // A level picked in the order book becomes the limit price (a market order turns into a limit one).
   if (picked && picked.n !== seenPick) {
@@ -141,7 +148,7 @@ export function OrderForm({
     return balances.data.coins.find((c) => c.coin.toLowerCase() === asset)?.funding ?? '0';
   };
   const context: Context = {
-    marketPrice: (draft.side === 'buy' ? bestAsk : bestBid) ?? lastPrice,
+    marketPrice,
     availableBase: funding(coin.coin.toLowerCase()),
     availableQuote: funding(coin.baseCoin.toLowerCase()),
   };
@@ -459,7 +466,7 @@ export function OrderForm({
       </Tabs.Root>
     </Box>
   );
-}
+});
 
 function PreviewRow({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (
