@@ -150,9 +150,11 @@ impl ContentApi {
                 .filter(|k| !k.is_empty())
             {
                 Some(keyword) => {
-                    let mut page = store::search(db, &renderer, keyword, paging, lang).await?;
-                    page.records.retain(|r| r.kind == Kind::Help.as_str());
-                    Ok(page)
+                    let scope = store::SearchScope {
+                        kinds: &[Kind::Help],
+                        category: body.category.as_deref(),
+                    };
+                    store::search(db, &renderer, keyword, scope, paging, lang).await
                 }
                 None => {
                     let listing = Listing {
@@ -453,7 +455,8 @@ impl ContentApi {
         let renderer = renderer(config, link_key);
         let paging = paging(page.0, page_size.0);
         let q = q.0.unwrap_or_default();
-        ReadResponse::of(store::search(db, &renderer, &q, paging, current_lang()).await)
+        let scope = store::SearchScope::default();
+        ReadResponse::of(store::search(db, &renderer, &q, scope, paging, current_lang()).await)
     }
 
     /// The promoted help entries and articles: those written in the reader's language first,

@@ -159,9 +159,10 @@ pub async fn list(
     Ok(AdminEntryPage { total, records })
 }
 
-/// Refuses a body whose Markdown images are not uploads of an operator (`upload:ID`).
+/// Refuses a body whose Markdown images are not uploads of an operator (`![alt](upload:ID)`).
 async fn check_images(db: &impl ConnectionTrait, body: &str) -> Result<(), Refusal> {
-    for part in body.split("upload:").skip(1) {
+    // Only Markdown link targets name an upload; the word elsewhere in a text is just a word.
+    for part in body.split("](upload:").skip(1) {
         let digits: String = part.chars().take_while(char::is_ascii_digit).collect();
         let refused = || {
             Refusal::invalid(Msg::ImageNotUploaded)

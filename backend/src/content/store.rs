@@ -321,10 +321,11 @@ pub async fn by_slug(
 async fn readable(
     db: &impl ConnectionTrait,
     lang: Lang,
+    kinds: &[Kind],
     promoted_only: bool,
 ) -> Result<Vec<(content_entry::Model, content_translation::Model)>, sea_orm::DbErr> {
     let mut select = content_entry::Entity::find()
-        .filter(content_entry::Column::Kind.is_in(kind_names(&[Kind::Help, Kind::Article])))
+        .filter(content_entry::Column::Kind.is_in(kind_names(kinds)))
         .filter(visible_in(lang));
     if promoted_only {
         select = select.filter(content_entry::Column::Promoted.eq(true));
@@ -338,20 +339,44 @@ async fn readable(
         .collect())
 }
 
-/// Help entries and articles whose text (in the reader's language, else English) contains
-/// `query` in any case (all of them for an empty query): title matches first, then by position.
+/// What a search looks through: help entries and articles by default.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchScope<'a> {
+    /// Entries of these kinds.
+    pub kinds: &'a [Kind],
+    /// Only help entries of this category.
+    pub category: Option<&'a str>,
+}
+
+impl Default for SearchScope<'_> {
+    fn default() -> Self {
+        Self {
+            kinds: &[Kind::Help, Kind::Article],
+            category: None,
+        }
+    }
+}
+
+/// Entries of `scope` whose text (in the reader's language, else English) contains `query` in
+/// any case (all of them for an empty query): title matches first, then by position.
 pub async fn search(
     db: &impl ConnectionTrait,
     renderer: &Renderer,
     query: &str,
+    scope: SearchScope<'_>,
     paging: Paging,
     lang: Lang,
 ) -> Result<ContentPage, Refusal> {
     let needle = query.trim().to_lowercase();
     let mut matches: Vec<(bool, content_entry::Model, content_translation::Model)> =
-        readable(db, lang, false)
+        readable(db, lang, scope.kinds, false)
             .await?
             .into_iter()
+            .filter(|(entry, _)| {
+                scope
+                    .category
+                    .is_none_or(|c| entry.category.as_deref() == Some(c))
+            })
             .filter_map(|(entry, text)| {
                 let title = renderer
                     .vars
@@ -395,7 +420,7 @@ pub async fn popular(
     limit: u64,
     lang: Lang,
 ) -> Result<Vec<ContentRecord>, Refusal> {
-    let mut rows = readable(db, lang, true).await?;
+    let mut rows = readable(db, lang, &[Kind::Help, Kind::Article], true).await?;
     rows.sort_by(|a, b| {
         (a.1.lang != lang.code(), a.0.position, a.0.id).cmp(&(
             b.1.lang != lang.code(),

@@ -194,6 +194,24 @@ async fn the_help_centre_reads_in_the_readers_language_with_a_marked_fallback() 
         found["data"]["records"][0]["slug"], "anti-phishing-code",
         "{found}"
     );
+    // A keyword also in an article counts help entries only, of the category asked for.
+    let (_, found) = post_lang(
+        &app,
+        "/api/helpcenter/list",
+        Some(json!({"keyword": "funding", "category": "trading"})),
+        "en",
+    )
+    .await;
+    let found = found["data"].clone();
+    let records = found["records"].as_array().unwrap();
+    assert!(!records.is_empty());
+    assert_eq!(found["total"].as_u64().unwrap() as usize, records.len());
+    assert!(
+        records
+            .iter()
+            .all(|r| r["kind"] == "help" && r["category"] == "trading"),
+        "{found}"
+    );
     app.stop().await;
 }
 
