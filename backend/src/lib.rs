@@ -19,6 +19,7 @@ pub mod clock;
 pub mod common;
 pub mod config;
 pub mod db;
+pub mod earn;
 pub mod entity;
 pub mod funds;
 pub mod futures;

@@ -3,5 +3,6 @@
 //! may call them.
 
 pub mod api;
+pub mod earn_api;
 pub mod funds_api;
 pub mod service;
