@@ -2,7 +2,8 @@
 //! (every rate a product has had; a position keeps the one it was sold at), `earn_holding` (what
 //! each user bought of a product: the per-user limits), `earn_position` (the orders),
 //! `earn_payout` (one row per position and accrual day: a day is paid once) and `job_lease` (which
-//! instance runs a periodic job). Amounts are decimal text, except the quota counters: integer
+//! instance runs a periodic job). Every integer column is 64-bit (the spot writer's own SQLite
+//! connection reads integers as such). Amounts are decimal text, except the quota counters: integer
 //! units of 10⁻⁸, so that a conditional `UPDATE … SET sold_units = sold_units + n WHERE
 //! sold_units + n <= total_units` checks and records a sale in one step on SQLite and PostgreSQL.
 
@@ -28,7 +29,7 @@ impl MigrationTrait for Migration {
                     .col(string_len(EarnProduct::Rate, 48))
                     .col(string_len(EarnProduct::RateBasis, 8))
                     .col(big_integer(EarnProduct::RateVersionId))
-                    .col(integer(EarnProduct::LockDays))
+                    .col(big_integer(EarnProduct::LockDays))
                     .col(boolean(EarnProduct::Flexible))
                     .col(string_len(EarnProduct::EarlyRedemption, 16))
                     .col(boolean(EarnProduct::VipOnly))
@@ -37,7 +38,7 @@ impl MigrationTrait for Migration {
                     .col(big_integer(EarnProduct::TotalUnits))
                     .col(big_integer(EarnProduct::SoldUnits))
                     .col(big_integer(EarnProduct::PerUserUnits))
-                    .col(integer(EarnProduct::MaxSubscriptions))
+                    .col(big_integer(EarnProduct::MaxSubscriptions))
                     .col(big_integer(EarnProduct::StartAt))
                     .col(big_integer(EarnProduct::EndAt))
                     .col(string_len(EarnProduct::Status, 16))
@@ -87,7 +88,7 @@ impl MigrationTrait for Migration {
                     .col(big_integer(EarnHolding::ProductId))
                     .col(big_integer(EarnHolding::UserId))
                     .col(big_integer(EarnHolding::Units))
-                    .col(integer(EarnHolding::Count))
+                    .col(big_integer(EarnHolding::Count))
                     .to_owned(),
             )
             .await?;
@@ -116,14 +117,14 @@ impl MigrationTrait for Migration {
                     .col(string_len(EarnPosition::Principal, 48))
                     .col(string_len(EarnPosition::Rate, 48))
                     .col(string_len(EarnPosition::RateBasis, 8))
-                    .col(integer(EarnPosition::LockDays))
+                    .col(big_integer(EarnPosition::LockDays))
                     .col(boolean(EarnPosition::Flexible))
                     .col(string_len(EarnPosition::EarlyRedemption, 16))
                     .col(big_integer(EarnPosition::SubscribedAt))
                     .col(big_integer(EarnPosition::ValueDate))
                     .col(big_integer_null(EarnPosition::DeliveryDate))
                     .col(string_len(EarnPosition::Status, 16))
-                    .col(integer(EarnPosition::PaidDays))
+                    .col(big_integer(EarnPosition::PaidDays))
                     .col(big_integer(EarnPosition::NextPayDate))
                     .col(big_integer(EarnPosition::SubscribeEntryId))
                     .col(big_integer_null(EarnPosition::ClosedAt))
@@ -160,7 +161,7 @@ impl MigrationTrait for Migration {
                     .col(big_integer(EarnPayout::PositionId))
                     .col(big_integer(EarnPayout::UserId))
                     .col(big_integer(EarnPayout::ProductId))
-                    .col(integer(EarnPayout::Day))
+                    .col(big_integer(EarnPayout::Day))
                     .col(big_integer(EarnPayout::PayDate))
                     .col(string_len(EarnPayout::Asset, 16))
                     .col(string_len(EarnPayout::Reward, 48))

@@ -39,6 +39,7 @@ pub struct AdminEarnApi;
 /// A rate's basis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poem_openapi::Enum, Deserialize)]
 #[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
 pub enum RateBasisInput {
     /// A daily rate.
     Daily,

@@ -115,7 +115,7 @@ struct Paid {
 /// One day's reward of one position.
 struct Day {
     position: usize,
-    day: i32,
+    day: i64,
     pay_date: i64,
     reward: Decimal,
     entry: Option<i64>,
@@ -157,16 +157,16 @@ async fn pay(
             }
             days.push(Day {
                 position: index,
-                day: day as i32,
+                day: i64::from(day),
                 pay_date,
                 reward,
                 entry: None,
             });
             day += 1;
         }
-        let last = day as i32 - 1;
+        let last = i64::from(day) - 1;
         position.paid_days = last;
-        position.next_pay_date = position.value_date + i64::from(last + 1) * DAY_MS;
+        position.next_pay_date = position.value_date + (last + 1) * DAY_MS;
         if !position.flexible && last == position.lock_days {
             let delivery = position.next_pay_date;
             maturities
@@ -273,7 +273,7 @@ async fn pay(
     let mut writes = Writes::new(txn.backend());
     batch.write(&entry_ids, &mut writes);
     let payouts = days.len();
-    let mut paid_by_position: BTreeMap<usize, (Decimal, i32)> = BTreeMap::new();
+    let mut paid_by_position: BTreeMap<usize, (Decimal, i64)> = BTreeMap::new();
     writes.insert(
         days.iter()
             .map(|day| {

@@ -279,7 +279,7 @@ fn check(spec: &Spec) -> Result<earn_product::ActiveModel, Refusal> {
         names: Set(serde_json::to_string(&spec.names).unwrap_or_default()),
         rate: Set(spec.rate.normalize().to_string()),
         rate_basis: Set(terms::rate_basis_name(spec.rate_basis).to_owned()),
-        lock_days: Set(spec.lock_days as i32),
+        lock_days: Set(i64::from(spec.lock_days)),
         flexible: Set(spec.flexible),
         early_redemption: Set(spec.early_redemption.as_str().to_owned()),
         vip_only: Set(spec.tab == Some(Tab::Member)),
@@ -287,7 +287,7 @@ fn check(spec: &Spec) -> Result<earn_product::ActiveModel, Refusal> {
         max_amount: Set(spec.max_amount.normalize().to_string()),
         total_units: Set(total),
         per_user_units: Set(per_user),
-        max_subscriptions: Set(max_subscriptions as i32),
+        max_subscriptions: Set(i64::from(max_subscriptions)),
         start_at: Set(spec.start_at),
         end_at: Set(spec.end_at),
         ..Default::default()

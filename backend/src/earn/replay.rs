@@ -101,7 +101,7 @@ fn check(
         };
         let expected = total - before;
         before = total;
-        if payout.day != day as i32
+        if payout.day != i64::from(day)
             || decimal(&payout.reward) != expected
             || payout.pay_date != position.value_date + i64::from(day) * crate::clock::DAY_MS
         {

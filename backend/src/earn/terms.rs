@@ -52,13 +52,13 @@ pub fn amount_of_units(units: i64) -> Decimal {
 
 /// The days a schedule covers: the cycle, or for a flexible position the days paid so far plus
 /// the next (at least the product's cycle), within wasm-core's bound.
-fn days(lock_days: i32, flexible: bool, paid_days: i32) -> u32 {
+fn days(lock_days: i64, flexible: bool, paid_days: i64) -> u32 {
     let days = if flexible {
         lock_days.max(paid_days + 1)
     } else {
         lock_days
     };
-    (days.max(1) as u32).min(MAX_DAYS)
+    days.clamp(1, i64::from(MAX_DAYS)) as u32
 }
 
 /// The terms of a stored position.

@@ -43,9 +43,9 @@ pub struct ProductView {
     /// The rate version new subscriptions take.
     pub rate_version_id: i64,
     /// The cycle in days (a flexible product: the days its preview shows).
-    pub cycle: i32,
+    pub cycle: i64,
     /// Same as `cycle` (the spec names both).
-    pub lock_days: i32,
+    pub lock_days: i64,
     /// No maturity; redeem at any time.
     pub flexible: bool,
     /// Early redemption of a locked product.
@@ -57,7 +57,7 @@ pub struct ProductView {
     /// Largest subscription.
     pub partic_limit_amount: Decimal,
     /// Most subscriptions per user (0: no limit).
-    pub partic_limit_num: i32,
+    pub partic_limit_num: i64,
     /// Most one user may buy in all (absent: no limit).
     pub per_user_quota: Option<Decimal>,
     /// The quota.
@@ -163,7 +163,7 @@ pub struct SubscriptionPreview {
     /// Every reward to maturity (a flexible product: over its cycle).
     pub estimated_total: Decimal,
     /// Days accrued.
-    pub days: i32,
+    pub days: i64,
 }
 
 impl SubscriptionPreview {
@@ -179,7 +179,7 @@ impl SubscriptionPreview {
             delivery_date: schedule.delivery_date,
             estimated_daily: schedule.estimated_daily,
             estimated_total: schedule.total_reward,
-            days: schedule.days.len() as i32,
+            days: schedule.days.len() as i64,
         }
     }
 }
@@ -206,7 +206,7 @@ pub struct PositionView {
     /// Its rate version.
     pub rate_version_id: i64,
     /// Cycle in days.
-    pub lock_days: i32,
+    pub lock_days: i64,
     /// No maturity.
     pub flexible: bool,
     /// `in_progress`, `completed` or `redeemed`.
@@ -218,9 +218,9 @@ pub struct PositionView {
     /// The principal comes back (absent when flexible).
     pub delivery_date: Option<i64>,
     /// Days accrued so far (a day counts from its 00:00 UTC).
-    pub accrual_days: i32,
+    pub accrual_days: i64,
     /// Days paid.
-    pub paid_days: i32,
+    pub paid_days: i64,
     /// Rewards paid so far.
     pub reward_so_far: Decimal,
     /// The next payout's date (absent once closed).
@@ -247,7 +247,7 @@ impl PositionView {
         let terms = terms::of_position(position);
         let schedule = terms::schedule(&terms, None).ok();
         let open = position.status == "in_progress";
-        let day = |n: i32| {
+        let day = |n: i64| {
             schedule
                 .as_ref()
                 .and_then(|s| s.days.get(n as usize).map(|d| d.reward))
@@ -276,7 +276,7 @@ impl PositionView {
             subscribed_at: position.subscribed_at,
             value_date: position.value_date,
             delivery_date: position.delivery_date,
-            accrual_days: accrued as i32,
+            accrual_days: accrued,
             paid_days: position.paid_days,
             reward_so_far: terms::paid_through(&terms, position.paid_days as u32)
                 .unwrap_or_default(),

@@ -17,7 +17,7 @@ pub struct Model {
     /// Bought in all, units of 10⁻⁸.
     pub units: i64,
     /// Subscriptions made.
-    pub count: i32,
+    pub count: i64,
 }
 
 /// Relations are followed by id in the services.

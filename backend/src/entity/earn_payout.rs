@@ -17,7 +17,7 @@ pub struct Model {
     /// The product.
     pub product_id: i64,
     /// The accrual day, from 1.
-    pub day: i32,
+    pub day: i64,
     /// When it was due (00:00 UTC the day after the accrual day), epoch ms.
     pub pay_date: i64,
     /// The reward asset.

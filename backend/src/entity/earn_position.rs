@@ -28,7 +28,7 @@ pub struct Model {
     /// `daily` or `apr`.
     pub rate_basis: String,
     /// The cycle in days.
-    pub lock_days: i32,
+    pub lock_days: i64,
     /// No maturity.
     pub flexible: bool,
     /// The product's early-redemption rule when sold: `forbidden`, `deduct` or `keep`.
@@ -42,7 +42,7 @@ pub struct Model {
     /// `in_progress`, `completed` or `redeemed`.
     pub status: String,
     /// Accrual days paid so far.
-    pub paid_days: i32,
+    pub paid_days: i64,
     /// When the next unpaid day is due, epoch ms.
     pub next_pay_date: i64,
     /// The subscription's journal entry.

@@ -28,7 +28,7 @@ pub struct Model {
     /// The `earn_rate_version` of the rate in force.
     pub rate_version_id: i64,
     /// The cycle in days (a flexible product: the days a preview shows).
-    pub lock_days: i32,
+    pub lock_days: i64,
     /// No maturity; redeemable at any time with the rewards.
     pub flexible: bool,
     /// `forbidden`, `deduct` (principal less paid rewards) or `keep`.
@@ -46,7 +46,7 @@ pub struct Model {
     /// Most one user may buy in all, in units of 10⁻⁸ (0: no limit).
     pub per_user_units: i64,
     /// Most subscriptions per user (0: no limit).
-    pub max_subscriptions: i32,
+    pub max_subscriptions: i64,
     /// Subscriptions open at, epoch ms.
     pub start_at: i64,
     /// Subscriptions close at, epoch ms.
