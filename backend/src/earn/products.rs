@@ -358,8 +358,9 @@ pub async fn update(
     now: i64,
 ) -> Result<earn_product::Model, Refusal> {
     let mut row = check(spec)?;
-    let txn = db.begin().await?;
-    let product = find(&txn, id).await?;
+    // Read before the transaction: on SQLite a transaction that reads first cannot take the
+    // write lock once another connection has written meanwhile.
+    let product = find(db, id).await?;
     if row.asset.as_ref() != &product.asset || row.reward_asset.as_ref() != &product.reward_asset {
         return Err(invalid("asset"));
     }
@@ -370,6 +371,7 @@ pub async fn update(
         row.rate.as_ref() != &product.rate || row.rate_basis.as_ref() != &product.rate_basis;
     row.id = Set(product.id);
     row.updated_at = Set(now);
+    let txn = db.begin().await?;
     let mut updated = row.update(&txn).await?;
     if rate_changed {
         let version = new_version(&txn, &updated, actor_id, now).await?;

@@ -279,7 +279,7 @@ async fn subscriptions_are_refused_by_every_rule() {
     to_mid_day(&app);
     let ops = operator(&app, "ops@example.com").await;
     let user = app.member("saver@example.com").await;
-    app.credit(user.user_id, "usdt", dec!(50)).await;
+    app.credit(user.user_id, "usdt", dec!(35)).await;
     let now = app.state().clock.now_ms();
     let mut limited = pledge(7, "100000", "deduct", now - DAY_MS);
     limited["perUserQuota"] = json!("40");
@@ -296,7 +296,8 @@ async fn subscriptions_are_refused_by_every_rule() {
     }
     let (got, body) = subscribe(&app, &user, product, "30").await;
     assert_eq!(got, 200, "{body}");
-    let (got, body) = subscribe(&app, &user, product, "25").await;
+    // 5 left: within the limits, above the balance.
+    let (got, body) = subscribe(&app, &user, product, "10").await;
     assert_eq!(
         (got, reason(&body)),
         (400, "insufficient_balance"),
