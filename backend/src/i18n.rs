@@ -359,6 +359,41 @@ messages! {
     StopTriggerAtMark => "stop_trigger_at_mark",
     // -- end of futures messages --
 
+    // Earn products (texts in locales/earn/; crate::earn).
+    /// No such earn product (or not offered to the caller).
+    EarnProductNotFound => "earn_product_not_found",
+    /// No such earn position of the caller.
+    EarnPositionNotFound => "earn_position_not_found",
+    /// A subscription below the product's minimum (`{min}`, `{coin}`).
+    EarnBelowMinimum => "earn_below_minimum",
+    /// A subscription above the product's maximum (`{max}`, `{coin}`).
+    EarnAboveMaximum => "earn_above_maximum",
+    /// The product's quota cannot take the amount (`{remaining}`, `{coin}`).
+    EarnQuotaExhausted => "earn_quota_exhausted",
+    /// The user's own limit on the product cannot take the amount (`{remaining}`, `{coin}`).
+    EarnUserLimit => "earn_user_limit",
+    /// The user made as many subscriptions of the product as allowed (`{limit}`).
+    EarnSubscriptionLimit => "earn_subscription_limit",
+    /// Subscriptions have not opened yet.
+    EarnNotStarted => "earn_not_started",
+    /// Subscriptions have closed.
+    EarnEnded => "earn_ended",
+    /// The operator paused subscriptions.
+    EarnPaused => "earn_paused",
+    /// A Member Zone product: VIP users only.
+    EarnVipOnly => "earn_vip_only",
+    /// The product does not allow early redemption.
+    EarnEarlyRedemptionForbidden => "earn_early_redemption_forbidden",
+    /// The position has already completed or been redeemed.
+    EarnPositionClosed => "earn_position_closed",
+    /// A subscription was accepted.
+    EarnSubscribed => "earn_subscribed",
+    /// A position was redeemed.
+    EarnRedeemed => "earn_redeemed",
+    /// An operator's change of a product was saved.
+    EarnProductSaved => "earn_product_saved",
+    // -- end of earn messages --
+
     // Security and money e-mails (texts in locales/notify/; crate::notify).
     /// Subject of the notice of a login from a new device or IP (`{site}`).
     NoticeNewLoginSubject => "notice_new_login_subject",
@@ -577,7 +612,7 @@ type Catalog = HashMap<&'static str, HashMap<String, String>>;
 /// The locale files, compiled into the binary: per language, the core file and one file per area.
 macro_rules! locale_files {
     ($($code:literal),*) => {
-        [$(($code, [
+        [$(($code, &[
             include_str!(concat!("../locales/", $code, ".json")),
             include_str!(concat!("../locales/account/", $code, ".json")),
             include_str!(concat!("../locales/kyc/", $code, ".json")),
@@ -592,11 +627,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/futures/", $code, ".json")),
             include_str!(concat!("../locales/notify/", $code, ".json")),
             include_str!(concat!("../locales/content/", $code, ".json")),
+            include_str!(concat!("../locales/earn/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 14]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, &[&str]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 
@@ -609,7 +645,7 @@ fn catalog() -> &'static Catalog {
                 // The files are compiled in and checked by the tests below, so a parse failure
                 // here is a build defect, not a runtime condition.
                 let mut messages = HashMap::new();
-                for text in texts {
+                for text in texts.iter() {
                     let part: HashMap<String, String> = serde_json::from_str(text)
                         .unwrap_or_else(|error| panic!("locale {code} is not valid JSON: {error}"));
                     messages.extend(part);

@@ -20,6 +20,7 @@ pub mod common;
 pub mod config;
 pub mod content;
 pub mod db;
+pub mod earn;
 pub mod entity;
 pub mod funds;
 pub mod futures;

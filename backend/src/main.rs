@@ -1,5 +1,5 @@
 //! The `backend` command: `serve` (the default), `migrate`, `add-coin`, `export-openapi`,
-//! `admin create-operator`, `audit` (the ledger re-derived from the journal) and `seconds-replay`.
+//! `admin create-operator`, `audit` (the ledger re-derived from the journal), `seconds-replay` and `earn-replay`.
 
 use std::path::PathBuf;
 
@@ -60,6 +60,9 @@ enum Command {
     /// Re-run the settlement of every settled seconds contract from the stored ticks; prints every
     /// result that differs and exits with status 1 if any does.
     SecondsReplay,
+    /// Recompute every earn payout from its position's terms and rate version with wasm-core's
+    /// schedule; prints every figure that differs and exits with status 1 if any does.
+    EarnReplay,
     /// Write the OpenAPI document (default `openapi/openapi.json`).
     ExportOpenapi {
         /// Where to write it; `-` for standard output.
@@ -206,6 +209,17 @@ async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 return Err(format!("{} settlements differ", mismatches.len()).into());
             }
             println!("every settlement is reproduced from the stored ticks");
+        }
+        Some(Command::EarnReplay) => {
+            let db = backend::db::connect(&config).await?;
+            let mismatches = backend::earn::replay::replay(&db).await?;
+            for m in &mismatches {
+                println!("MISMATCH earn position {}: {}", m.position_id, m.problem);
+            }
+            if !mismatches.is_empty() {
+                return Err(format!("{} earn figures differ", mismatches.len()).into());
+            }
+            println!("every earn payout is reproduced by the schedule");
         }
         _ => {
             let app = app::start(config).await?;

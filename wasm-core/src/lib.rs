@@ -16,6 +16,8 @@
 //!   opens; the browser seals with WebCrypto, byte for byte the same, so it is no wasm export).
 //! - [`funds`](mod@funds): a withdrawal's amount, fee and what arrives.
 //! - [`loan`]: a crypto loan's repayment schedule, early repayment and overdue penalty.
+//! - [`earn`]: an earn position's whole schedule (value date, daily rewards rounded down with the
+//!   residue carried, total, delivery) and what early redemption on any date returns.
 //! - [`convert`]: checked conversions of host numbers (JavaScript `number`s) into integer arguments.
 //! - [`error`]: errors as data, serialized as `{code, key, params}` for the webapp to translate.
 //!
@@ -32,6 +34,7 @@
 pub mod cipher;
 mod civil;
 pub mod convert;
+pub mod earn;
 pub mod error;
 pub mod format;
 pub mod funds;

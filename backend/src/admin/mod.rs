@@ -4,5 +4,6 @@
 
 pub mod api;
 pub mod content_api;
+pub mod earn_api;
 pub mod funds_api;
 pub mod service;

@@ -68,6 +68,10 @@ pub struct AppState {
     pub seconds: Arc<crate::seconds::SecondsEngine>,
     /// The USDT-M futures engines.
     pub futures: Arc<crate::futures::FuturesRegistry>,
+    /// The clock of day-based rules (tests advance it).
+    pub clock: crate::clock::Clock,
+    /// Earn products' daily job and messages.
+    pub earn: Arc<crate::earn::EarnEngine>,
 }
 
 impl AppState {
@@ -85,6 +89,8 @@ impl AppState {
             .data(self.seconds.clone())
             .data(self.futures.clone())
             .data(self.futures.clone() as Arc<dyn crate::funds::service::BucketClaims>)
+            .data(self.clock.clone())
+            .data(self.earn.clone())
     }
 }
 
@@ -105,10 +111,12 @@ pub type DomainApis = (
     SpotApi,
     crate::seconds::api::SecondsApi,
     crate::futures::api::FuturesApi,
-    // poem-openapi implements OpenApi for tuples of up to 16: the content calls are one element.
+    // poem-openapi implements OpenApi for tuples of up to 16: the later domains share the last one.
     (
         crate::content::api::ContentApi,
         crate::admin::content_api::AdminContentApi,
+        crate::earn::api::EarnApi,
+        crate::admin::earn_api::AdminEarnApi,
     ),
 );
 
@@ -134,6 +142,8 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             (
                 crate::content::api::ContentApi,
                 crate::admin::content_api::AdminContentApi,
+                crate::earn::api::EarnApi,
+                crate::admin::earn_api::AdminEarnApi,
             ),
         ),
         "Kestrel Exchange API",
@@ -252,6 +262,13 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         shutdown_rx.clone(),
     )
     .await?;
+    let clock = crate::clock::Clock::system();
+    let earn = crate::earn::EarnEngine::start(
+        db.clone(),
+        crate::db::connect_writer(&config, &db).await?,
+        clock.clone(),
+        shutdown_rx.clone(),
+    );
     let simulator = if config.simulator.enabled {
         let pairs = simulator::load_pairs(&db).await?;
         let mut simulator = simulator::Simulator::start(
@@ -320,6 +337,8 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         kline_cache: Arc::new(crate::market::kline_cache::KlineCache::new()),
         seconds,
         futures,
+        clock,
+        earn,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

@@ -163,6 +163,7 @@ pub async fn user_push(
     Data(spot): Data<&Arc<SpotRegistry>>,
     Data(seconds): Data<&Arc<SecondsEngine>>,
     Data(futures): Data<&Arc<FuturesRegistry>>,
+    Data(earn): Data<&Arc<crate::earn::EarnEngine>>,
     Data(config): Data<&Arc<Config>>,
 ) -> poem::Response {
     let Some((token, source)) = token_of(req) else {
@@ -178,6 +179,7 @@ pub async fn user_push(
     }
     let (db, hub) = (db.clone(), hub.clone());
     let (spot, seconds, futures) = (spot.clone(), seconds.clone(), futures.clone());
+    let earn = earn.clone();
     ws.on_upgrade(move |socket| async move {
         let (mut sink, mut stream) = socket.split();
         let mut refresh = tokio::time::interval(REFRESH_EVERY);
@@ -188,6 +190,7 @@ pub async fn user_push(
         let mut trading = spot.subscribe_user_events();
         let mut seconds_events = seconds.subscribe_user_events();
         let mut futures_events = futures.subscribe_user_events();
+        let mut earn_events = earn.subscribe_user_events();
         loop {
             let text = tokio::select! {
                 event = async {
@@ -195,6 +198,7 @@ pub async fn user_push(
                         event = trading.recv() => event,
                         event = seconds_events.recv() => event,
                         event = futures_events.recv() => event,
+                        event = earn_events.recv() => event,
                     }
                 } => match event {
                     Ok(event) if event.user_id == user_id => event.text.to_string(),

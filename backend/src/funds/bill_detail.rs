@@ -58,6 +58,12 @@ pub struct BillDetail {
     pub result: Option<String>,
     /// A seconds bet's opening price (settlement).
     pub open_price: Option<Decimal>,
+    /// An earn entry's product.
+    pub product_id: Option<i64>,
+    /// An earn reward's accrual day (`2026-01-31`, UTC).
+    pub date: Option<String>,
+    /// What an early redemption deducted from the principal (the rewards paid).
+    pub deduction: Option<Decimal>,
 }
 
 /// The memo of a futures fill (`futures_fill`).
@@ -235,6 +241,44 @@ pub fn seconds_settle_memo(
     )
 }
 
+/// The memo of a subscription of `amount` `coin` to earn product `product_id` (`earn_subscribe`,
+/// funding → earn).
+pub fn earn_subscribe_memo(product_id: i64, amount: Decimal, coin: &str) -> String {
+    format!(
+        "earn {product_id} subscribe {} {}",
+        amount.normalize(),
+        coin.to_ascii_uppercase()
+    )
+}
+
+/// The memo of the rewards of earn product `product_id` for the accrual day starting at
+/// `accrual_date` (epoch ms) (`earn_income`, one entry per product, reward asset and day).
+pub fn earn_income_memo(product_id: i64, accrual_date: i64) -> String {
+    format!("earn {product_id} reward {}", utc_date(accrual_date))
+}
+
+/// The memo of the principals of earn product `product_id` coming back at maturity
+/// (`earn_maturity`, earn → funding).
+pub fn earn_maturity_memo(product_id: i64) -> String {
+    format!("earn {product_id} maturity")
+}
+
+/// The memo of the early redemption of earn position `position_id` of product `product_id`, less
+/// `deduction` (`earn_redeem`).
+pub fn earn_redeem_memo(product_id: i64, position_id: i64, deduction: Decimal) -> String {
+    format!(
+        "earn {product_id} position {position_id} redeemed, deducted {}",
+        deduction.normalize()
+    )
+}
+
+/// `YYYY-MM-DD` of `ms` in UTC.
+fn utc_date(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.format("%Y-%m-%d").to_string())
+        .unwrap_or_default()
+}
+
 /// One bill's entry as the journal keeps it, and who reads it.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry<'a> {
@@ -352,6 +396,45 @@ pub fn parse(entry: Entry<'_>) -> Option<BillDetail> {
             }),
             _ => None,
         },
+        "earn_subscribe" | "earn_income" | "earn_maturity" | "earn_redeem" => earn(&words),
+        _ => None,
+    }
+}
+
+/// The product, day, position and deduction an earn memo tells.
+fn earn(words: &[&str]) -> Option<BillDetail> {
+    let product = |id: &str| id.parse::<i64>().ok();
+    match words {
+        ["earn", id, "subscribe", amount, _coin] => {
+            number(amount)?;
+            Some(BillDetail {
+                product_id: Some(product(id)?),
+                ..BillDetail::default()
+            })
+        }
+        ["earn", id, "reward", date] if date.len() == 10 => Some(BillDetail {
+            product_id: Some(product(id)?),
+            date: Some((*date).to_owned()),
+            ..BillDetail::default()
+        }),
+        ["earn", id, "maturity"] => Some(BillDetail {
+            product_id: Some(product(id)?),
+            ..BillDetail::default()
+        }),
+        [
+            "earn",
+            id,
+            "position",
+            position,
+            "redeemed,",
+            "deducted",
+            deduction,
+        ] => Some(BillDetail {
+            product_id: Some(product(id)?),
+            order_id: Some(position.parse().ok()?),
+            deduction: Some(number(deduction)?),
+            ..BillDetail::default()
+        }),
         _ => None,
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! - An account is a user's bucket of one asset (`funding`, `trading`, `earn`, `frozen`,
 //!   `futures_margin`) or a house account (`fees`, `security_fund`, `deposits_in_transit`,
-//!   `withdrawals_in_transit`, `market_maker`, `seconds_book`, `futures_counterparty`). Only the
-//!   house accounts that face the outside world (deposits in transit, the market maker, the seconds
-//!   book, the futures counterparty) may go below zero; every other balance never does.
+//!   `withdrawals_in_transit`, `market_maker`, `seconds_book`, `futures_counterparty`,
+//!   `earn_rewards`). Only the house accounts that face the outside world (deposits in transit,
+//!   the market maker, the seconds book, the futures counterparty, earn rewards) may go below
+//!   zero; every other balance never does.
 //! - A journal entry is a set of postings whose amounts sum to zero per asset. Entries and postings
 //!   are append-only; an account's balance is a cache of its postings, updated in the same
 //!   transaction.
@@ -75,6 +76,9 @@ pub enum House {
     /// The counterparty of every futures position: realised PnL and funding settle against it;
     /// may go negative.
     FuturesCounterparty,
+    /// What earn products pay: every reward leaves it and every early-redemption deduction comes
+    /// back to it; may go negative (the platform's cost of the rewards it promised).
+    EarnRewards,
 }
 
 impl Bucket {
@@ -114,6 +118,7 @@ impl House {
             House::MarketMaker => "market_maker",
             House::SecondsBook => "seconds_book",
             House::FuturesCounterparty => "futures_counterparty",
+            House::EarnRewards => "earn_rewards",
         }
     }
 
@@ -125,6 +130,7 @@ impl House {
                 | House::MarketMaker
                 | House::SecondsBook
                 | House::FuturesCounterparty
+                | House::EarnRewards
         )
     }
 }

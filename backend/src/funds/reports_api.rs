@@ -183,6 +183,12 @@ pub struct BillDetails {
     pub result: Option<String>,
     /// A seconds settlement: the opening price.
     pub open_price: Option<Decimal>,
+    /// An earn entry's product.
+    pub product_id: Option<i64>,
+    /// An earn reward's accrual day (`2026-01-31`, UTC).
+    pub date: Option<String>,
+    /// What an early redemption deducted from the principal (the rewards paid before it).
+    pub deduction: Option<Decimal>,
 }
 
 impl From<BillDetail> for BillDetails {
@@ -210,6 +216,9 @@ impl From<BillDetail> for BillDetails {
             period_seconds: detail.period_seconds,
             result: detail.result,
             open_price: detail.open_price,
+            product_id: detail.product_id,
+            date: detail.date,
+            deduction: detail.deduction,
         }
     }
 }

@@ -11,6 +11,7 @@ mod conversion;
 mod crash;
 mod deposits;
 mod depth;
+mod earn;
 mod errors;
 mod favourites;
 mod funds;

@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 use crate::helpers::spawn_app;
 use crate::kyc::operator;
 
-/// A list call of the document: method, path (with `{head}` filled in) and where paging goes.
+/// A list call of the document: method, path (with `{head}` and the earn list's `{type}` filled
+/// in) and where paging goes.
 struct ListCall {
     method: String,
     path: String,
@@ -40,7 +41,7 @@ fn list_calls() -> Vec<ListCall> {
             if in_query || in_body {
                 calls.push(ListCall {
                     method: method.clone(),
-                    path: path.replace("{head}", "coin"),
+                    path: path.replace("{head}", "coin").replace("{type}", "pledge"),
                     in_query,
                 });
             }

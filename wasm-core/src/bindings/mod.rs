@@ -20,6 +20,7 @@ use wasm_bindgen::prelude::*;
 use crate::error::CoreError;
 use crate::json;
 
+mod earn;
 mod format;
 mod funds;
 mod kline;

@@ -8,6 +8,7 @@
 use serde_json::Value;
 use wasm_core::CoreError;
 
+pub mod earn;
 pub mod format;
 pub mod funds;
 pub mod kline;
@@ -54,6 +55,11 @@ pub const MODULES: &[Module] = &[
     Module {
         functions: kline::FUNCTIONS,
         call: kline::call,
+        call_method: no_classes,
+    },
+    Module {
+        functions: earn::FUNCTIONS,
+        call: earn::call,
         call_method: no_classes,
     },
     Module {

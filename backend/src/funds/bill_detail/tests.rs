@@ -222,3 +222,28 @@ fn other_kinds_and_malformed_memos_have_no_detail() {
         None
     );
 }
+
+#[test]
+fn every_earn_memo_reads_back() {
+    let subscribe = of(
+        "earn_subscribe",
+        &earn_subscribe_memo(7, dec!(100.50), "usdt"),
+    );
+    assert_eq!(subscribe.product_id, Some(7));
+    // 2026-01-31 00:00 UTC.
+    let income = of("earn_income", &earn_income_memo(7, 1_769_817_600_000));
+    assert_eq!(
+        (income.product_id, income.date.as_deref()),
+        (Some(7), Some("2026-01-31"))
+    );
+    assert_eq!(
+        of("earn_maturity", &earn_maturity_memo(7)).product_id,
+        Some(7)
+    );
+    let redeem = of("earn_redeem", &earn_redeem_memo(7, 12, dec!(4.00)));
+    assert_eq!(
+        (redeem.product_id, redeem.order_id, redeem.deduction),
+        (Some(7), Some(12), Some(dec!(4)))
+    );
+    assert_eq!(read("earn_income", "earn x reward 2026-01-31", ""), None);
+}
