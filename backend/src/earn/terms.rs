@@ -89,12 +89,12 @@ pub fn of_product(product: &earn_product::Model, amount: Decimal, now: i64) -> T
 
 /// The schedule of `terms` and what redeeming at `at` returns.
 pub fn schedule(terms: &Terms, at: Option<i64>) -> Result<Schedule, Refusal> {
-    earn::earn_schedule(terms, at).map_err(|error| core_refusal(error))
+    earn::earn_schedule(terms, at).map_err(core_refusal)
 }
 
 /// Every reward paid through day `day` of `terms` (the schedule's running total).
 pub fn paid_through(terms: &Terms, day: u32) -> Result<Decimal, Refusal> {
-    earn::paid_through(terms, day).map_err(|error| core_refusal(error))
+    earn::paid_through(terms, day).map_err(core_refusal)
 }
 
 /// The time a redemption of `position` is figured at: now, but never past the moment before its

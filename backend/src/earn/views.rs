@@ -257,7 +257,7 @@ impl PositionView {
             if position.flexible {
                 i64::MAX
             } else {
-                i64::from(position.lock_days)
+                position.lock_days
             },
         );
         let redemption = redeem::figures(position, now).ok();
