@@ -124,7 +124,25 @@ async fn the_help_centre_reads_in_the_readers_language_with_a_marked_fallback() 
             .all(|r| r["fallback"] == false && r["lang"] == "en")
     );
     let deposit = help_id(records, "deposit");
-    // No German text yet: the English one, marked.
+    // German ships; an operator takes it down: German readers get the English text, marked.
+    let op = operator(&app, "content-op@example.com").await;
+    let (_, shipped) = post_lang(&app, &format!("/api/helpCenterInfo/{deposit}"), None, "de").await;
+    assert_eq!(
+        (
+            shipped["data"]["lang"].clone(),
+            shipped["data"]["fallback"].clone()
+        ),
+        (json!("de"), json!(false)),
+        "{shipped}"
+    );
+    let (status, _) = app
+        .post_as(
+            &op,
+            &format!("/api/admin/content/{deposit}/unpublish"),
+            Some(json!({"lang": "de"})),
+        )
+        .await;
+    assert_eq!(status, 200);
     let (_, german) = post_lang(
         &app,
         "/api/helpcenter/list",
@@ -136,8 +154,7 @@ async fn the_help_centre_reads_in_the_readers_language_with_a_marked_fallback() 
     assert_eq!(first["slug"], "deposit", "{german}");
     assert_eq!(first["lang"], "en");
     assert_eq!(first["fallback"], true);
-    // An operator adds and publishes German.
-    let op = operator(&app, "content-op@example.com").await;
+    // The operator writes and publishes new German.
     save(&app, &op, json!({"id": deposit, "lang": "de", "title": "Wie zahle ich ein?",
         "summary": "Münzen senden, dann die Einzahlung melden.", "body": "1. **Einzahlen** öffnen."})).await;
     publish(&app, &op, deposit, "de").await;
@@ -553,11 +570,12 @@ async fn announcements_pages_company_search_and_popular() {
         "{first}"
     );
     let id = first["id"].as_i64().unwrap();
+    // Every shipped text is translated: a Japanese reader reads Japanese.
     let (status, one) = read(&app, &format!("/api/content/announcements/{id}"), "ja").await;
     assert_eq!(status, 200);
     assert_eq!(
         (one["data"]["lang"].clone(), one["data"]["fallback"].clone()),
-        (json!("en"), json!(true))
+        (json!("ja"), json!(false))
     );
     let (status, page) = read(&app, "/api/content/page?modelType=7", "en").await;
     assert_eq!(status, 200, "{page}");
@@ -591,16 +609,37 @@ async fn announcements_pages_company_search_and_popular() {
     );
     let (status, _) = read(&app, "/api/content/search?q=", "en").await;
     assert_eq!(status, 400);
-    // Popular: French texts first for a French reader, once there is one.
+    // Popular: texts in the reader's language first. Everything ships in French; an operator
+    // takes one French text down, and that entry falls behind the French ones, marked.
     let op = operator(&app, "popular@example.com").await;
     let (_, popular) = read(&app, "/api/content/popular", "fr").await;
     let records = popular["data"].as_array().unwrap();
+    assert!(records.len() > 1, "{popular}");
     assert!(
         records
             .iter()
-            .all(|r| r["fallback"] == true && r["promoted"] == true)
+            .all(|r| r["lang"] == "fr" && r["fallback"] == false && r["promoted"] == true),
+        "{popular}"
     );
-    let last = records.last().unwrap()["id"].as_i64().unwrap();
+    let first = records[0]["id"].as_i64().unwrap();
+    let (status, _) = app
+        .post_as(
+            &op,
+            &format!("/api/admin/content/{first}/unpublish"),
+            Some(json!({"lang": "fr"})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (_, popular) = read(&app, "/api/content/popular", "fr").await;
+    let records = popular["data"].as_array().unwrap();
+    let last = records.last().unwrap();
+    assert_eq!(last["id"], first, "{popular}");
+    assert_eq!(
+        (last["lang"].clone(), last["fallback"].clone()),
+        (json!("en"), json!(true))
+    );
+    assert_eq!(records[0]["lang"], "fr");
+    let last = first;
     save(
         &app,
         &op,
@@ -608,15 +647,6 @@ async fn announcements_pages_company_search_and_popular() {
     )
     .await;
     publish(&app, &op, last, "fr").await;
-    let (_, popular) = read(&app, "/api/content/popular", "fr").await;
-    assert_eq!(popular["data"][0]["id"], last, "{popular}");
-    assert_eq!(
-        (
-            popular["data"][0]["lang"].clone(),
-            popular["data"][0]["fallback"].clone()
-        ),
-        (json!("fr"), json!(false))
-    );
     let (_, search) = read(&app, "/api/content/search?q=fran%C3%87ais", "fr").await;
     assert_eq!(
         search["data"]["records"][0]["id"], last,
