@@ -22,6 +22,7 @@ const AdminPage = lazyScreen(() => import('../features/admin/admin-page'), (m) =
 const LoginPage = lazyScreen(() => import('../features/auth/login-page'), (m) => m.LoginPage);
 const RegisterPage = lazyScreen(() => import('../features/auth/register-page'), (m) => m.RegisterPage);
 const ResetPage = lazyScreen(() => import('../features/auth/reset-page'), (m) => m.ResetPage);
+const EarnPage = lazyScreen(() => import('../features/earn/earn-page'), (m) => m.EarnPage);
 const EntrustPage = lazyScreen(() => import('../features/entrust/entrust-page'), (m) => m.EntrustPage);
 const AssetsPage = lazyScreen(() => import('../features/funds/assets-page'), (m) => m.AssetsPage);
 const WalletPage = lazyScreen(() => import('../features/funds/wallet-page'), (m) => m.WalletPage);
@@ -91,6 +92,8 @@ function element(entry: RouteEntry) {
       return <EntrustPage />;
     case 'rules':
       return <RulesPage />;
+    case 'earn':
+      return <EarnPage path={entry.path} />;
     default:
       return <ComingSoonPage screen={entry.screen} />;
   }
@@ -131,6 +134,8 @@ function screensOf(entry: RouteEntry, search: URLSearchParams): { preload: () =>
       return [EntrustPage];
     case 'rules':
       return [RulesPage];
+    case 'earn':
+      return [EarnPage];
     default:
       return [];
   }
