@@ -30,9 +30,11 @@ pub struct TestClockApi;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AdvanceRequest {
     /// Days ahead, 0 to 3,650.
+    #[serde(default)]
     #[oai(default, validator(minimum(value = "0"), maximum(value = "3650")))]
     pub days: u32,
     /// Milliseconds ahead besides the days, 0 to one day.
+    #[serde(default)]
     #[oai(default, validator(minimum(value = "0"), maximum(value = "86400000")))]
     pub ms: u32,
 }
@@ -75,5 +77,9 @@ impl TestClockApi {
 
 /// The service of [`TestClockApi`], nested under `/api/admin/test` when the flag is on.
 pub fn service() -> OpenApiService<TestClockApi, ()> {
-    OpenApiService::new(TestClockApi, "Kestrel Exchange test clock", env!("CARGO_PKG_VERSION"))
+    OpenApiService::new(
+        TestClockApi,
+        "Kestrel Exchange test clock",
+        env!("CARGO_PKG_VERSION"),
+    )
 }
