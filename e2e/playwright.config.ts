@@ -92,6 +92,8 @@ export default defineConfig({
       EXCHANGE_CODE_RESEND_SECS: '1',
       EXCHANGE_CODES_PER_IP_HOUR: '100000',
       // A 5 s period so the seconds spec sees a bet settle; the product's usual periods follow.
+      // The earn spec crosses days: POST /api/admin/test/clock/advance (never on in `make run`).
+      EXCHANGE_TEST_CLOCK: 'true',
       EXCHANGE_SECONDS_PERIODS: '5:0.85:10:50000,30:0.80:10:50000,60:0.85:10:50000,120:0.90:10:50000,300:0.95:10:50000',
     },
   },

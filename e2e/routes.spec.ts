@@ -29,8 +29,8 @@ const FOOTER_VISIBILITY: { path: string; screen: string; heading?: string; foote
   { path: '/home/index', screen: '', footer: true },
   { path: '/trade/index?type=bb', screen: '', heading: 'BTC/USDT', footer: false },
   { path: '/user/login', screen: 'userLogin', footer: false },
-  { path: '/pledge/index', screen: 'pledge', footer: false },
-  { path: '/finance/detail', screen: 'financeDetail', footer: false },
+  { path: '/pledge/index', screen: '', heading: t('en', 'earn.titles.pledge'), footer: false },
+  { path: '/finance/detail', screen: '', heading: t('en', 'earn.titles.detail'), footer: false },
   { path: '/user/index', screen: 'userIndex', footer: true },
 ];
 

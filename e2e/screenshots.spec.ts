@@ -518,4 +518,86 @@ test.describe('phone', () => {
     await expect(page.getByRole('status', { name: t('de', 'funds.loading') })).toHaveCount(0);
     await shoot(page, 'phone-assets-bills-dark-de-360');
   });
+
+/** An open 30-day staking product (names in English and German) and the member funded and subscribed to it (API). */
+async function earnMember(request: APIRequestContext, browser: Browser, baseURL: string, token: string): Promise<number> {
+  const claim = await claimDeposit(request, token, '2500');
+  const operator = await newOperator(browser, baseURL, request);
+  const operatorToken = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
+  await apiPost(request, `/api/admin/deposits/${claim}/review`, { approve: true }, operatorToken);
+  const now = Date.now();
+  const product = await apiPost<{ id: number }>(
+    request,
+    '/api/admin/earn/product/create',
+    {
+      kind: 'pledge',
+      asset: 'usdt',
+      names: { en: 'USDT staking, 30 days', de: 'USDT-Staking mit 30 Tagen Laufzeit' },
+      rate: '0.0012',
+      rateBasis: 'daily',
+      lockDays: 30,
+      earlyRedemption: 'deduct',
+      minAmount: '10',
+      maxAmount: '5000',
+      totalQuota: '200000',
+      perUserQuota: '10000',
+      maxSubscriptions: 5,
+      startAt: now - 3_600_000,
+      endAt: now + 20 * 86_400_000,
+    },
+    operatorToken,
+  );
+  await operator.context().close();
+  await apiPost(request, '/api/earn/subscribe', { productId: product.id, amount: '500' }, token);
+  return product.id;
+}
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 360 },
+  { lang: 'en', theme: 'dark', width: 360 },
+] as const) {
+  test(`earn screens ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    const id = await earnMember(request, browser, baseURL!, memberToken);
+    await page.goto('/pledge/index');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('heading', { level: 1, name: t(lang, 'earn.titles.pledge'), exact: true })).toBeVisible();
+    await expect(page.getByRole('article').first()).toBeVisible();
+    await shoot(page, `earn-pledge-${theme}-${lang}-${width}`);
+
+    await page.goto(`/pledge/add?id=${id}`);
+    await page.getByLabel(t(lang, 'earn.form.amount'), { exact: true }).fill('1000');
+    await expect(page.getByText(t(lang, 'earn.preview.valueDate'), { exact: true })).toBeVisible();
+    await shoot(page, `earn-subscribe-${theme}-${lang}-${width}`);
+
+    await page.goto('/pledge/order');
+    await expect(page.getByRole('article').first()).toBeVisible();
+    await shoot(page, `earn-orders-${theme}-${lang}-${width}`);
+    await page.getByRole('article').first().getByRole('button', { name: t(lang, 'earn.orders.redeem'), exact: true }).click();
+    await expect(page.getByRole('dialog').getByRole('group', { name: t(lang, 'earn.redeem.title') })).toBeVisible();
+    await shoot(page, `earn-redeem-${theme}-${lang}-${width}`, { fullPage: false });
+
+    await page.goto('/finance/investment?tab=member');
+    await expect(page.getByRole('note')).toBeVisible();
+    await shoot(page, `earn-finance-member-${theme}-${lang}-${width}`);
+  });
+}
+
+test('admin earn products', async ({ memberToken, request, browser, baseURL }) => {
+  await earnMember(request, browser, baseURL!, memberToken);
+  const operator = await newOperator(browser, baseURL!, request);
+  await operator.setViewportSize({ width: 1440, height: 900 });
+  await operator.goto('/admin?queue=earn');
+  await expect(operator.getByRole('table')).toBeVisible();
+  await shoot(operator, 'admin-earn');
+  await operator.getByRole('button', { name: t('en', 'earn.admin.create'), exact: true }).click();
+  await expect(operator.getByRole('dialog')).toBeVisible();
+  await shoot(operator, 'admin-earn-form', { fullPage: false });
+  await operator.context().close();
 });

@@ -12,6 +12,9 @@
  *   pages, bills, the exchange quote, the operator's review lists) are such POSTs too, and so are
  *   the spot reads (the user's orders `listSpotOrders` and fills `getEntrustLogCurrency`) and the
  *   user's seconds contracts (`listSecondsOrders`).
+ * - The earn reads are such POSTs too: the products of a kind (`listEarnProducts`), one product
+ *   (`getEarnProduct`), the user's positions (`listEarnPositions`), a redemption's preview
+ *   (`previewEarnRedemption`) and the operator's product list (`adminListEarnProducts`).
  * - `setFuturesLeverage` both reads (a body with the symbol only) and saves the user's futures
  *   setting: it is generated as a query too (`useSetFuturesLeverage`, keyed by
  *   `getSetFuturesLeverageQueryKey`), and the saves call the plain `setFuturesLeverage` function.
@@ -51,6 +54,11 @@ const readOnlyPosts = [
   'listFuturesStops',
   'listFuturesFundings',
   'setFuturesLeverage',
+  'listEarnProducts',
+  'getEarnProduct',
+  'listEarnPositions',
+  'previewEarnRedemption',
+  'adminListEarnProducts',
 ] as const;
 
 export default defineConfig({

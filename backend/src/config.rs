@@ -43,6 +43,9 @@ pub struct Config {
     pub futures: FuturesConfig,
     /// Conversion (swap) quotes: the house's spread and the size limits.
     pub convert: ConvertConfig,
+    /// Serve `POST /api/admin/test/clock/advance`, which moves the clock of day-based rules ahead
+    /// (`EXCHANGE_TEST_CLOCK`; off by default, on only for the e2e suite).
+    pub test_clock: bool,
 }
 
 /// Conversion between assets (`[convert]` in the file). Values are in USDT at the book's price.
@@ -535,6 +538,7 @@ impl Default for Config {
             seconds: SecondsConfig::default(),
             futures: FuturesConfig::default(),
             convert: ConvertConfig::default(),
+            test_clock: false,
         }
     }
 }
@@ -868,6 +872,9 @@ impl Config {
         }
         if let Some(value) = env("EXCHANGE_SECONDS_ENABLED") {
             config.seconds.enabled = parse_env("EXCHANGE_SECONDS_ENABLED", value, "true or false")?;
+        }
+        if let Some(value) = env("EXCHANGE_TEST_CLOCK") {
+            config.test_clock = parse_env("EXCHANGE_TEST_CLOCK", value, "true or false")?;
         }
         if let Some(value) = env("EXCHANGE_SECONDS_PERIODS") {
             config.seconds.periods =

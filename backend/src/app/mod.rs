@@ -4,6 +4,7 @@
 //! dependency a handler may use is registered on its own ([`AppState::register`]), so a handler
 //! names only the ones it uses and no domain imports this module.
 
+pub mod test_clock;
 pub mod user_channel;
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
@@ -165,7 +166,12 @@ pub fn openapi_json() -> String {
 pub fn routes(state: AppState) -> impl Endpoint {
     let webapp = WebappFiles::new(&state.config.webapp_dir);
     let api = api_service();
-    let routes = Route::new()
+    let mut routes = Route::new();
+    if state.config.test_clock {
+        // Test-only (the e2e suite): absent from a default server and from the OpenAPI document.
+        routes = routes.nest_no_strip("/api/admin/test", test_clock::service());
+    }
+    let routes = routes
         .at("/api/dev/outbox", get(dev_outbox))
         .nest("/api/docs", api.swagger_ui())
         .at("/api/openapi.json", api.spec_endpoint())

@@ -38,6 +38,7 @@ mod security;
 mod session_cache;
 mod spot;
 mod statements;
+mod test_clock;
 mod uploads;
 mod user;
 mod webapp;

@@ -22,6 +22,7 @@ export type RouteView =
   | 'wallet'
   | 'entrust'
   | 'rules'
+  | 'earn'
   | 'coming-soon';
 
 export interface RouteEntry {
@@ -42,17 +43,18 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/trade/index', screen: 'trade', view: 'trade' },
   { path: '/loan/index', screen: 'loan', view: 'coming-soon' },
   { path: '/loan/order', screen: 'loanOrder', view: 'coming-soon' },
-  { path: '/defis/index', screen: 'defis', view: 'coming-soon' },
+  { path: '/defis/index', screen: 'defis', view: 'earn' },
   // Notices and rules: ?modelType= picks the topic (a `replace` cache-buster changes nothing).
   { path: '/rule/index', screen: 'rule', view: 'rules' },
-  { path: '/pledge/index', screen: 'pledge', view: 'coming-soon' },
-  { path: '/pledge/add', screen: 'pledgeAdd', view: 'coming-soon' },
-  { path: '/pledge/order', screen: 'pledgeOrder', view: 'coming-soon' },
+  // Earn (issue 24): staking, DeFi mining, wealth products; one chunk, the path picks the screen.
+  { path: '/pledge/index', screen: 'pledge', view: 'earn' },
+  { path: '/pledge/add', screen: 'pledgeAdd', view: 'earn' },
+  { path: '/pledge/order', screen: 'pledgeOrder', view: 'earn' },
   { path: '/market/main', screen: 'market', view: 'market' },
   // My assets (issue 6): ?key=overview|recharge|withdraw|swap|transfer|records|order.
   { path: '/assets/index', screen: 'assets', view: 'assets' },
-  { path: '/finance/investment', screen: 'financeInvestment', view: 'coming-soon' },
-  { path: '/finance/detail', screen: 'financeDetail', view: 'coming-soon' },
+  { path: '/finance/investment', screen: 'financeInvestment', view: 'earn' },
+  { path: '/finance/detail', screen: 'financeDetail', view: 'earn' },
   // The exchange view is the trade screen; full-screen is the pair's chart filling the window.
   { path: '/exchange/index', screen: 'exchange', view: 'trade' },
   { path: '/exchange/full-screen/:type', screen: 'exchangeFullScreen', view: 'trade-chart' },

@@ -24,6 +24,7 @@ const AdminPage = lazyScreen(() => import('../features/admin/admin-page'), (m) =
 const LoginPage = lazyScreen(() => import('../features/auth/login-page'), (m) => m.LoginPage, SCREEN_AREAS['features/auth/login-page']);
 const RegisterPage = lazyScreen(() => import('../features/auth/register-page'), (m) => m.RegisterPage, SCREEN_AREAS['features/auth/register-page']);
 const ResetPage = lazyScreen(() => import('../features/auth/reset-page'), (m) => m.ResetPage, SCREEN_AREAS['features/auth/reset-page']);
+const EarnPage = lazyScreen(() => import('../features/earn/earn-page'), (m) => m.EarnPage, SCREEN_AREAS['features/earn/earn-page']);
 const EntrustPage = lazyScreen(() => import('../features/entrust/entrust-page'), (m) => m.EntrustPage, SCREEN_AREAS['features/entrust/entrust-page']);
 const AssetsPage = lazyScreen(() => import('../features/funds/assets-page'), (m) => m.AssetsPage, SCREEN_AREAS['features/funds/assets-page']);
 const WalletPage = lazyScreen(() => import('../features/funds/wallet-page'), (m) => m.WalletPage, SCREEN_AREAS['features/funds/wallet-page']);
@@ -93,6 +94,8 @@ function element(entry: RouteEntry) {
       return <EntrustPage />;
     case 'rules':
       return <RulesPage />;
+    case 'earn':
+      return <EarnPage path={entry.path} />;
     default:
       return <ComingSoonPage screen={entry.screen} />;
   }
@@ -133,6 +136,8 @@ function screensOf(entry: RouteEntry, search: URLSearchParams): { preload: () =>
       return [EntrustPage];
     case 'rules':
       return [RulesPage];
+    case 'earn':
+      return [EarnPage];
     default:
       return [];
   }

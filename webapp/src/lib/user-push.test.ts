@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey, getGetCoinListQueryKey } from '../api/generated/common/common';
 import { getGetExchangeQuoteQueryKey } from '../api/generated/exchange/exchange';
+import { getListEarnPositionsQueryKey, getListEarnProductsQueryKey } from '../api/generated/earn/earn';
 import { getGetUserCoinQueryKey } from '../api/generated/funds/funds';
 import { getGetContractRulesQueryKey, getListFuturesPositionsQueryKey } from '../api/generated/futures/futures';
 import { getListSecondsOrdersQueryKey } from '../api/generated/seconds-contracts/seconds-contracts';
@@ -105,6 +106,26 @@ describe('user channel', () => {
     await invalidatePushedReads(queryClient);
     expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, true, true, true, false, false, false]);
     expect(INVALIDATE_DEBOUNCE_MS).toBeLessThan(1000);
+  });
+
+  it('hands earn payouts and order changes to listeners and refetches the earn reads', async () => {
+    const client = makeClient();
+    const heard: unknown[] = [];
+    client.listen((message) => heard.push(message.type === 'earnPayout' ? `${message.type}:${message.data.reward}` : message.type));
+    client.start();
+    const socket = FakeSocket.latest();
+    socket.open();
+    socket.receive({ type: 'earnPayout', data: { positionId: 4, productId: 2, coin: 'usdt', reward: '1.5', paidDays: 1, status: 'in_progress' }, ts: 1 });
+    socket.receive({ type: 'earnPayout', data: { positionId: 'x' }, ts: 2 });
+    socket.receive({ type: 'earnOrder', data: { id: 4, productId: 2, status: 'redeemed' }, ts: 3 });
+    expect(heard).toEqual(['earnPayout:1.5', 'earnOrder']);
+    client.stop();
+
+    const queryClient = new QueryClient();
+    const keys = [getListEarnPositionsQueryKey({ status: 'in_progress' }), getListEarnProductsQueryKey('pledge', { pageSize: 100 }), getGetCoinListQueryKey()];
+    for (const key of keys) queryClient.setQueryData(key, { ok: true });
+    await invalidatePushedReads(queryClient);
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, true, false]);
   });
 
   it('refetches the fills under the `{head}` the settings give', async () => {

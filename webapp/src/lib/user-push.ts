@@ -13,7 +13,9 @@
  * settled, with its settlement tick, result and profit). USDT-M futures add `POSITION` (one of the
  * user's positions changed or ended), `futuresOrder` and `futuresStop` (an order or a stop order
  * changed); they refetch the futures orders, positions and stop orders
- * (`contract/{order,position,loss}/list`).
+ * (`contract/{order,position,loss}/list`). Earn adds `earnPayout` (a daily reward was paid to one of
+ * the user's positions) and `earnOrder` (one of their positions was opened or redeemed); they
+ * refetch the earn positions and products (`mingOrder/list`, `{type}/list`) and the balances.
  *
  * `useUserPush(userId)` keeps one shared connection per user open while any component uses it and
  * turns `order`, `fill`, `seconds_order` and `SETTLEMENT` messages into a refetch of the reads they
@@ -33,7 +35,8 @@ import {
   getListFuturesPositionsQueryKey,
   getListFuturesStopsQueryKey,
 } from '../api/generated/futures/futures';
-import type { FuturesOrder, FuturesPosition, FuturesStopOrder, SecondsOrder, SpotFill, SpotOrder } from '../api/generated/model';
+import { type FuturesOrder, type FuturesPosition, type FuturesStopOrder, type PositionView, ProductListType, type SecondsOrder, type SpotFill, type SpotOrder } from '../api/generated/model';
+import { getListEarnPositionsQueryKey, getListEarnProductsQueryKey } from '../api/generated/earn/earn';
 import { getListSecondsOrdersQueryKey } from '../api/generated/seconds-contracts/seconds-contracts';
 import { getGetEntrustLogCurrencyQueryKey, getListSpotOrdersQueryKey } from '../api/generated/spot-trading/spot-trading';
 import { currentLanguage } from '../i18n';
@@ -67,7 +70,23 @@ export type UserPushMessage =
   | { type: 'seconds_order' | 'SETTLEMENT'; data: SecondsOrder; ts: number }
   | { type: 'POSITION'; data: FuturesPosition; ts: number }
   | { type: 'futuresOrder'; data: FuturesOrder; ts: number }
-  | { type: 'futuresStop'; data: FuturesStopOrder; ts: number };
+  | { type: 'futuresStop'; data: FuturesStopOrder; ts: number }
+  | { type: 'earnPayout'; data: EarnPayout; ts: number }
+  | { type: 'earnOrder'; data: PositionView; ts: number };
+
+/** A daily earn reward paid to one of the user's positions (`earnPayout`). */
+export interface EarnPayout {
+  positionId: number;
+  productId: number;
+  /** The reward's coin. */
+  coin: string;
+  /** What this run paid, a decimal string. */
+  reward: string;
+  /** Days paid so far. */
+  paidDays: number;
+  /** The position's state after the payout. */
+  status: string;
+}
 
 /** Injectable dependencies (tests pass a fake socket). */
 export interface UserPushOptions {
@@ -103,6 +122,12 @@ function readMessage(raw: unknown): UserPushMessage | null {
       return typeof (data as FuturesOrder).id === 'number' ? { type, data: data as FuturesOrder, ts: time } : null;
     case 'futuresStop':
       return typeof (data as FuturesStopOrder).id === 'number' ? { type, data: data as FuturesStopOrder, ts: time } : null;
+    case 'earnPayout':
+      return typeof (data as EarnPayout).positionId === 'number' && typeof (data as EarnPayout).reward === 'string'
+        ? { type, data: data as EarnPayout, ts: time }
+        : null;
+    case 'earnOrder':
+      return typeof (data as PositionView).id === 'number' ? { type, data: data as PositionView, ts: time } : null;
     default:
       return null;
   }
@@ -179,7 +204,8 @@ function sameHost(origin: string): boolean {
 
 /**
  * The reads a trading message changes (any page or filter): the user's spot orders, fills, seconds
- * and futures orders, positions (open and closed), stop orders and balances.
+ * and futures orders, positions (open and closed), stop orders, earn positions and products, and
+ * balances.
  */
 export function pushedReads(head: string): QueryKey[] {
   return [
@@ -191,6 +217,8 @@ export function pushedReads(head: string): QueryKey[] {
     getListFuturesPositionsQueryKey(),
     getListFuturesPositionHistoryQueryKey(),
     getListFuturesStopsQueryKey(),
+    getListEarnPositionsQueryKey(),
+    ...Object.values(ProductListType).map((type) => getListEarnProductsQueryKey(type)),
   ];
 }
 

@@ -14,6 +14,8 @@ import * as core from 'wasm-core';
 import type {
   BankCardFormInput,
   DepositFormInput,
+  EarnSchedule,
+  EarnTerms,
   IdentityFormInput,
   LiquidationInput,
   MarginAdjustment,
@@ -40,6 +42,10 @@ import type {
 export type {
   BankCardFormInput,
   DepositFormInput,
+  EarnRedemption,
+  EarnSchedule,
+  EarnScheduleDay,
+  EarnTerms,
   IdentityFormInput,
   LiquidationInput,
   MarginAdjustment,
@@ -374,4 +380,17 @@ export function pnlAtTrigger(input: PnlAtTriggerInput): PnlAtTrigger {
  */
 export function marginAdjustment(input: MarginAdjustmentInput): MarginAdjustment {
   return core.marginAdjustment(input);
+}
+
+// --- Earn: the schedule the server posts (docs/api.md "Earn") ---
+
+/**
+ * An earn position's whole schedule — value date (D+1, 00:00 UTC), first payout (D+2), each day's
+ * reward rounded down to 8 decimals with the residue carried, the total at maturity, the delivery
+ * date — and, with `at`, what redeeming then returns by the product's rule. The function the server
+ * posts with. Throws a `CoreError` for a malformed decimal, a principal not above zero or a cycle
+ * outside 1–3650 days.
+ */
+export function earnSchedule(terms: EarnTerms, at?: number | null): EarnSchedule {
+  return core.earnSchedule(terms, at ?? undefined);
 }

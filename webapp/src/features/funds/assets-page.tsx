@@ -1,6 +1,6 @@
 /**
  * /assets/index?key=… (spec section 2): the user's assets. `key` picks the screen — overview,
- * contract (the futures wallet and the positions' margin), recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills)
+ * finance (finance assets: the earn account and rewards), contract (the futures wallet and the positions' margin), recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills), investment (my investments: earn orders in progress)
  * — from a side list that keeps `?key=` in the URL. Visitors go to the login screen and
  * come back after it; an unknown key shows the overview.
  *
@@ -12,9 +12,10 @@ import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { FundsFrame, type NavItem } from './components/frame';
-import { ContractIcon, DepositIcon, OrdersIcon, RecordsIcon, SwapIcon, TransferIcon, WalletIcon, WithdrawIcon } from './components/icons';
+import { ContractIcon, DepositIcon, EarnIcon, InvestIcon, OrdersIcon, RecordsIcon, SwapIcon, TransferIcon, WalletIcon, WithdrawIcon } from './components/icons';
 import { ContractAssets } from './contract/contract-assets';
 import { DepositForm } from './deposit/deposit-form';
+import { FinanceAssets, MyInvestments } from './earn/earn-assets';
 import { FundsLinksProvider } from './lib/links';
 import { ASSET_KEYS, type AssetKey, assetsHref, parseAssetKey } from './lib/screens';
 import { OrderCentre } from './order/order-centre';
@@ -26,6 +27,8 @@ import { WithdrawForm } from './withdraw/withdraw-form';
 
 const ICONS: Record<AssetKey, NavItem['icon']> = {
   overview: WalletIcon,
+  finance: EarnIcon,
+  investment: InvestIcon,
   contract: ContractIcon,
   recharge: DepositIcon,
   withdraw: WithdrawIcon,
@@ -39,6 +42,10 @@ function Screen({ screen }: { screen: AssetKey }) {
   switch (screen) {
     case 'contract':
       return <ContractAssets />;
+    case 'finance':
+      return <FinanceAssets />;
+    case 'investment':
+      return <MyInvestments />;
     case 'recharge':
       return <DepositForm />;
     case 'withdraw':

@@ -1,6 +1,7 @@
 /**
  * The funds screens and where they live: `/assets/index?key=<key>` (spec section 2: overview,
- * recharge, withdraw, swap, transfer, order centre, records — plus contract, the futures wallet) and the account layout's
+ * finance (finance assets: the earn account), recharge, withdraw, swap, transfer, order centre, records,
+ * investment (my investments: earn orders in progress) — plus contract, the futures wallet) and the account layout's
  * `/account/wallet/<page>` (assets, deposit, withdrawal, history-deposit, history-withdrawal, bills).
  * Both hosts render the same screens; `FundsLinks` says how one screen links to another in each.
  *
@@ -8,7 +9,7 @@
  */
 
 /** The `key` values of /assets/index, in menu order. */
-export const ASSET_KEYS = ['overview', 'contract', 'recharge', 'withdraw', 'swap', 'transfer', 'records', 'order'] as const;
+export const ASSET_KEYS = ['overview', 'finance', 'contract', 'recharge', 'withdraw', 'swap', 'transfer', 'records', 'order', 'investment'] as const;
 export type AssetKey = (typeof ASSET_KEYS)[number];
 
 /** The pages of /account/wallet, in menu order. */
@@ -21,7 +22,7 @@ export type RecordTab = (typeof RECORD_TABS)[number];
 
 /** A screen another screen links to; `records` names its tab. */
 export type FundsTarget =
-  | { screen: 'overview' | 'contract' | 'recharge' | 'withdraw' | 'swap' | 'transfer' | 'order'; coin?: string }
+  | { screen: 'overview' | 'finance' | 'contract' | 'recharge' | 'withdraw' | 'swap' | 'transfer' | 'order' | 'investment'; coin?: string }
   | { screen: 'records'; tab: RecordTab };
 
 export const ASSETS_PATH = '/assets/index';

@@ -1,7 +1,7 @@
 /**
  * What a bill is about, in the reader's language: the server sends each bill's details as data
  * (`Bill.detail`: pair, side, prices, network, address, buckets, counterparty, conversion legs,
- * seconds bet…), worded here through i18n (`funds.bills.details.*`) with wasm-core's number formats.
+ * seconds bet, earn product and reward day…), worded here through i18n (`funds.bills.details.*`) with wasm-core's number formats.
  * The journal's English note (`Bill.memo`) is never shown: a bill without details says its kind.
  * The CSV export words its rows with the same functions.
  *
@@ -100,6 +100,16 @@ function detailWords(t: TFunction, kind: string, detail: BillDetails): string | 
         open: orDash((v) => formatPrice(v), detail.openPrice),
       });
     }
+    case 'earn_subscribe':
+      return detail.productId == null ? undefined : t(`${DETAILS}.earnSubscribe`, { id: detail.productId });
+    case 'earn_income':
+      if (detail.productId == null) return undefined;
+      return t(`${DETAILS}.earnIncome`, { id: detail.productId, date: detail.date ?? '--' });
+    case 'earn_maturity':
+      return detail.productId == null ? undefined : t(`${DETAILS}.earnMaturity`, { id: detail.productId });
+    case 'earn_redeem':
+      if (detail.productId == null) return undefined;
+      return t(`${DETAILS}.earnRedeem`, { id: detail.productId, deduction: orDash((v) => formatQuantity(v), detail.deduction) });
     default:
       return undefined;
   }

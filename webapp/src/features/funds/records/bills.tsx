@@ -39,7 +39,10 @@ export const BILL_KINDS = [
   'seconds_stake',
   'seconds_settle',
   'fee',
+  'earn_subscribe',
   'earn_income',
+  'earn_maturity',
+  'earn_redeem',
   'futures',
 ] as const;
 
