@@ -43,6 +43,30 @@ pub struct Config {
     pub futures: FuturesConfig,
     /// Conversion (swap) quotes: the house's spread and the size limits.
     pub convert: ConvertConfig,
+    /// Crypto loans: the due sweep and its reminders.
+    pub loans: LoansConfig,
+}
+
+/// Crypto loans (`[loans]` in the file).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LoansConfig {
+    /// Milliseconds between two due sweeps (each instance tries; one holds the lease).
+    pub sweep_every_ms: u64,
+    /// Days before an instalment's due time that its reminder is sent.
+    pub remind_days_before: u32,
+    /// Most loans one sweep looks at (the rest wait for the next one).
+    pub sweep_batch: u64,
+}
+
+impl Default for LoansConfig {
+    fn default() -> Self {
+        Self {
+            sweep_every_ms: 1_000,
+            remind_days_before: 3,
+            sweep_batch: 5_000,
+        }
+    }
 }
 
 /// Conversion between assets (`[convert]` in the file). Values are in USDT at the book's price.
@@ -494,6 +518,7 @@ impl Default for Config {
             seconds: SecondsConfig::default(),
             futures: FuturesConfig::default(),
             convert: ConvertConfig::default(),
+            loans: LoansConfig::default(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! - An account is a user's bucket of one asset (`funding`, `trading`, `earn`, `frozen`,
 //!   `futures_margin`) or a house account (`fees`, `security_fund`, `deposits_in_transit`,
-//!   `withdrawals_in_transit`, `market_maker`, `seconds_book`, `futures_counterparty`). Only the
+//!   `withdrawals_in_transit`, `market_maker`, `seconds_book`, `futures_counterparty`, `lending`). Only the
 //!   house accounts that face the outside world (deposits in transit, the market maker, the seconds
 //!   book, the futures counterparty) may go below zero; every other balance never does.
 //! - A journal entry is a set of postings whose amounts sum to zero per asset. Entries and postings
@@ -75,6 +75,10 @@ pub enum House {
     /// The counterparty of every futures position: realised PnL and funding settle against it;
     /// may go negative.
     FuturesCounterparty,
+    /// The crypto-loan pool: pays every loan's principal out and takes it back; operators fund it
+    /// from outside (`loan_pool_funding`). It never goes below zero: a loan is approved only while
+    /// the pool holds its principal.
+    Lending,
 }
 
 impl Bucket {
@@ -114,6 +118,7 @@ impl House {
             House::MarketMaker => "market_maker",
             House::SecondsBook => "seconds_book",
             House::FuturesCounterparty => "futures_counterparty",
+            House::Lending => "lending",
         }
     }
 
