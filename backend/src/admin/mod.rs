@@ -4,4 +4,5 @@
 
 pub mod api;
 pub mod funds_api;
+pub mod loans_api;
 pub mod service;

@@ -68,6 +68,10 @@ pub struct AppState {
     pub seconds: Arc<crate::seconds::SecondsEngine>,
     /// The USDT-M futures engines.
     pub futures: Arc<crate::futures::FuturesRegistry>,
+    /// The clock of day-based rules (loan due dates); tests advance it.
+    pub clock: crate::clock::Clock,
+    /// The loan messages of users' private channels.
+    pub loan_events: crate::loans::LoanEvents,
 }
 
 impl AppState {
@@ -85,6 +89,8 @@ impl AppState {
             .data(self.seconds.clone())
             .data(self.futures.clone())
             .data(self.futures.clone() as Arc<dyn crate::funds::service::BucketClaims>)
+            .data(self.clock.clone())
+            .data(self.loan_events.clone())
     }
 }
 
@@ -105,6 +111,11 @@ pub type DomainApis = (
     SpotApi,
     crate::seconds::api::SecondsApi,
     crate::futures::api::FuturesApi,
+    // poem-openapi implements `OpenApi` for tuples of up to 16: the loan calls travel as a pair.
+    (
+        crate::loans::api::LoansApi,
+        crate::admin::loans_api::AdminLoansApi,
+    ),
 );
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
@@ -126,6 +137,10 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             SpotApi,
             crate::seconds::api::SecondsApi,
             crate::futures::api::FuturesApi,
+            (
+                crate::loans::api::LoansApi,
+                crate::admin::loans_api::AdminLoansApi,
+            ),
         ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),
@@ -260,6 +275,17 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         None
     };
 
+    let clock = crate::clock::Clock::system();
+    let loan_events = crate::loans::LoanEvents::default();
+    tokio::spawn(crate::loans::sweep::run(
+        db.clone(),
+        loan_events.clone(),
+        config.loans.clone(),
+        clock.clone(),
+        Arc::new(crate::lease::DbLease(db.clone())),
+        shutdown_rx.clone(),
+    ));
+
     tokio::spawn(crate::notify::deliver::run(
         db.clone(),
         mailer.clone(),
@@ -300,6 +326,8 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         kline_cache: Arc::new(crate::market::kline_cache::KlineCache::new()),
         seconds,
         futures,
+        clock,
+        loan_events,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;
