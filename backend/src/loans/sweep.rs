@@ -13,8 +13,10 @@
 //!    as the notice's row): a reminder `remind_days_before` days before the due time, and an
 //!    overdue notice with the grace days and the penalty rate — by e-mail and on the user channel.
 //!
-//! Every change is conditional on the loan's version, so a user's repayment and the sweep never
-//! both act on one instalment, and a sweep that stops half-way leaves every loan consistent: the
+//! Deductions commit one loan at a time (each is a journal entry); the bookkeeping of steps 2 and
+//! 3 commits for up to 100 loans at once (one transaction, one sync to disk), its channel messages
+//! published after the commit. Every change is conditional on the loan's version, so a user's
+//! repayment and the sweep never both act on one instalment, and a sweep that stops half-way leaves every loan consistent: the
 //! next one takes up what is left. Penalties are computed from the due time, not accumulated, so
 //! a sweep after downtime charges exactly what a sweep every day would have. [`run`] repeats the
 //! sweep on the instance that holds the `loan_sweep` lease.
@@ -24,8 +26,8 @@ use std::time::Duration;
 
 use rust_decimal::Decimal;
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    TransactionTrait, sea_query::Expr,
+    ColumnTrait, DatabaseConnection, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, TransactionTrait, sea_query::Expr,
 };
 use tokio::sync::watch;
 
@@ -92,15 +94,55 @@ pub async fn sweep(
         .limit(config.sweep_batch.max(1))
         .all(db)
         .await?;
+    let remind_ms = i64::from(config.remind_days_before) * DAY_MS;
     let mut report = SweepReport::default();
+    let mut upkeep = Vec::new();
     for row in due {
         report.looked += 1;
-        if let Err(error) = look_at(db, events, config, row, now, &mut report).await {
-            tracing::warn!(?error, "loan sweep: a loan is left for the next sweep");
+        match look_at(db, events, config, row, now, &mut report).await {
+            Ok(Some(left)) => upkeep.push(left),
+            Ok(None) => {}
+            Err(error) => tracing::warn!(?error, "loan sweep: a loan is left for the next sweep"),
+        }
+    }
+    // The bookkeeping of many loans commits together: one transaction (one sync to disk) per
+    // chunk instead of one per loan; a chunk short enough not to hold writers up for long.
+    for chunk in upkeep.chunks_mut(UPKEEP_CHUNK) {
+        let mut outbox = Vec::new();
+        let mut counts = SweepReport::default();
+        let txn = db.begin().await?;
+        let mut failed = None;
+        for (row, rows) in chunk.iter_mut() {
+            if let Err(error) =
+                keep_up(&txn, row, rows, now, remind_ms, &mut counts, &mut outbox).await
+            {
+                failed = Some(error);
+                break;
+            }
+        }
+        if let Some(error) = failed {
+            txn.rollback().await.ok();
+            tracing::warn!(
+                ?error,
+                "loan sweep: a chunk of loans is left for the next sweep"
+            );
+            continue;
+        }
+        txn.commit().await?;
+        report.overdue_notices += counts.overdue_notices;
+        report.reminders += counts.reminders;
+        for (user_id, kind, data) in outbox {
+            events.publish(user_id, kind, &data);
         }
     }
     Ok(report)
 }
+
+/// Loans whose bookkeeping commits in one transaction.
+const UPKEEP_CHUNK: usize = 100;
+
+/// A message for a user's channel, published once its transaction has committed.
+type Outgoing = (i64, &'static str, serde_json::Value);
 
 /// The most due instalments (in order) that `balance` pays, with their figures.
 fn affordable(
@@ -128,8 +170,7 @@ async fn look_at(
     mut row: loan::Model,
     now: i64,
     report: &mut SweepReport,
-) -> Result<(), Refusal> {
-    let remind_ms = i64::from(config.remind_days_before) * DAY_MS;
+) -> Result<Option<(loan::Model, Vec<loan_instalment::Model>)>, Refusal> {
     let mut rows = unpaid(db, row.id).await?;
     let due = rows.iter().take_while(|r| r.due_time <= now).count();
     let mut deducted = false;
@@ -160,7 +201,7 @@ async fn look_at(
                     credit::refresh_by_id(db, row.user_id, now).await?;
                     if status == LoanStatus::Settled.as_str() {
                         report.settled += 1;
-                        return Ok(());
+                        return Ok(None);
                     }
                 }
                 // The balance moved or a repayment came first: look again from the rows.
@@ -177,9 +218,9 @@ async fn look_at(
     if row.status == LoanStatus::Settled.as_str()
         || (!deducted && row.next_action_at.is_none_or(|at| at > now))
     {
-        return Ok(());
+        return Ok(None);
     }
-    keep_up(db, events, &row, &mut rows, now, remind_ms, report).await
+    Ok(Some((row, rows)))
 }
 
 /// A notice to send about one instalment.
@@ -192,16 +233,17 @@ struct Pending {
     due_time: i64,
 }
 
-/// Brings `row`'s overdue status, penalties, notices and next look up to date, in one
-/// transaction conditional on its version.
+/// Brings `row`'s overdue status, penalties, notices and next look up to date in `txn`,
+/// conditionally on its version (a loan changed meanwhile is left as it is); what to publish
+/// once `txn` commits goes to `outbox`.
 async fn keep_up(
-    db: &DatabaseConnection,
-    events: &LoanEvents,
+    txn: &DatabaseTransaction,
     row: &loan::Model,
     rows: &mut [loan_instalment::Model],
     now: i64,
     remind_ms: i64,
     report: &mut SweepReport,
+    outbox: &mut Vec<Outgoing>,
 ) -> Result<(), Refusal> {
     let overdue = rows.iter().any(|r| r.due_time <= now);
     let status = if overdue {
@@ -253,7 +295,6 @@ async fn keep_up(
         }
     }
     let next = next_action(rows, now, remind_ms);
-    let txn = db.begin().await?;
     // The write comes first (SQLite takes its write lock at once) and settles any race.
     let updated = loan::Entity::update_many()
         .col_expr(loan::Column::Version, Expr::value(row.version + 1))
@@ -261,10 +302,9 @@ async fn keep_up(
         .col_expr(loan::Column::NextActionAt, Expr::value(next))
         .filter(loan::Column::Id.eq(row.id))
         .filter(loan::Column::Version.eq(row.version))
-        .exec(&txn)
+        .exec(txn)
         .await?;
     if updated.rows_affected != 1 {
-        txn.rollback().await.ok();
         return Ok(());
     }
     for (id, penalty) in &penalties {
@@ -274,7 +314,7 @@ async fn keep_up(
                 Expr::value(penalty.clone()),
             )
             .filter(loan_instalment::Column::Id.eq(*id))
-            .exec(&txn)
+            .exec(txn)
             .await?;
     }
     for pending in &notices {
@@ -286,13 +326,13 @@ async fn keep_up(
         loan_instalment::Entity::update_many()
             .col_expr(column, Expr::value(true))
             .filter(loan_instalment::Column::Id.eq(pending.instalment_id))
-            .exec(&txn)
+            .exec(txn)
             .await?;
-        enqueue(&txn, row.user_id, pending.notice.clone()).await?;
+        enqueue(txn, row.user_id, pending.notice.clone()).await?;
     }
     if status.as_str() != row.status {
         record(
-            &txn,
+            txn,
             Transition {
                 application_id: row.application_id,
                 loan_id: Some(row.id),
@@ -305,17 +345,16 @@ async fn keep_up(
         )
         .await?;
     }
-    txn.commit().await?;
     for pending in notices {
         if pending.kind == "overdue" {
             report.overdue_notices += 1;
         } else {
             report.reminders += 1;
         }
-        events.publish(
+        outbox.push((
             row.user_id,
             "loan_notice",
-            &serde_json::json!({
+            serde_json::json!({
                 "loanId": row.id,
                 "kind": pending.kind,
                 "instalment": pending.number,
@@ -323,18 +362,15 @@ async fn keep_up(
                 "coin": row.coin,
                 "dueTime": pending.due_time,
             }),
-        );
+        ));
     }
     if status.as_str() != row.status {
-        credit::refresh_by_id(db, row.user_id, now).await?;
-        events.publish(
+        credit::refresh_by_id(txn, row.user_id, now).await?;
+        outbox.push((
             row.user_id,
             "loan",
-            &LoanMessage {
-                application_id: row.application_id,
-                status: status.as_str(),
-            },
-        );
+            serde_json::json!({"applicationId": row.application_id, "status": status.as_str()}),
+        ));
     }
     Ok(())
 }
