@@ -11,7 +11,7 @@ NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
         openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres screenshots clean bench bench-market \
-        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps bench-stream
+        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps bench-stream bench-loans
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -48,6 +48,9 @@ bench-web: webapp backend-release bench-deps ## Lighthouse (pinned, desktop and 
 
 bench-futures: ## futures liquidation checks per mark tick, trigger index against a full scan (POSITIONS, default 100000)
 	$(CARGO) run -q --release -p backend --example liquidation_bench
+
+bench-loans: ## the loan due sweep over 100,000 open loans (LOANS, DUE: default 1000): it touches only the loans due
+	$(CARGO) run -q --release -p backend --example loan_sweep_bench
 
 bench-logins: backend-release ## 300 concurrent logins against a fresh release server: time and peak memory
 	python3 scripts/bench-logins.py --binary target/release/backend

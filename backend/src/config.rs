@@ -46,6 +46,30 @@ pub struct Config {
     /// Serve `POST /api/admin/test/clock/advance`, which moves the clock of day-based rules ahead
     /// (`EXCHANGE_TEST_CLOCK`; off by default, on only for the e2e suite).
     pub test_clock: bool,
+    /// Crypto loans: the due sweep and its reminders.
+    pub loans: LoansConfig,
+}
+
+/// Crypto loans (`[loans]` in the file).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LoansConfig {
+    /// Milliseconds between two due sweeps (each instance tries; one holds the lease).
+    pub sweep_every_ms: u64,
+    /// Days before an instalment's due time that its reminder is sent.
+    pub remind_days_before: u32,
+    /// Most loans one sweep looks at (the rest wait for the next one).
+    pub sweep_batch: u64,
+}
+
+impl Default for LoansConfig {
+    fn default() -> Self {
+        Self {
+            sweep_every_ms: 1_000,
+            remind_days_before: 3,
+            sweep_batch: 5_000,
+        }
+    }
 }
 
 /// Conversion between assets (`[convert]` in the file). Values are in USDT at the book's price.
@@ -539,6 +563,7 @@ impl Default for Config {
             futures: FuturesConfig::default(),
             convert: ConvertConfig::default(),
             test_clock: false,
+            loans: LoansConfig::default(),
         }
     }
 }

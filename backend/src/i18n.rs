@@ -443,6 +443,24 @@ messages! {
     NoticeWithdrawalRejectedSubject => "notice_withdrawal_rejected_subject",
     /// Body of the notice of a withdrawal rejected (`{amount}`, `{coin}`, `{network}`, `{reason}`).
     NoticeWithdrawalRejectedBody => "notice_withdrawal_rejected_body",
+    /// The subject of a loan approved.
+    NoticeLoanApprovedSubject => "notice_loan_approved_subject",
+    /// The body of a loan approved (`{loanId}`, `{amount}`, `{coin}`, `{time}`: the last due time).
+    NoticeLoanApprovedBody => "notice_loan_approved_body",
+    /// The subject of a loan application rejected.
+    NoticeLoanRejectedSubject => "notice_loan_rejected_subject",
+    /// The body of a loan application rejected (`{loanId}`, `{amount}`, `{coin}`, `{time}`,
+    /// `{reason}`).
+    NoticeLoanRejectedBody => "notice_loan_rejected_body",
+    /// The subject of a loan instalment due soon.
+    NoticeLoanDueSoonSubject => "notice_loan_due_soon_subject",
+    /// The body of a loan instalment due soon (`{loanId}`, `{amount}`, `{coin}`, `{time}`).
+    NoticeLoanDueSoonBody => "notice_loan_due_soon_body",
+    /// The subject of a loan instalment overdue.
+    NoticeLoanOverdueSubject => "notice_loan_overdue_subject",
+    /// The body of a loan instalment overdue (`{loanId}`, `{amount}`, `{coin}`, `{time}`,
+    /// `{graceDays}`, `{penalty}`: percent a day).
+    NoticeLoanOverdueBody => "notice_loan_overdue_body",
     // -- end of notify messages --
 
     // The content store (texts in locales/content/; crate::content).
@@ -478,6 +496,55 @@ messages! {
     HelpCategorySecurity => "help_category_security",
     /// Help-centre category: contacting support.
     HelpCategorySupport => "help_category_support",
+    // Crypto loans (locales/loans/).
+    /// The loan product is not offered now.
+    LoanProductClosed => "loan_product_closed",
+    /// The loan rules were not accepted.
+    LoanRulesNotAccepted => "loan_rules_not_accepted",
+    /// The amount is outside what the caller may borrow (`{min}`, `{max}`, `{coin}`).
+    LoanAmountOutOfRange => "loan_amount_out_of_range",
+    /// The cycle is not offered (`{cycle}`).
+    LoanCycleNotOffered => "loan_cycle_not_offered",
+    /// The repayment way is not offered (for this cycle).
+    LoanWayNotOffered => "loan_way_not_offered",
+    /// The product needs a higher identity level (`{level}`).
+    LoanKycRequired => "loan_kyc_required",
+    /// The caller's credit score is below the product's (`{score}`, `{required}`).
+    LoanCreditTooLow => "loan_credit_too_low",
+    /// An identity image is missing (`{field}`).
+    LoanDocumentRequired => "loan_document_required",
+    /// An identity image is not an image (`{field}`).
+    LoanDocumentNotImage => "loan_document_not_image",
+    /// The advanced identity has no images to reuse.
+    LoanKycDocumentsMissing => "loan_kyc_documents_missing",
+    /// An application for the product is already pending.
+    LoanApplicationPending => "loan_application_pending",
+    /// The application was submitted.
+    LoanApplied => "loan_applied",
+    /// The application was decided already.
+    LoanAlreadyReviewed => "loan_already_reviewed",
+    /// Rejecting needs a reason.
+    LoanReasonRequired => "loan_reason_required",
+    /// The lending pool does not hold the principal (`{available}`, `{coin}`).
+    LoanPoolInsufficient => "loan_pool_insufficient",
+    /// Money was put into the lending pool.
+    LoanPoolFunded => "loan_pool_funded",
+    /// The loan is settled: nothing is owed.
+    LoanSettled => "loan_settled",
+    /// The repayment names more than is owed (`{owed}`).
+    LoanRepayAboveOwed => "loan_repay_above_owed",
+    /// The repayment names less than it costs now (`{owed}`).
+    LoanRepayAmountChanged => "loan_repay_amount_changed",
+    /// The loan changed meanwhile; look again.
+    LoanChanged => "loan_changed",
+    /// The repayment was made.
+    LoanRepaid => "loan_repaid",
+    /// The `maturity` repayment way's name.
+    RepayWayMaturity => "repay_way_maturity",
+    /// The `interest_daily` repayment way's name.
+    RepayWayInterestDaily => "repay_way_interest_daily",
+    /// The `equal_instalments` repayment way's name.
+    RepayWayEqualInstalments => "repay_way_equal_instalments",
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -628,6 +695,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/notify/", $code, ".json")),
             include_str!(concat!("../locales/content/", $code, ".json")),
             include_str!(concat!("../locales/earn/", $code, ".json")),
+            include_str!(concat!("../locales/loans/", $code, ".json")),
         ])),*]
     };
 }

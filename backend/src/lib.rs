@@ -6,11 +6,11 @@
 //! the dependencies it uses); `config` reads the configuration; `db` opens the database; `entity`
 //! holds the tables; `http` the envelope, middleware and the one mapping of a [`refusal::Refusal`]
 //! to an HTTP status; `refusal` why a call was refused, with no HTTP in it; `number` the strict
-//! reading of numbers users type; `paging` the bounds of every list; `clock` the time;
-//! `i18n` the languages and messages; `notify` the security and money
-//! e-mails. Each domain folder (`user`, `security`, `kyc`, `admin`,
-//! `funds`, `market`, `spot`, `futures`, `seconds`, `common`, `content`) has its handlers (`api.rs`,
-//! `*_api.rs`: HTTP only) beside its rules, engines and stores (no HTTP); docs/architecture.md has
+//! reading of numbers users type; `paging` the bounds of every list; `clock` the time; `lease` the
+//! leases that keep a periodic job on one instance; `i18n` the languages and messages; `notify` the
+//! security and money e-mails. Each domain folder (`user`, `security`, `kyc`, `admin`, `funds`,
+//! `market`, `spot`, `futures`, `seconds`, `common`, `content`, `earn`, `loans`) has its handlers
+//! (`api.rs`, `*_api.rs`: HTTP only) beside its rules, engines and stores (no HTTP); docs/architecture.md has
 //! the module map and the rules `tests/api/layering.rs` holds.
 
 pub mod admin;
@@ -27,6 +27,8 @@ pub mod futures;
 pub mod http;
 pub mod i18n;
 pub mod kyc;
+pub mod lease;
+pub mod loans;
 pub mod market;
 pub mod notify;
 pub mod number;

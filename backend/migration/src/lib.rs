@@ -20,6 +20,7 @@ mod m20261128_000014_create_notification;
 mod m20261128_000020_create_conversion_usage;
 mod m20261129_000030_create_earn;
 mod m20261201_000030_create_content;
+mod m20261202_000010_create_loans;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -45,6 +46,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000020_create_conversion_usage::Migration),
             Box::new(m20261201_000030_create_content::Migration),
             Box::new(m20261129_000030_create_earn::Migration),
+            Box::new(m20261202_000010_create_loans::Migration),
         ]
     }
 }

@@ -6,4 +6,5 @@ pub mod api;
 pub mod content_api;
 pub mod earn_api;
 pub mod funds_api;
+pub mod loans_api;
 pub mod service;

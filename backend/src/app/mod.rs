@@ -73,6 +73,8 @@ pub struct AppState {
     pub clock: crate::clock::Clock,
     /// Earn products' daily job and messages.
     pub earn: Arc<crate::earn::EarnEngine>,
+    /// The loan messages of users' private channels.
+    pub loan_events: crate::loans::LoanEvents,
 }
 
 impl AppState {
@@ -92,6 +94,7 @@ impl AppState {
             .data(self.futures.clone() as Arc<dyn crate::funds::service::BucketClaims>)
             .data(self.clock.clone())
             .data(self.earn.clone())
+            .data(self.loan_events.clone())
     }
 }
 
@@ -118,6 +121,8 @@ pub type DomainApis = (
         crate::admin::content_api::AdminContentApi,
         crate::earn::api::EarnApi,
         crate::admin::earn_api::AdminEarnApi,
+        crate::loans::api::LoansApi,
+        crate::admin::loans_api::AdminLoansApi,
     ),
 );
 
@@ -145,6 +150,8 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
                 crate::admin::content_api::AdminContentApi,
                 crate::earn::api::EarnApi,
                 crate::admin::earn_api::AdminEarnApi,
+                crate::loans::api::LoansApi,
+                crate::admin::loans_api::AdminLoansApi,
             ),
         ),
         "Kestrel Exchange API",
@@ -303,6 +310,19 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         None
     };
 
+    let loan_events = crate::loans::LoanEvents::default();
+    tokio::spawn(crate::loans::sweep::run(
+        db.clone(),
+        loan_events.clone(),
+        config.loans.clone(),
+        clock.clone(),
+        Arc::new(crate::lease::DbLease::new(
+            db.clone(),
+            crate::loans::sweep::LEASE,
+        )),
+        shutdown_rx.clone(),
+    ));
+
     tokio::spawn(crate::notify::deliver::run(
         db.clone(),
         mailer.clone(),
@@ -345,6 +365,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         futures,
         clock,
         earn,
+        loan_events,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

@@ -23,6 +23,10 @@
 //! - Seconds contracts: `{"type": "seconds_order", "data": SecondsOrder, "ts"}` when one is
 //!   accepted and `{"type": "SETTLEMENT", "data": SecondsOrder, "ts"}` when it settles (the spec's
 //!   SETTLEMENT kind, user-private, so on this channel).
+//! - Loans: `{"type": "loan", "data": {"applicationId", "status"}, "ts"}` when an application is
+//!   decided or a loan's status changes (repaid, deducted, overdue, settled), and `{"type":
+//!   "loan_notice", "data": {"loanId", "kind", "instalment", "amount", "coin", "dueTime"}, "ts"}`
+//!   with every reminder (`kind` `due_soon`) and overdue notice (`overdue`) the e-mail also carries.
 //! - The session is checked again on every refresh: once revoked or expired the socket is closed
 //!   with code 4401 (`session ended`). A client silent for 60 s is closed.
 
@@ -164,6 +168,7 @@ pub async fn user_push(
     Data(seconds): Data<&Arc<SecondsEngine>>,
     Data(futures): Data<&Arc<FuturesRegistry>>,
     Data(earn): Data<&Arc<crate::earn::EarnEngine>>,
+    Data(loans): Data<&crate::loans::LoanEvents>,
     Data(config): Data<&Arc<Config>>,
 ) -> poem::Response {
     let Some((token, source)) = token_of(req) else {
@@ -180,6 +185,7 @@ pub async fn user_push(
     let (db, hub) = (db.clone(), hub.clone());
     let (spot, seconds, futures) = (spot.clone(), seconds.clone(), futures.clone());
     let earn = earn.clone();
+    let loans = loans.clone();
     ws.on_upgrade(move |socket| async move {
         let (mut sink, mut stream) = socket.split();
         let mut refresh = tokio::time::interval(REFRESH_EVERY);
@@ -191,6 +197,7 @@ pub async fn user_push(
         let mut seconds_events = seconds.subscribe_user_events();
         let mut futures_events = futures.subscribe_user_events();
         let mut earn_events = earn.subscribe_user_events();
+        let mut loan_events = loans.subscribe();
         loop {
             let text = tokio::select! {
                 event = async {
@@ -199,6 +206,7 @@ pub async fn user_push(
                         event = seconds_events.recv() => event,
                         event = futures_events.recv() => event,
                         event = earn_events.recv() => event,
+                        event = loan_events.recv() => event,
                     }
                 } => match event {
                     Ok(event) if event.user_id == user_id => event.text.to_string(),

@@ -8,7 +8,7 @@
 //! - [`payout`]: the daily job — each due accrual day paid to the funding bucket (`earn_income`),
 //!   matured principals returned (`earn_maturity`), in batches that each commit whole; a day is paid
 //!   once (`earn_payout` is unique per position and day), missed days are caught up, and one
-//!   instance runs it at a time ([`lease`]).
+//!   instance runs it at a time ([`crate::lease`]).
 //! - [`redeem`]: early redemption and its preview, by the position's rule.
 //! - [`terms`]: a position's terms for wasm-core's `earn_schedule`, and its figures now.
 //! - [`replay`]: `backend earn-replay`, every stored payout recomputed.
@@ -17,7 +17,6 @@
 //! Every figure comes from `wasm_core::earn`, the function the webapp's preview runs.
 
 pub mod api;
-pub mod lease;
 pub mod payout;
 pub mod products;
 pub mod redeem;
@@ -45,7 +44,7 @@ pub struct EarnEngine {
     db: DatabaseConnection,
     writer: Writer,
     clock: Clock,
-    lease: Arc<dyn lease::Lease>,
+    lease: Arc<dyn crate::lease::Lease>,
     events: broadcast::Sender<Arc<UserEvent>>,
     running: Mutex<()>,
 }
@@ -59,7 +58,7 @@ impl EarnEngine {
         clock: Clock,
         shutdown: watch::Receiver<bool>,
     ) -> Arc<Self> {
-        let lease = Arc::new(lease::DbLease::new(db.clone(), payout::JOB));
+        let lease = Arc::new(crate::lease::DbLease::new(db.clone(), payout::JOB));
         let engine = Arc::new(Self {
             db,
             writer,

@@ -26,7 +26,6 @@ use sea_orm::{
     QuerySelect, sea_query::OnConflict,
 };
 
-use super::lease::Lease;
 use super::terms::{self, decimal};
 use crate::clock::DAY_MS;
 use crate::db::{Writer, WriterTransaction};
@@ -35,6 +34,7 @@ use crate::funds::bill_detail;
 use crate::funds::ledger::batch::{LedgerBatch, NewIds, Writes};
 use crate::funds::ledger::{AccountRef, Bucket, House, NewEntry, Posting};
 use crate::funds::reports::EARN_INCOME;
+use crate::lease::Lease;
 use crate::refusal::Refusal;
 use crate::user::events::UserEvent;
 

@@ -1,6 +1,6 @@
 //! What a bill is about, as data the webapp words in the user's language. Every memo a user's bill
 //! can carry is written here (by [`fill_memo`], [`deposit_memo`] and their siblings, the only
-//! writers of those memos) and read back here ([`parse`]) into a [`BillDetail`], so a statement
+//! writers of those memos, loans' included) and read back here ([`parse`]) into a [`BillDetail`], so a statement
 //! never shows the journal's English note (`btcusdt sell 0.005 @ 96899.46`, `deposit 10 USDT
 //! (TRC20)`) to a reader of another language. The memo forms written before a writer moved here
 //! still read; where a memo says nothing (spot holds of old) the entry's reference does.
@@ -34,7 +34,8 @@ pub struct BillDetail {
     pub network: Option<String>,
     /// A withdrawal's destination address.
     pub address: Option<String>,
-    /// Which step of a withdrawal: `held` (on submission) or `sent` (paid out).
+    /// Which step of a withdrawal: `held` (on submission) or `sent` (paid out); how a loan was
+    /// repaid: `early`, `instalments` or `auto`.
     pub stage: Option<String>,
     /// What a fee was charged for (`withdrawal`).
     pub fee_of: Option<String>,
@@ -64,6 +65,18 @@ pub struct BillDetail {
     pub date: Option<String>,
     /// What an early redemption deducted from the principal (the rewards paid).
     pub deduction: Option<Decimal>,
+    /// A loan paid out or repaid: the loan's id.
+    pub loan_id: Option<i64>,
+    /// A loan repayment: the principal it repaid.
+    pub principal: Option<Decimal>,
+    /// A loan repayment: the interest it paid.
+    pub interest: Option<Decimal>,
+    /// A loan repayment: the overdue penalty it paid.
+    pub penalty: Option<Decimal>,
+    /// A loan repayment: the first instalment it paid.
+    pub first_instalment: Option<u32>,
+    /// A loan repayment: the last instalment it paid.
+    pub last_instalment: Option<u32>,
 }
 
 /// The memo of a futures fill (`futures_fill`).
@@ -241,6 +254,58 @@ pub fn seconds_settle_memo(
     )
 }
 
+/// The memo of loan `loan_id` paid out (`loan_disburse`).
+pub fn loan_disburse_memo(loan_id: i64, principal: Decimal, coin: &str) -> String {
+    format!(
+        "loan {loan_id} disbursed {} {}",
+        principal.normalize(),
+        coin.to_ascii_uppercase()
+    )
+}
+
+/// A loan repayment as its memo tells it.
+#[derive(Debug, Clone, Copy)]
+pub struct LoanRepayment {
+    /// The loan.
+    pub loan_id: i64,
+    /// How: `early` (in full before the end), `instalments` (the user's), `auto` (deducted at a
+    /// due time by the sweep).
+    pub stage: &'static str,
+    /// Principal repaid.
+    pub principal: Decimal,
+    /// Interest paid.
+    pub interest: Decimal,
+    /// Penalty paid.
+    pub penalty: Decimal,
+    /// The first instalment paid.
+    pub first: u32,
+    /// The last instalment paid.
+    pub last: u32,
+}
+
+/// The memo of a loan repayment (`loan_repay`).
+pub fn loan_repay_memo(repayment: LoanRepayment) -> String {
+    format!(
+        "loan {} repaid {} principal {} interest {} penalty {} instalments {}-{}",
+        repayment.loan_id,
+        repayment.stage,
+        repayment.principal.normalize(),
+        repayment.interest.normalize(),
+        repayment.penalty.normalize(),
+        repayment.first,
+        repayment.last
+    )
+}
+
+/// The memo of money an operator put into the lending pool (`loan_pool_funding`).
+pub fn loan_pool_funding_memo(amount: Decimal, coin: &str) -> String {
+    format!(
+        "loan pool funded {} {}",
+        amount.normalize(),
+        coin.to_ascii_uppercase()
+    )
+}
+
 /// The memo of a subscription of `amount` `coin` to earn product `product_id` (`earn_subscribe`,
 /// funding → earn).
 pub fn earn_subscribe_memo(product_id: i64, amount: Decimal, coin: &str) -> String {
@@ -394,6 +459,43 @@ pub fn parse(entry: Entry<'_>) -> Option<BillDetail> {
                 open_price: Some(number(open)?),
                 ..seconds(symbol, direction, period.strip_suffix("s:")?)?
             }),
+            _ => None,
+        },
+        "loan_disburse" => match words.as_slice() {
+            ["loan", id, "disbursed", amount, _coin] => Some(BillDetail {
+                loan_id: Some(id.parse().ok()?),
+                principal: Some(number(amount)?),
+                ..BillDetail::default()
+            }),
+            _ => None,
+        },
+        "loan_repay" => match words.as_slice() {
+            [
+                "loan",
+                id,
+                "repaid",
+                stage @ ("early" | "instalments" | "auto"),
+                "principal",
+                principal,
+                "interest",
+                interest,
+                "penalty",
+                penalty,
+                "instalments",
+                range,
+            ] => {
+                let (first, last) = range.split_once('-')?;
+                Some(BillDetail {
+                    loan_id: Some(id.parse().ok()?),
+                    stage: Some((*stage).to_owned()),
+                    principal: Some(number(principal)?),
+                    interest: Some(number(interest)?),
+                    penalty: Some(number(penalty)?),
+                    first_instalment: Some(first.parse().ok()?),
+                    last_instalment: Some(last.parse().ok()?),
+                    ..BillDetail::default()
+                })
+            }
             _ => None,
         },
         "earn_subscribe" | "earn_income" | "earn_maturity" | "earn_redeem" => earn(&words),

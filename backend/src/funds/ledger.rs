@@ -79,6 +79,10 @@ pub enum House {
     /// What earn products pay: every reward leaves it and every early-redemption deduction comes
     /// back to it; may go negative (the platform's cost of the rewards it promised).
     EarnRewards,
+    /// The crypto-loan pool: pays every loan's principal out and takes it back; operators fund it
+    /// from outside (`loan_pool_funding`). It never goes below zero: a loan is approved only while
+    /// the pool holds its principal.
+    Lending,
 }
 
 impl Bucket {
@@ -119,6 +123,7 @@ impl House {
             House::SecondsBook => "seconds_book",
             House::FuturesCounterparty => "futures_counterparty",
             House::EarnRewards => "earn_rewards",
+            House::Lending => "lending",
         }
     }
 

@@ -82,8 +82,8 @@ pub struct BillQuery {
     /// Only this kind: `deposit`, `withdrawal`, `withdrawal_refund`, `fee`, `bucket_transfer`,
     /// `user_transfer`, `exchange`, `spot_trade`, `spot_freeze`, `spot_release`, `seconds_stake`,
     /// `seconds_settle`, `earn_income`, `futures_fill`, `futures_margin`, `futures_hold`,
-    /// `futures_release`, `futures_funding`, `futures_liquidation`; or `futures` for every futures
-    /// kind.
+    /// `futures_release`, `futures_funding`, `futures_liquidation`, `loan_disburse`, `loan_repay`;
+    /// or `futures` for every futures kind.
     #[oai(validator(max_length = 32, pattern = "^[a-z_]+$"))]
     pub kind: Option<String>,
     /// Only this bucket.
@@ -133,7 +133,9 @@ pub struct Bill {
 /// `counterparty`; `exchange` — `fromCoin`, `fromAmount`, `toCoin`, `toAmount`; `spot_freeze` and
 /// `spot_release` — `orderId` and `symbol`; `seconds_stake` — `symbol`, `direction` (`up`/`down`),
 /// `periodSeconds`, `price` (opening); `seconds_settle` — the same with `orderId`, `result`, `price`
-/// (settling) and `openPrice`. Rows written before a field existed may lack it.
+/// (settling) and `openPrice`; `loan_disburse` — `loanId`, `principal`; `loan_repay` — `loanId`,
+/// `stage` (`early`, `instalments` or `auto`), `principal`, `interest`, `penalty`,
+/// `firstInstalment`, `lastInstalment`. Rows written before a field existed may lack it.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct BillDetails {
@@ -159,7 +161,8 @@ pub struct BillDetails {
     pub network: Option<String>,
     /// A withdrawal's destination address.
     pub address: Option<String>,
-    /// The step of a withdrawal: `held` (submitted) or `sent` (paid out).
+    /// The step of a withdrawal: `held` (submitted) or `sent` (paid out); how a loan was repaid:
+    /// `early`, `instalments` or `auto`.
     pub stage: Option<String>,
     /// What a fee was charged for: `withdrawal`.
     pub fee_of: Option<String>,
@@ -189,6 +192,18 @@ pub struct BillDetails {
     pub date: Option<String>,
     /// What an early redemption deducted from the principal (the rewards paid before it).
     pub deduction: Option<Decimal>,
+    /// A loan paid out or repaid: the loan's id.
+    pub loan_id: Option<i64>,
+    /// A loan paid out: the amount lent; a repayment: the principal repaid.
+    pub principal: Option<Decimal>,
+    /// A loan repayment: the interest paid.
+    pub interest: Option<Decimal>,
+    /// A loan repayment: the overdue penalty paid.
+    pub penalty: Option<Decimal>,
+    /// A loan repayment: the first instalment paid.
+    pub first_instalment: Option<u32>,
+    /// A loan repayment: the last instalment paid.
+    pub last_instalment: Option<u32>,
 }
 
 impl From<BillDetail> for BillDetails {
@@ -219,6 +234,12 @@ impl From<BillDetail> for BillDetails {
             product_id: detail.product_id,
             date: detail.date,
             deduction: detail.deduction,
+            loan_id: detail.loan_id,
+            principal: detail.principal,
+            interest: detail.interest,
+            penalty: detail.penalty,
+            first_instalment: detail.first_instalment,
+            last_instalment: detail.last_instalment,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Security and money e-mails: a new login from an unknown device or address, 2FA turned on or
 //! off, the fund password set or changed, the login password changed, the identity review's
-//! result, a deposit credited, a withdrawal submitted, sent or rejected.
+//! result, a deposit credited, a withdrawal submitted, sent or rejected, a loan approved or
+//! rejected, a loan instalment due soon or overdue.
 //!
 //! - Recording: [`enqueue`] writes a [`Notice`] as a `notification` row on the connection it is
 //!   given, which is the event's own transaction wherever the event has one (the ledger's entry
@@ -52,10 +53,18 @@ pub enum Kind {
     WithdrawalSent,
     /// A withdrawal was rejected and its amount returned (`reason`).
     WithdrawalRejected,
+    /// A loan application was approved and the principal paid out.
+    LoanApproved,
+    /// A loan application was rejected (`reason`).
+    LoanRejected,
+    /// A loan instalment falls due soon.
+    LoanDueSoon,
+    /// A loan instalment is overdue (with the grace days and the penalty rate after them).
+    LoanOverdue,
 }
 
 /// Every kind (for the texts' tests).
-pub const ALL_KINDS: [Kind; 12] = [
+pub const ALL_KINDS: [Kind; 16] = [
     Kind::NewLogin,
     Kind::TotpEnabled,
     Kind::TotpDisabled,
@@ -68,6 +77,10 @@ pub const ALL_KINDS: [Kind; 12] = [
     Kind::WithdrawalSubmitted,
     Kind::WithdrawalSent,
     Kind::WithdrawalRejected,
+    Kind::LoanApproved,
+    Kind::LoanRejected,
+    Kind::LoanDueSoon,
+    Kind::LoanOverdue,
 ];
 
 impl Kind {
@@ -86,6 +99,10 @@ impl Kind {
             Kind::WithdrawalSubmitted => "withdrawal_submitted",
             Kind::WithdrawalSent => "withdrawal_sent",
             Kind::WithdrawalRejected => "withdrawal_rejected",
+            Kind::LoanApproved => "loan_approved",
+            Kind::LoanRejected => "loan_rejected",
+            Kind::LoanDueSoon => "loan_due_soon",
+            Kind::LoanOverdue => "loan_overdue",
         }
     }
 
@@ -171,6 +188,59 @@ impl Notice {
             params: money(&row.amount, &row.coin, &row.network),
         };
         notice.params.push(("reason", clip(reason, 500)));
+        notice
+    }
+}
+
+/// What a loan notice names: the loan, an amount of its coin and a time.
+#[derive(Debug, Clone, Copy)]
+pub struct LoanFacts<'a> {
+    /// The loan (or application) id.
+    pub loan_id: i64,
+    /// The amount (principal lent, or the instalment due).
+    pub amount: &'a str,
+    /// The coin.
+    pub coin: &'a str,
+    /// The time it names (the end of the loan, or the due time), Unix milliseconds.
+    pub at_ms: i64,
+}
+
+impl Notice {
+    fn loan(kind: Kind, facts: LoanFacts<'_>) -> Self {
+        Notice {
+            kind,
+            params: vec![
+                ("loanId", facts.loan_id.to_string()),
+                ("amount", facts.amount.to_owned()),
+                ("coin", facts.coin.to_ascii_uppercase()),
+                ("time", utc_time(facts.at_ms)),
+            ],
+        }
+    }
+
+    /// A loan approved: `amount` paid out, the last instalment due at `at_ms`.
+    pub fn loan_approved(facts: LoanFacts<'_>) -> Self {
+        Notice::loan(Kind::LoanApproved, facts)
+    }
+
+    /// A loan application of `amount` rejected for `reason`.
+    pub fn loan_rejected(facts: LoanFacts<'_>, reason: &str) -> Self {
+        let mut notice = Notice::loan(Kind::LoanRejected, facts);
+        notice.params.push(("reason", clip(reason, 500)));
+        notice
+    }
+
+    /// An instalment of `amount` due at `at_ms`.
+    pub fn loan_due_soon(facts: LoanFacts<'_>) -> Self {
+        Notice::loan(Kind::LoanDueSoon, facts)
+    }
+
+    /// An instalment of `amount` due at `at_ms` unpaid: after `grace_days` it accrues
+    /// `penalty_percent` % a day.
+    pub fn loan_overdue(facts: LoanFacts<'_>, grace_days: i32, penalty_percent: &str) -> Self {
+        let mut notice = Notice::loan(Kind::LoanOverdue, facts);
+        notice.params.push(("graceDays", grace_days.to_string()));
+        notice.params.push(("penalty", penalty_percent.to_owned()));
         notice
     }
 }

@@ -41,6 +41,10 @@ pub fn messages(kind: Kind) -> (Msg, Msg) {
             Msg::NoticeWithdrawalRejectedSubject,
             Msg::NoticeWithdrawalRejectedBody,
         ),
+        Kind::LoanApproved => (Msg::NoticeLoanApprovedSubject, Msg::NoticeLoanApprovedBody),
+        Kind::LoanRejected => (Msg::NoticeLoanRejectedSubject, Msg::NoticeLoanRejectedBody),
+        Kind::LoanDueSoon => (Msg::NoticeLoanDueSoonSubject, Msg::NoticeLoanDueSoonBody),
+        Kind::LoanOverdue => (Msg::NoticeLoanOverdueSubject, Msg::NoticeLoanOverdueBody),
     }
 }
 
@@ -102,6 +106,18 @@ mod tests {
             Notice::withdrawal_submitted(&row),
             Notice::withdrawal_sent(&row, "0xabc"),
             Notice::withdrawal_rejected(&row, "address on a sanctions list"),
+        ]);
+        let loan = crate::notify::LoanFacts {
+            loan_id: 7,
+            amount: "500",
+            coin: "usdt",
+            at_ms: 0,
+        };
+        notices.extend([
+            Notice::loan_approved(loan),
+            Notice::loan_rejected(loan, "documents unreadable"),
+            Notice::loan_due_soon(loan),
+            Notice::loan_overdue(loan, 3, "0.15"),
         ]);
         notices
     }

@@ -178,7 +178,8 @@ pub struct UserSummary {
     pub invite_code: String,
     /// `normal` or `vip`.
     pub user_type: String,
-    /// Credit score.
+    /// Credit score as last computed (0 to 150; `GET /api/loan/credit` computes it now, with its
+    /// factors; a new account starts at the model's base of 50).
     pub credit_score: i32,
     /// `user` or `operator`.
     pub role: String,

@@ -261,7 +261,9 @@ pub async fn insert_account(
             avatar: Set(DEFAULT_AVATAR.to_owned()),
             is_merchant: Set(1),
             user_type: Set("normal".to_owned()),
-            credit_score: Set(100),
+            // The credit model's base (`loans::credit::BASE`): a new account has no other factor
+            // yet; the loan calls recompute and store it.
+            credit_score: Set(50),
             role: Set(role.to_owned()),
             anti_code: Set(None),
             totp_secret: Set(None),

@@ -469,7 +469,7 @@ async fn products_are_listed_by_kind_and_a_rate_change_keeps_running_positions()
 
 #[tokio::test]
 async fn only_the_lease_holder_pays() {
-    use backend::earn::lease::{DbLease, Lease};
+    use backend::lease::{DbLease, Lease};
     let app = spawn_app().await;
     let other = DbLease::with_holder(app.db().clone(), backend::earn::payout::JOB, "other");
     // The app's own engine holds the lease after a run; another instance cannot take it.

@@ -23,6 +23,7 @@ mod layering;
 mod ledger;
 mod ledger_model;
 mod listing;
+mod loans;
 mod mail;
 mod market;
 mod notify;

@@ -247,3 +247,41 @@ fn every_earn_memo_reads_back() {
     );
     assert_eq!(read("earn_income", "earn x reward 2026-01-31", ""), None);
 }
+
+#[test]
+fn loan_memos_read_back_with_their_figures() {
+    let memo = loan_disburse_memo(12, dec!(500.00), "usdt");
+    assert_eq!(memo, "loan 12 disbursed 500 USDT");
+    assert_eq!(
+        read("loan_disburse", &memo, "loan_application:12"),
+        Some(BillDetail {
+            loan_id: Some(12),
+            principal: Some(dec!(500)),
+            ..BillDetail::default()
+        })
+    );
+    let memo = loan_repay_memo(LoanRepayment {
+        loan_id: 12,
+        stage: "auto",
+        principal: dec!(0),
+        interest: dec!(0.25),
+        penalty: dec!(0.01),
+        first: 2,
+        last: 3,
+    });
+    assert_eq!(
+        read("loan_repay", &memo, "loan:12"),
+        Some(BillDetail {
+            loan_id: Some(12),
+            stage: Some("auto".into()),
+            principal: Some(dec!(0)),
+            interest: Some(dec!(0.25)),
+            penalty: Some(dec!(0.01)),
+            first_instalment: Some(2),
+            last_instalment: Some(3),
+            ..BillDetail::default()
+        })
+    );
+    assert_eq!(read("loan_repay", "loan 12 repaid", "loan:12"), None);
+    assert_eq!(read("loan_disburse", "loan x disbursed 5 USDT", ""), None);
+}
