@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 
+mod referral;
+pub use referral::{ReferralConfig, check_rates};
+
 /// Everything the backend needs to start.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -43,6 +46,8 @@ pub struct Config {
     pub futures: FuturesConfig,
     /// Conversion (swap) quotes: the house's spread and the size limits.
     pub convert: ConvertConfig,
+    /// The referral programme: generation rates, bind window, qualification.
+    pub referral: ReferralConfig,
 }
 
 /// Conversion between assets (`[convert]` in the file). Values are in USDT at the book's price.
@@ -494,6 +499,7 @@ impl Default for Config {
             seconds: SecondsConfig::default(),
             futures: FuturesConfig::default(),
             convert: ConvertConfig::default(),
+            referral: ReferralConfig::default(),
         }
     }
 }
@@ -709,6 +715,9 @@ pub enum ConfigError {
     /// The conversion settings are not usable.
     #[error("invalid conversion settings: {0}")]
     Convert(String),
+    /// The referral settings are not usable.
+    #[error("invalid referral settings: {0}")]
+    Referral(String),
     /// An environment variable has a value of the wrong kind.
     #[error("invalid value {value:?} for {name}: expected {expected}")]
     Env {
@@ -847,6 +856,11 @@ impl Config {
         }
         config.futures.check().map_err(ConfigError::Futures)?;
         config.convert.check().map_err(ConfigError::Convert)?;
+        if let Some(value) = env("EXCHANGE_REFERRAL_ENABLED") {
+            config.referral.enabled =
+                parse_env("EXCHANGE_REFERRAL_ENABLED", value, "true or false")?;
+        }
+        config.referral.check().map_err(ConfigError::Referral)?;
         Ok(config)
     }
 

@@ -409,6 +409,27 @@ messages! {
     /// Body of the notice of a withdrawal rejected (`{amount}`, `{coin}`, `{network}`, `{reason}`).
     NoticeWithdrawalRejectedBody => "notice_withdrawal_rejected_body",
     // -- end of notify messages --
+
+    // Referral programme and agents (texts in locales/referral/).
+    /// Nobody may invite themselves.
+    InviteSelf => "invite_self",
+    /// The user has an inviter already (bound at registration or before).
+    InviterAlreadyBound => "inviter_already_bound",
+    /// An invitation code may be bound only within `{days}` days of registration.
+    InviteWindowClosed => "invite_window_closed",
+    /// An invitation code may be bound only before the first trade.
+    InviteAfterTrade => "invite_after_trade",
+    /// The code's owner was invited (directly or not) by this user.
+    InviteCycle => "invite_cycle",
+    /// An invitation code was bound.
+    InviterBound => "inviter_bound",
+    /// Agent rates are each at least 0 and together below 1 (100 %).
+    AgentRatesInvalid => "agent_rates_invalid",
+    /// The user is not an agent.
+    NotAnAgent => "not_an_agent",
+    /// An agent's rates were saved.
+    AgentSaved => "agent_saved",
+    // -- end of referral messages --
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -557,11 +578,12 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/seconds/", $code, ".json")),
             include_str!(concat!("../locales/futures/", $code, ".json")),
             include_str!(concat!("../locales/notify/", $code, ".json")),
+            include_str!(concat!("../locales/referral/", $code, ".json")),
         ])),*]
     };
 }
 
-const LOCALE_FILES: [(&str, [&str; 13]); 14] = locale_files!(
+const LOCALE_FILES: [(&str, [&str; 14]); 14] = locale_files!(
     "en", "ja", "ko", "zh-CN", "zh-TW", "pt", "vi", "th", "es", "fr", "ru", "de", "it", "lt"
 );
 

@@ -18,6 +18,7 @@ mod m20261127_000012_create_futures;
 mod m20261127_000013_create_futures_funding_round;
 mod m20261128_000014_create_notification;
 mod m20261128_000020_create_conversion_usage;
+mod m20261129_000040_create_referral;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -41,6 +42,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000013_create_futures_funding_round::Migration),
             Box::new(m20261128_000014_create_notification::Migration),
             Box::new(m20261128_000020_create_conversion_usage::Migration),
+            Box::new(m20261129_000040_create_referral::Migration),
         ]
     }
 }

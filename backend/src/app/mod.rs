@@ -105,6 +105,11 @@ pub type DomainApis = (
     SpotApi,
     crate::seconds::api::SecondsApi,
     crate::futures::api::FuturesApi,
+    // poem-openapi implements `OpenApi` for tuples of up to 16: later APIs nest in pairs.
+    (
+        crate::referral::api::ReferralApi,
+        crate::referral::admin_api::AdminReferralApi,
+    ),
 );
 
 /// The OpenAPI service of every domain API; also the source of `openapi/openapi.json`.
@@ -126,6 +131,10 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
             SpotApi,
             crate::seconds::api::SecondsApi,
             crate::futures::api::FuturesApi,
+            (
+                crate::referral::api::ReferralApi,
+                crate::referral::admin_api::AdminReferralApi,
+            ),
         ),
         "Kestrel Exchange API",
         env!("CARGO_PKG_VERSION"),
@@ -259,6 +268,15 @@ pub async fn start(config: Config) -> Result<App, StartError> {
     } else {
         None
     };
+
+    if config.referral.enabled {
+        tokio::spawn(crate::referral::batch::run(
+            db.clone(),
+            crate::referral::batch::Settings::new(&config.referral, security_percent),
+            crate::clock::Clock::system(),
+            shutdown_rx.clone(),
+        ));
+    }
 
     tokio::spawn(crate::notify::deliver::run(
         db.clone(),

@@ -82,7 +82,7 @@ pub struct BillQuery {
     /// Only this kind: `deposit`, `withdrawal`, `withdrawal_refund`, `fee`, `bucket_transfer`,
     /// `user_transfer`, `exchange`, `spot_trade`, `spot_freeze`, `spot_release`, `seconds_stake`,
     /// `seconds_settle`, `earn_income`, `futures_fill`, `futures_margin`, `futures_hold`,
-    /// `futures_release`, `futures_funding`, `futures_liquidation`; or `futures` for every futures
+    /// `futures_release`, `futures_funding`, `futures_liquidation`, `referral_rebate`; or `futures` for every futures
     /// kind.
     #[oai(validator(max_length = 32, pattern = "^[a-z_]+$"))]
     pub kind: Option<String>,
@@ -133,7 +133,7 @@ pub struct Bill {
 /// `counterparty`; `exchange` — `fromCoin`, `fromAmount`, `toCoin`, `toAmount`; `spot_freeze` and
 /// `spot_release` — `orderId` and `symbol`; `seconds_stake` — `symbol`, `direction` (`up`/`down`),
 /// `periodSeconds`, `price` (opening); `seconds_settle` — the same with `orderId`, `result`, `price`
-/// (settling) and `openPrice`. Rows written before a field existed may lack it.
+/// (settling) and `openPrice`; `referral_rebate` — `rebatedUntil`. Rows written before a field existed may lack it.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct BillDetails {
@@ -183,6 +183,9 @@ pub struct BillDetails {
     pub result: Option<String>,
     /// A seconds settlement: the opening price.
     pub open_price: Option<Decimal>,
+    /// `referral_rebate`: the fills before this time (Unix milliseconds) the batch paid; each
+    /// rebate of the entry is in the reward centre's statement with its fill.
+    pub rebated_until: Option<i64>,
 }
 
 impl From<BillDetail> for BillDetails {
@@ -210,6 +213,7 @@ impl From<BillDetail> for BillDetails {
             period_seconds: detail.period_seconds,
             result: detail.result,
             open_price: detail.open_price,
+            rebated_until: detail.rebated_until,
         }
     }
 }

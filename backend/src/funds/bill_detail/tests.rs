@@ -222,3 +222,10 @@ fn other_kinds_and_malformed_memos_have_no_detail() {
         None
     );
 }
+
+#[test]
+fn a_referral_rebate_memo_reads_back_its_time() {
+    let detail = of("referral_rebate", &referral_rebate_memo(1_764_374_400_000));
+    assert_eq!(detail.rebated_until, Some(1_764_374_400_000));
+    assert_eq!(read("referral_rebate", "referral rebates", ""), None);
+}
