@@ -2,6 +2,7 @@
 //! invitee has not passed identity verification, or the two accounts logged in from the same IP
 //! address (a duplicate account). The batch asks once per invitee and ancestor and remembers.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QuerySelect};
@@ -64,7 +65,7 @@ impl Qualifier {
         db: &impl ConnectionTrait,
         user_id: i64,
     ) -> Result<&BTreeSet<String>, DbErr> {
-        if !self.addresses.contains_key(&user_id) {
+        if let Entry::Vacant(slot) = self.addresses.entry(user_id) {
             let found: Vec<String> = login_log::Entity::find()
                 .select_only()
                 .column(login_log::Column::Ip)
@@ -74,10 +75,7 @@ impl Qualifier {
                 .into_tuple()
                 .all(db)
                 .await?;
-            self.addresses.insert(
-                user_id,
-                found.into_iter().filter(|ip| !ip.is_empty()).collect(),
-            );
+            slot.insert(found.into_iter().filter(|ip| !ip.is_empty()).collect());
         }
         Ok(&self.addresses[&user_id])
     }
