@@ -30,8 +30,8 @@ pub fn split(fee: Decimal, security_percent: Decimal, rates: &[Decimal]) -> Spli
         .iter()
         .map(|rate| {
             let share = (fee_after_fund * rate.max(&Decimal::ZERO))
-                .round_dp_with_strategy(REBATE_SCALE, RoundingStrategy::ToZero)
                 .min(left)
+                .round_dp_with_strategy(REBATE_SCALE, RoundingStrategy::ToZero)
                 .normalize();
             left -= share;
             share
