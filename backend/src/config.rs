@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 
+mod referral;
+pub use referral::{ReferralConfig, check_rates};
+
 /// Everything the backend needs to start.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -48,6 +51,8 @@ pub struct Config {
     pub test_clock: bool,
     /// Crypto loans: the due sweep and its reminders.
     pub loans: LoansConfig,
+    /// The referral programme: generation rates, bind window, qualification.
+    pub referral: ReferralConfig,
 }
 
 /// Crypto loans (`[loans]` in the file).
@@ -564,6 +569,7 @@ impl Default for Config {
             convert: ConvertConfig::default(),
             test_clock: false,
             loans: LoansConfig::default(),
+            referral: ReferralConfig::default(),
         }
     }
 }
@@ -783,6 +789,9 @@ pub enum ConfigError {
     /// The platform settings are not usable.
     #[error("invalid platform settings: {0}")]
     Platform(String),
+    /// The referral settings are not usable.
+    #[error("invalid referral settings: {0}")]
+    Referral(String),
     /// An environment variable has a value of the wrong kind.
     #[error("invalid value {value:?} for {name}: expected {expected}")]
     Env {
@@ -925,6 +934,11 @@ impl Config {
         config.futures.check().map_err(ConfigError::Futures)?;
         config.convert.check().map_err(ConfigError::Convert)?;
         config.platform.check().map_err(ConfigError::Platform)?;
+        if let Some(value) = env("EXCHANGE_REFERRAL_ENABLED") {
+            config.referral.enabled =
+                parse_env("EXCHANGE_REFERRAL_ENABLED", value, "true or false")?;
+        }
+        config.referral.check().map_err(ConfigError::Referral)?;
         Ok(config)
     }
 

@@ -545,6 +545,26 @@ messages! {
     RepayWayInterestDaily => "repay_way_interest_daily",
     /// The `equal_instalments` repayment way's name.
     RepayWayEqualInstalments => "repay_way_equal_instalments",
+    // Referral programme and agents (texts in locales/referral/).
+    /// Nobody may invite themselves.
+    InviteSelf => "invite_self",
+    /// The user has an inviter already (bound at registration or before).
+    InviterAlreadyBound => "inviter_already_bound",
+    /// An invitation code may be bound only within `{days}` days of registration.
+    InviteWindowClosed => "invite_window_closed",
+    /// An invitation code may be bound only before the first trade.
+    InviteAfterTrade => "invite_after_trade",
+    /// The code's owner was invited (directly or not) by this user.
+    InviteCycle => "invite_cycle",
+    /// An invitation code was bound.
+    InviterBound => "inviter_bound",
+    /// Agent rates are each at least 0 and together below 1 (100 %).
+    AgentRatesInvalid => "agent_rates_invalid",
+    /// The user is not an agent.
+    NotAnAgent => "not_an_agent",
+    /// An agent's rates were saved.
+    AgentSaved => "agent_saved",
+    // -- end of referral messages --
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -696,6 +716,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/content/", $code, ".json")),
             include_str!(concat!("../locales/earn/", $code, ".json")),
             include_str!(concat!("../locales/loans/", $code, ".json")),
+            include_str!(concat!("../locales/referral/", $code, ".json")),
         ])),*]
     };
 }

@@ -13,7 +13,7 @@ use sea_orm::{
 use crate::clock::now_ms;
 use crate::entity::job_lease;
 
-/// How long a lease lasts without renewal.
+/// How long a lease lasts without renewal, unless [`DbLease::with_ttl`] says otherwise.
 pub const LEASE_MS: i64 = 60_000;
 
 /// A job's lease.
@@ -27,6 +27,7 @@ pub struct DbLease {
     db: DatabaseConnection,
     name: &'static str,
     holder: String,
+    ttl_ms: i64,
 }
 
 impl DbLease {
@@ -36,7 +37,14 @@ impl DbLease {
             db,
             name,
             holder: format!("{:016x}", rand::random::<u64>()),
+            ttl_ms: LEASE_MS,
         }
+    }
+
+    /// The same lease held `ttl_ms` from each renewal instead of [`LEASE_MS`] (a job whose run may
+    /// last longer than a minute).
+    pub fn with_ttl(self, ttl_ms: i64) -> Self {
+        Self { ttl_ms, ..self }
     }
 
     /// The lease of job `name` held as `holder` (tests play two instances).
@@ -45,6 +53,7 @@ impl DbLease {
             db,
             name,
             holder: holder.to_owned(),
+            ttl_ms: LEASE_MS,
         }
     }
 }
@@ -68,7 +77,7 @@ impl Lease for DbLease {
             .await?;
             let taken = job_lease::Entity::update_many()
                 .col_expr(job_lease::Column::Holder, Expr::value(self.holder.clone()))
-                .col_expr(job_lease::Column::ExpiresAt, Expr::value(now + LEASE_MS))
+                .col_expr(job_lease::Column::ExpiresAt, Expr::value(now + self.ttl_ms))
                 .filter(job_lease::Column::Name.eq(self.name))
                 .filter(
                     job_lease::Column::Holder

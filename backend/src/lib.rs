@@ -33,6 +33,7 @@ pub mod market;
 pub mod notify;
 pub mod number;
 pub mod paging;
+pub mod referral;
 pub mod refusal;
 pub mod seconds;
 pub mod security;

@@ -21,6 +21,7 @@ mod m20261128_000020_create_conversion_usage;
 mod m20261129_000030_create_earn;
 mod m20261201_000030_create_content;
 mod m20261202_000010_create_loans;
+mod m20261202_000020_create_referral;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -47,6 +48,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261201_000030_create_content::Migration),
             Box::new(m20261129_000030_create_earn::Migration),
             Box::new(m20261202_000010_create_loans::Migration),
+            Box::new(m20261202_000020_create_referral::Migration),
         ]
     }
 }

@@ -123,6 +123,8 @@ pub type DomainApis = (
         crate::admin::earn_api::AdminEarnApi,
         crate::loans::api::LoansApi,
         crate::admin::loans_api::AdminLoansApi,
+        crate::referral::api::ReferralApi,
+        crate::referral::admin_api::AdminReferralApi,
     ),
 );
 
@@ -152,6 +154,8 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
                 crate::admin::earn_api::AdminEarnApi,
                 crate::loans::api::LoansApi,
                 crate::admin::loans_api::AdminLoansApi,
+                crate::referral::api::ReferralApi,
+                crate::referral::admin_api::AdminReferralApi,
             ),
         ),
         "Kestrel Exchange API",
@@ -322,6 +326,14 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         )),
         shutdown_rx.clone(),
     ));
+    if config.referral.enabled {
+        tokio::spawn(crate::referral::batch::run(
+            db.clone(),
+            crate::referral::batch::Settings::new(&config.referral, security_percent),
+            clock.clone(),
+            shutdown_rx.clone(),
+        ));
+    }
 
     tokio::spawn(crate::notify::deliver::run(
         db.clone(),

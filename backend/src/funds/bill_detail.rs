@@ -77,6 +77,9 @@ pub struct BillDetail {
     pub first_instalment: Option<u32>,
     /// A loan repayment: the last instalment it paid.
     pub last_instalment: Option<u32>,
+    /// Referral rebates: the fills before this time (Unix milliseconds) that the batch paid; the
+    /// reward centre's statement lists each rebate of the entry with its fill.
+    pub rebated_until: Option<i64>,
 }
 
 /// The memo of a futures fill (`futures_fill`).
@@ -86,6 +89,12 @@ pub fn fill_memo(symbol: &str, side: &str, quantity: Decimal, price: Decimal) ->
         quantity.normalize(),
         price.normalize()
     )
+}
+
+/// The memo of an hourly referral rebate batch (`referral_rebate`) that paid the fills before
+/// `until` (Unix milliseconds).
+pub fn referral_rebate_memo(until: i64) -> String {
+    format!("referral rebates before {until}")
 }
 
 /// The memo of a liquidation at `mark` (`futures_liquidation`).
@@ -435,6 +444,13 @@ pub fn parse(entry: Entry<'_>) -> Option<BillDetail> {
                     ..seconds(symbol, direction, period.strip_suffix("s,")?)?
                 })
             }
+            _ => None,
+        },
+        "referral_rebate" => match words.as_slice() {
+            ["referral", "rebates", "before", until] => Some(BillDetail {
+                rebated_until: Some(until.parse().ok()?),
+                ..BillDetail::default()
+            }),
             _ => None,
         },
         "seconds_settle" => match words.as_slice() {

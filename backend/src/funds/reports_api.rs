@@ -204,6 +204,9 @@ pub struct BillDetails {
     pub first_instalment: Option<u32>,
     /// A loan repayment: the last instalment paid.
     pub last_instalment: Option<u32>,
+    /// `referral_rebate`: the fills before this time (Unix milliseconds) the batch paid; each
+    /// rebate of the entry is in the reward centre's statement with its fill.
+    pub rebated_until: Option<i64>,
 }
 
 impl From<BillDetail> for BillDetails {
@@ -240,6 +243,7 @@ impl From<BillDetail> for BillDetails {
             penalty: detail.penalty,
             first_instalment: detail.first_instalment,
             last_instalment: detail.last_instalment,
+            rebated_until: detail.rebated_until,
         }
     }
 }

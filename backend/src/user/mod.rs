@@ -7,6 +7,7 @@ pub mod api;
 pub mod auth;
 pub mod codes;
 pub mod events;
+pub mod invitation;
 pub mod mailer;
 pub mod password;
 pub mod rate_limit;

@@ -217,7 +217,10 @@ pub async fn register(db: &DatabaseConnection, form: Registration) -> Result<use
     )
     .await?
     {
-        NewAccount::Created(user) => Ok(*user),
+        NewAccount::Created(user) => {
+            super::invitation::after_registration(db, &user).await?;
+            Ok(*user)
+        }
         // The account was registered meanwhile (a race of two sign-ups with one code).
         NewAccount::Taken => Err(already_registered()),
     }

@@ -32,6 +32,7 @@ mod openapi;
 mod paging;
 mod prices;
 mod push;
+mod referral;
 mod reports;
 mod retention;
 mod seconds;
