@@ -4,7 +4,8 @@
 //!
 //! `shipped.rs` the texts the binary ships (`backend/content/<lang>/<kind>/<slug>.md`, embedded);
 //! `seed.rs` puts them into the database at start without ever overwriting an operator's edit;
-//! `render.rs` fills in the platform's live figures and turns Markdown into sanitised HTML;
+//! `render.rs` fills in the platform's live figures and turns Markdown into sanitised HTML, which
+//! `markup_check.rs` scans independently for anything that could run;
 //! `store.rs` the public reads (language fallback, paging, search); `forms.rs` the generic
 //! `cgform` forms and dictionaries; `editor.rs` the operators' writes; `listing.rs` the new-pair
 //! announcement of a listed coin; `announcer.rs` pushes published announcements on
@@ -15,6 +16,7 @@ pub mod api;
 pub mod editor;
 pub mod forms;
 pub mod listing;
+pub mod markup_check;
 pub mod render;
 pub mod seed;
 pub mod shipped;

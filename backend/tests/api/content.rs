@@ -4,60 +4,12 @@
 //! publishing and listing a coin pushed on `/ws/business/notice`; the shipped texts seeded once,
 //! operator edits and deletions kept across restarts.
 
+use backend::content::markup_check::markup_risks;
 use backend::content::seed;
 use serde_json::{Value, json};
 
 use crate::helpers::{Member, TestApp, spawn_app, spawn_app_in, spawn_app_with};
 use crate::kyc::{operator, upload_sample};
-
-/// The tags of `html` that could run something (an unknown tag, an event attribute, a
-/// `javascript:` or `data:` URL, an image not from an upload link).
-fn dangerous_tags(html: &str) -> Vec<String> {
-    let tag = regex::Regex::new(r"<\s*/?\s*([a-zA-Z0-9]+)([^>]*)>").unwrap();
-    let event = regex::Regex::new(r"(?i)\son[a-z]+\s*=").unwrap();
-    let allowed = [
-        "p",
-        "a",
-        "img",
-        "strong",
-        "em",
-        "code",
-        "pre",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "ul",
-        "ol",
-        "li",
-        "table",
-        "thead",
-        "tbody",
-        "tr",
-        "th",
-        "td",
-        "blockquote",
-        "del",
-        "br",
-        "hr",
-    ];
-    tag.captures_iter(html)
-        .filter(|c| {
-            let name = c[1].to_lowercase();
-            let attrs = c[2].to_lowercase();
-            !allowed.contains(&name.as_str())
-                || event.is_match(&attrs)
-                || attrs.contains("javascript:")
-                || attrs.contains("data:")
-                || (name == "img"
-                    && attrs.contains("src=")
-                    && !attrs.contains("/api/file/content/"))
-        })
-        .map(|c| c[0].to_owned())
-        .collect()
-}
 
 /// `GET path` with the `lang` header.
 async fn read(app: &TestApp, path: &str, lang: &str) -> (u16, Value) {
@@ -303,7 +255,7 @@ async fn markdown_is_sanitised_and_images_come_only_from_operators_uploads() {
     .await;
     assert_eq!(status, 200, "{body}");
     let html = body["data"]["html"].as_str().unwrap();
-    assert_eq!(dangerous_tags(html), Vec::<String>::new(), "{html}");
+    assert_eq!(markup_risks(html), Vec::<String>::new(), "{html}");
     assert!(html.contains("&lt;script&gt;"), "shown as text: {html}");
     assert!(!html.contains("evil.example"), "{html}");
     // A member's upload is refused; an operator's becomes a signed link.
