@@ -7,32 +7,18 @@
  * @module
  */
 
-import { Badge, Button, Flex, HStack, Spinner, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Flex, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetAgentList, useReferralMembers } from '../../../api/generated/referral/referral';
 import type { ReferralMemberPage } from '../../../api/generated/model';
 import { useDateTimeFormatter } from '../../../hooks/use-time-zone';
 import { formatQuantity } from '../../../lib/wasm';
-import { Pager } from '../components/pager';
-import { GENERATIONS, coinAmountsText } from './lib/referral-format';
+import { GenerationFilter } from '../../../components/referral/generation-filter';
+import { Pager } from '../../../components/referral/pager';
+import { coinAmountsText } from '../../../lib/referral-format';
 
 const PAGE_SIZE = 20;
-
-/** All generations or one, as a row of toggle buttons. */
-export function GenerationFilter({ value, onChange }: { value: number | undefined; onChange: (value: number | undefined) => void }) {
-  const { t } = useTranslation();
-  const options: (number | undefined)[] = [undefined, ...GENERATIONS];
-  return (
-    <HStack gap="1" wrap="wrap" role="group" aria-label={t('referral.filterLabel')}>
-      {options.map((option) => (
-        <Button key={option ?? 0} size="xs" variant={value === option ? 'solid' : 'outline'} aria-pressed={value === option} onClick={() => onChange(option)}>
-          {option ? t('referral.generationN', { n: option }) : t('referral.allGenerations')}
-        </Button>
-      ))}
-    </HStack>
-  );
-}
 
 function MembersTable({ data, pending, commissionLabel }: { data: ReferralMemberPage | undefined; pending: boolean; commissionLabel: string }) {
   const { t } = useTranslation();

@@ -19,15 +19,15 @@ import type { CoinAmount } from '../../../api/generated/model';
 import { useNow } from '../../../hooks/use-now';
 import { SILENT, failure } from '../../../lib/api-calls';
 import { toaster } from '../../../lib/toaster';
-import { QrCode } from '../../funds/components/qr-code';
+import { QrCode } from '../../../components/qr-code';
 import { TabHeader } from '../account-layout';
 import { TextField } from '../components/form';
 import { GiftIcon, LinkIcon, UsersIcon } from '../components/icons';
 import { SectionCard } from '../components/section-card';
 import { InviteDetails, inviteLink } from './invite';
-import { GENERATIONS, coinAmountsText, daysLeft, ratePercent } from './lib/referral-format';
+import { GENERATIONS, coinAmountsText, daysLeft, ratePercent } from '../../../lib/referral-format';
 import { Members } from './members';
-import { Statement } from './statement';
+import { Statement } from '../../../components/referral/statement';
 
 function HowItWorks({ rates }: { rates?: readonly string[] }) {
   const { t } = useTranslation();

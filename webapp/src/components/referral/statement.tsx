@@ -11,13 +11,13 @@
 import { Badge, Box, Button, Flex, Grid, Spinner, Stack, Table, Text } from '@chakra-ui/react';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReferralStatement } from '../../../api/generated/referral/referral';
-import type { RebateLine } from '../../../api/generated/model';
-import { useDateTimeFormatter } from '../../../hooks/use-time-zone';
-import { formatQuantity } from '../../../lib/wasm';
-import { Pager } from '../components/pager';
-import { GenerationFilter } from './members';
-import { ratePercent, rebateOutcome } from './lib/referral-format';
+import { useReferralStatement } from '../../api/generated/referral/referral';
+import type { RebateLine } from '../../api/generated/model';
+import { useDateTimeFormatter } from '../../hooks/use-time-zone';
+import { formatQuantity } from '../../lib/wasm';
+import { Pager } from './pager';
+import { GenerationFilter } from './generation-filter';
+import { ratePercent, rebateOutcome } from '../../lib/referral-format';
 
 const PAGE_SIZE = 20;
 

@@ -7,9 +7,9 @@
  */
 
 import type { TFunction } from 'i18next';
-import type { CoinAmount, RebateLine } from '../../../../api/generated/model';
-import { fractionToPercent, isZero, percentToFraction } from '../../../../lib/decimal-math';
-import { formatQuantity } from '../../../../lib/wasm';
+import type { CoinAmount, RebateLine } from '../api/generated/model';
+import { fractionToPercent, isZero, percentToFraction } from './decimal-math';
+import { formatQuantity } from './wasm';
 
 /** The generations of the programme, nearest first. */
 export const GENERATIONS = [1, 2, 3] as const;
