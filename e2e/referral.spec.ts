@@ -115,7 +115,7 @@ test('A invites B invites C invites D; D trades; A, B and C drill down to the fi
     await context.addCookies([{ name: ACCESS_TOKEN_COOKIE, value: token, url: baseURL!, sameSite: 'Lax' }]);
     const member = await context.newPage();
     await member.goto('/account/center/reward-center');
-    const statement = member.getByRole('table', { name: en('referral.statement.title') });
+    const statement = member.getByRole('list', { name: en('referral.statement.title') });
     await expect(statement.getByText(en('referral.withheld.not_verified')).first()).toBeVisible();
     await statement.getByRole('button', { name: en('referral.statement.details') }).first().click();
     await expect(statement.getByText(`#${fillId}`)).toBeVisible();

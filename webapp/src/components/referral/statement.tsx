@@ -8,8 +8,8 @@
  * @module
  */
 
-import { Badge, Box, Button, Flex, Grid, Spinner, Stack, Table, Text } from '@chakra-ui/react';
-import { Fragment, useState } from 'react';
+import { Badge, Box, Button, Flex, Grid, HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReferralStatement } from '../../api/generated/referral/referral';
 import type { RebateLine } from '../../api/generated/model';
@@ -86,49 +86,36 @@ export function Statement({ entryId }: { entryId?: number }) {
           {t('referral.statement.empty')}
         </Text>
       ) : (
-        <Table.ScrollArea borderWidth="1px" rounded="lg">
-          <Table.Root size="sm" aria-label={t('referral.statement.title')}>
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>{t('referral.statement.fillTime')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('referral.statement.pair')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('referral.statement.generation')}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t('referral.statement.outcome')}</Table.ColumnHeader>
-                <Table.ColumnHeader />
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {lines.map((line) => (
-                <Fragment key={line.id}>
-                  <Table.Row>
-                    <Table.Cell whiteSpace="nowrap">{formatTime(line.fillTime)}</Table.Cell>
-                    <Table.Cell whiteSpace="nowrap">{line.symbol.toUpperCase()}</Table.Cell>
-                    <Table.Cell>
-                      <Badge variant="subtle">{t('referral.generationN', { n: line.generation })}</Badge>
-                    </Table.Cell>
-                    <Table.Cell textAlign="end" whiteSpace="nowrap" color={line.status === 'withheld' ? 'fg.warning' : 'fg.success'}>
-                      {rebateOutcome(t, line)}
-                    </Table.Cell>
-                    <Table.Cell textAlign="end">
-                      <Button size="xs" variant="ghost" aria-expanded={open === line.id} onClick={() => setOpen(open === line.id ? null : line.id)}>
-                        {open === line.id ? t('referral.statement.hide') : t('referral.statement.details')}
-                      </Button>
-                    </Table.Cell>
-                  </Table.Row>
-                  {open === line.id && (
-                    <Table.Row>
-                      <Table.Cell colSpan={5}>
-                        <Box maxW="100%">
-                          <LineDetail line={line} />
-                        </Box>
-                      </Table.Cell>
-                    </Table.Row>
-                  )}
-                </Fragment>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </Table.ScrollArea>
+        <Stack as="ul" listStyleType="none" gap="2" aria-label={t('referral.statement.title')}>
+          {lines.map((line) => (
+            <Box as="li" key={line.id} borderWidth="1px" rounded="lg" p="3">
+              <Flex gap="3" align="center" justify="space-between" wrap="wrap">
+                <Stack gap="1" minW="0">
+                  <HStack gap="2" wrap="wrap">
+                    <Text fontWeight="semibold">{line.symbol.toUpperCase()}</Text>
+                    <Badge variant="subtle">{t('referral.generationN', { n: line.generation })}</Badge>
+                  </HStack>
+                  <Text fontSize="xs" color="fg.muted" fontVariantNumeric="tabular-nums">
+                    {formatTime(line.fillTime)}
+                  </Text>
+                </Stack>
+                <HStack gap="2" ms="auto" minW="0">
+                  <Text fontSize="sm" fontWeight="medium" textAlign="end" color={line.status === 'withheld' ? 'fg.warning' : 'fg.success'}>
+                    {rebateOutcome(t, line)}
+                  </Text>
+                  <Button size="xs" variant="ghost" aria-expanded={open === line.id} onClick={() => setOpen(open === line.id ? null : line.id)}>
+                    {open === line.id ? t('referral.statement.hide') : t('referral.statement.details')}
+                  </Button>
+                </HStack>
+              </Flex>
+              {open === line.id && (
+                <Box mt="3">
+                  <LineDetail line={line} />
+                </Box>
+              )}
+            </Box>
+          ))}
+        </Stack>
       )}
       <Flex justify="space-between" align="center" gap="2" wrap="wrap">
         <Text fontSize="xs" color="fg.muted">

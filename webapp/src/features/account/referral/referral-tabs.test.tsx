@@ -79,7 +79,7 @@ describe('reward centre', () => {
     expect(within(members).getByText('b***@example.com')).toBeTruthy();
     expect(within(members).getByText('1,234.5 USDT')).toBeTruthy();
 
-    const statement = await screen.findByRole('table', { name: 'Rebate statement' });
+    const statement = await screen.findByRole('list', { name: 'Rebate statement' });
     expect(within(statement).getByText('The member and you use the same network address')).toBeTruthy();
     fireEvent.click(within(statement).getAllByRole('button', { name: 'Details' })[0]!);
     expect(within(statement).getByText('#4242')).toBeTruthy();
