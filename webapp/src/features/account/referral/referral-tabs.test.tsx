@@ -106,6 +106,6 @@ describe('agent management', () => {
     renderAccount('/account/center/contractAgents/agentManagement', makeUser());
     expect(await screen.findByText('You are not an agent yet')).toBeTruthy();
     expect(screen.getByText(/\(20%, 10%, 5%\)/)).toBeTruthy();
-    expect(screen.getByText('No members yet. Share your link to invite friends.')).toBeTruthy();
+    expect(await screen.findByText('No members yet. Share your link to invite friends.')).toBeTruthy();
   });
 });
