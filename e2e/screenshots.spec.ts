@@ -518,6 +518,7 @@ test.describe('phone', () => {
     await expect(page.getByRole('status', { name: t('de', 'funds.loading') })).toHaveCount(0);
     await shoot(page, 'phone-assets-bills-dark-de-360');
   });
+});
 
 /** An open 30-day staking product (names in English and German) and the member funded and subscribed to it (API). */
 async function earnMember(request: APIRequestContext, browser: Browser, baseURL: string, token: string): Promise<number> {
@@ -599,5 +600,41 @@ test('admin earn products', async ({ memberToken, request, browser, baseURL }) =
   await operator.getByRole('button', { name: t('en', 'earn.admin.create'), exact: true }).click();
   await expect(operator.getByRole('dialog')).toBeVisible();
   await shoot(operator, 'admin-earn-form', { fullPage: false });
+  await operator.context().close();
+});
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 360 },
+  { lang: 'en', theme: 'dark', width: 360 },
+] as const) {
+  test(`referral screens ${theme} ${lang} ${width}`, async ({ member: page, shell }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await page.goto('/account/center/reward-center');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('img', { name: t(lang, 'referral.qrLabel'), exact: true })).toBeVisible();
+    await shoot(page, `referral-reward-center-${theme}-${lang}-${width}`);
+
+    await page.goto('/account/center/contractAgents/agentManagement');
+    await expect(page.getByText(t(lang, 'referral.agent.notAgent'), { exact: true })).toBeVisible();
+    await shoot(page, `referral-agents-${theme}-${lang}-${width}`);
+
+    await page.goto('/assets/index?key=promotion');
+    await expect(page.getByRole('heading', { name: t(lang, 'referral.promotion.title'), exact: true })).toBeVisible();
+    await shoot(page, `referral-promotion-${theme}-${lang}-${width}`);
+  });
+}
+
+test('admin referral agents', async ({ request, browser, baseURL }) => {
+  const operator = await newOperator(browser, baseURL!, request);
+  await operator.setViewportSize({ width: 1440, height: 900 });
+  await operator.goto('/admin?queue=agents');
+  await expect(operator.getByRole('heading', { name: t('en', 'referral.admin.title'), exact: true })).toBeVisible();
+  await shoot(operator, 'admin-referral-agents');
   await operator.context().close();
 });

@@ -15,6 +15,7 @@
  * - The earn reads are such POSTs too: the products of a kind (`listEarnProducts`), one product
  *   (`getEarnProduct`), the user's positions (`listEarnPositions`), a redemption's preview
  *   (`previewEarnRedemption`) and the operator's product list (`adminListEarnProducts`).
+ * - The agent management reads (`getAgentInfo`, `getAgentList`) are such POSTs too.
  * - `setFuturesLeverage` both reads (a body with the symbol only) and saves the user's futures
  *   setting: it is generated as a query too (`useSetFuturesLeverage`, keyed by
  *   `getSetFuturesLeverageQueryKey`), and the saves call the plain `setFuturesLeverage` function.
@@ -59,6 +60,8 @@ const readOnlyPosts = [
   'listEarnPositions',
   'previewEarnRedemption',
   'adminListEarnProducts',
+  'getAgentInfo',
+  'getAgentList',
 ] as const;
 
 export default defineConfig({

@@ -14,14 +14,14 @@ import type { Area } from '../i18n/areas';
 
 /** Module → the areas it needs. */
 export const SCREEN_AREAS = {
-  'features/account/account-center-page': ['account', 'kyc', 'verify'],
-  'features/admin/admin-page': ['earn', 'funds', 'kyc'],
+  'features/account/account-center-page': ['account', 'kyc', 'referral', 'verify'],
+  'features/admin/admin-page': ['earn', 'funds', 'kyc', 'referral'],
   'features/auth/login-page': ['auth'],
   'features/auth/register-page': ['auth'],
   'features/auth/reset-page': ['auth'],
   'features/earn/earn-page': ['earn', 'funds'],
   'features/entrust/entrust-page': ['entrust', 'futures', 'trade'],
-  'features/funds/assets-page': ['earn', 'entrust', 'funds', 'futures', 'trade', 'verify'],
+  'features/funds/assets-page': ['earn', 'entrust', 'funds', 'futures', 'referral', 'trade', 'verify'],
   'features/funds/wallet-page': ['funds', 'verify'],
   'features/home/home-page': [],
   'features/market/market-page': ['market', 'trade'],

@@ -92,6 +92,13 @@ export function fractionToPercent(fraction: string): string {
   return render(parsed.units, parsed.scale - 2);
 }
 
+/** A percent as a fraction (`"20"` → `"0.2"`), by moving the decimal point; `null` when it is not a number. */
+export function percentToFraction(percent: string): string | null {
+  const parsed = parse(percent);
+  if (!parsed) return null;
+  return render(parsed.units, parsed.scale + 2);
+}
+
 /** Whether a decimal string is zero (or unreadable). */
 export function isZero(value: string | null | undefined): boolean {
   const parsed = parse(value);

@@ -59,7 +59,7 @@ describe('/assets/index', () => {
 
   it('shows the overview for a missing or unknown key', async () => {
     overviewBackend();
-    const { router } = renderFunds('/assets/index?key=promotion');
+    const { router } = renderFunds('/assets/index?key=nothing');
     await waitFor(() => expect(router.state.location.search).toBe('?key=overview'));
     expect(await screen.findByRole('heading', { level: 1, name: 'My Assets' })).toBeTruthy();
   });

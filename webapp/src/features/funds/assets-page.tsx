@@ -1,6 +1,6 @@
 /**
  * /assets/index?key=… (spec section 2): the user's assets. `key` picks the screen — overview,
- * finance (finance assets: the earn account and rewards), contract (the futures wallet and the positions' margin), recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills), investment (my investments: earn orders in progress)
+ * finance (finance assets: the earn account and rewards), contract (the futures wallet and the positions' margin), recharge, withdraw, swap, transfer, records, order (the order centre of spot orders and fills), investment (my investments: earn orders in progress), promotion (the referral rebates and their statement)
  * — from a side list that keeps `?key=` in the URL. Visitors go to the login screen and
  * come back after it; an unknown key shows the overview.
  *
@@ -12,7 +12,7 @@ import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
 import { FundsFrame, type NavItem } from './components/frame';
-import { ContractIcon, DepositIcon, EarnIcon, InvestIcon, OrdersIcon, RecordsIcon, SwapIcon, TransferIcon, WalletIcon, WithdrawIcon } from './components/icons';
+import { ContractIcon, DepositIcon, EarnIcon, GiftIcon, InvestIcon, OrdersIcon, RecordsIcon, SwapIcon, TransferIcon, WalletIcon, WithdrawIcon } from './components/icons';
 import { ContractAssets } from './contract/contract-assets';
 import { DepositForm } from './deposit/deposit-form';
 import { FinanceAssets, MyInvestments } from './earn/earn-assets';
@@ -20,6 +20,7 @@ import { FundsLinksProvider } from './lib/links';
 import { ASSET_KEYS, type AssetKey, assetsHref, parseAssetKey } from './lib/screens';
 import { OrderCentre } from './order/order-centre';
 import { Overview } from './overview/overview';
+import { PromotionAssets } from './promotion/promotion-assets';
 import { RecordsScreen } from './records/records-screen';
 import { SwapForm } from './swap/swap-form';
 import { TransferScreen } from './transfer/transfer-forms';
@@ -36,6 +37,7 @@ const ICONS: Record<AssetKey, NavItem['icon']> = {
   transfer: TransferIcon,
   records: RecordsIcon,
   order: OrdersIcon,
+  promotion: GiftIcon,
 };
 
 function Screen({ screen }: { screen: AssetKey }) {
@@ -58,6 +60,8 @@ function Screen({ screen }: { screen: AssetKey }) {
       return <RecordsScreen />;
     case 'order':
       return <OrderCentre />;
+    case 'promotion':
+      return <PromotionAssets />;
     default:
       return <Overview />;
   }

@@ -106,3 +106,4 @@ export const SearchIcon = make(
 export const ContractIcon = make(<path d="M3 17l6-6 4 4 8-8M15 7h6v6" />);
 export const EarnIcon = make(<path d="M12 3v18M17 7.5c0-1.9-2.2-3-5-3s-5 1.1-5 3 2.2 2.7 5 3.2 5 1.4 5 3.3-2.2 3.5-5 3.5-5-1.3-5-3.2" />);
 export const InvestIcon = make(<path d="M4 19h16M6 16V11M11 16V7M16 16v-4M20 5l-5 5-3-3-6 6" />);
+export const GiftIcon = make(<path d="M4 11h16v9H4zM3 7h18v4H3zM12 7v13M12 7c-1.5-3-5-3.5-5-1.5S10 7 12 7zm0 0c1.5-3 5-3.5 5-1.5S14 7 12 7z" />);

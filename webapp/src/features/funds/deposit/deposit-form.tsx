@@ -23,7 +23,7 @@ import { AmountField, FormError, SelectField, coinOptions } from '../components/
 import { ScreenHeader } from '../components/frame';
 import { NotesPanel } from '../components/notes-panel';
 import { LoadFailed } from '../components/load-failed';
-import { QrCode } from '../components/qr-code';
+import { QrCode } from '../../../components/qr-code';
 import { ScreenshotUpload, type ScreenshotState, screenshotReference } from '../components/screenshot-upload';
 import { SILENT, failure, useApiHead } from '../../../lib/api-calls';
 import { coinName, formatCoin } from '../lib/format';

@@ -1,7 +1,7 @@
 /**
  * The funds screens and where they live: `/assets/index?key=<key>` (spec section 2: overview,
  * finance (finance assets: the earn account), recharge, withdraw, swap, transfer, order centre, records,
- * investment (my investments: earn orders in progress) — plus contract, the futures wallet) and the account layout's
+ * investment (my investments: earn orders in progress), promotion (referral rebates) — plus contract, the futures wallet) and the account layout's
  * `/account/wallet/<page>` (assets, deposit, withdrawal, history-deposit, history-withdrawal, bills).
  * Both hosts render the same screens; `FundsLinks` says how one screen links to another in each.
  *
@@ -9,7 +9,7 @@
  */
 
 /** The `key` values of /assets/index, in menu order. */
-export const ASSET_KEYS = ['overview', 'finance', 'contract', 'recharge', 'withdraw', 'swap', 'transfer', 'records', 'order', 'investment'] as const;
+export const ASSET_KEYS = ['overview', 'finance', 'contract', 'recharge', 'withdraw', 'swap', 'transfer', 'records', 'order', 'investment', 'promotion'] as const;
 export type AssetKey = (typeof ASSET_KEYS)[number];
 
 /** The pages of /account/wallet, in menu order. */
@@ -22,11 +22,16 @@ export type RecordTab = (typeof RECORD_TABS)[number];
 
 /** A screen another screen links to; `records` names its tab. */
 export type FundsTarget =
-  | { screen: 'overview' | 'finance' | 'contract' | 'recharge' | 'withdraw' | 'swap' | 'transfer' | 'order' | 'investment'; coin?: string }
+  | { screen: 'overview' | 'finance' | 'contract' | 'recharge' | 'withdraw' | 'swap' | 'transfer' | 'order' | 'investment' | 'promotion'; coin?: string }
   | { screen: 'records'; tab: RecordTab };
 
 export const ASSETS_PATH = '/assets/index';
 export const WALLET_PATH = '/account/wallet';
+
+/** The promotion screen (referral rebates), narrowed to the statement lines of journal entry `entryId` if given. */
+export function promotionHref(entryId?: number): string {
+  return entryId != null ? `${ASSETS_PATH}?key=promotion&entry=${entryId}` : `${ASSETS_PATH}?key=promotion`;
+}
 
 /** `key` from the URL when it is a known screen, else `null`. */
 export function parseAssetKey(value: string | null): AssetKey | null {

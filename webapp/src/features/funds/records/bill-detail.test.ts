@@ -31,6 +31,11 @@ const fill = bill('futures_fill', { symbol: 'btcusdt', side: 'sell', quantity: '
 const KINDS: [Pick<Bill, 'kind' | 'detail' | 'memo'>, string, string][] = [
   [bill('deposit', { network: 'TRC20' }), 'Deposit via TRC20', 'Einzahlung über TRC20'],
   [
+    bill('referral_rebate', { rebatedUntil: Date.UTC(2026, 10, 29, 5) }),
+    'Referral rebates for fills before 2026-11-29 05:00 UTC',
+    'Empfehlungs-Rückvergütungen für Ausführungen vor 2026-11-29 05:00 UTC',
+  ],
+  [
     bill('withdrawal', { stage: 'held', network: 'TRC20', address: TRON }),
     `Held for a withdrawal to ${TRON} (TRC20)`,
     `Reserviert für eine Auszahlung an ${TRON} (TRC20)`,

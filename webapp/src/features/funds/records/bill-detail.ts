@@ -102,6 +102,9 @@ function detailWords(t: TFunction, kind: string, detail: BillDetails): string | 
     }
     case 'earn_subscribe':
       return detail.productId == null ? undefined : t(`${DETAILS}.earnSubscribe`, { id: detail.productId });
+    case 'referral_rebate':
+      // The batch pays the fills before an hour boundary: shown in UTC, as the batch counts hours.
+      return detail.rebatedUntil != null ? t(`${DETAILS}.referralRebate`, { time: `${new Date(detail.rebatedUntil).toISOString().slice(0, 16).replace('T', ' ')} UTC` }) : undefined;
     case 'earn_income':
       if (detail.productId == null) return undefined;
       return t(`${DETAILS}.earnIncome`, { id: detail.productId, date: detail.date ?? '--' });

@@ -6,10 +6,11 @@
  * @module
  */
 
-import { Box, Button, Field, Flex, HStack, Input, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Field, Flex, HStack, Input, Link, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import type { BillQuery } from '../../../api/generated/model';
 import { getExportMyBillQueryOptions, useGetMyBill } from '../../../api/generated/reports/reports';
 import { CoinLogo } from '../../../components/coin-logo';
@@ -20,6 +21,7 @@ import { DownloadIcon } from '../components/icons';
 import { LoadFailed } from '../components/load-failed';
 import { Pager } from '../components/pager';
 import { SILENT, failure, useApiHead } from '../../../lib/api-calls';
+import { promotionHref } from '../lib/screens';
 import { coinLogo, coinName, formatCoin, useDateTimeFormatter, useTimeZoneOffset } from '../lib/format';
 import { useBalances } from '../lib/queries';
 import { billKindText, useBillDetail } from './bill-detail';
@@ -216,7 +218,14 @@ export function Bills() {
                       {formatCoin(bill.balance)}
                     </Table.Cell>
                     <Table.Cell pe="4" color="fg.muted" fontSize="xs" maxW="16rem" truncate title={detail}>
-                      {detail}
+                      {bill.kind === 'referral_rebate' ? (
+                        // A rebate bill opens the statement lines its entry paid, down to each fill.
+                        <Link asChild color="brand.fg">
+                          <RouterLink to={promotionHref(bill.entryId)}>{detail}</RouterLink>
+                        </Link>
+                      ) : (
+                        detail
+                      )}
                     </Table.Cell>
                   </Table.Row>
                 );
