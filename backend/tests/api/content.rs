@@ -956,14 +956,22 @@ async fn the_preview_renders_like_a_published_text_and_saves_nothing() {
     let app = spawn_app().await;
     let op = operator(&app, "preview@example.com").await;
     let (_, before) = app.get_as(&op, "/api/admin/content/list").await;
-    let body = "## Fees\n\nMaker {{spot_maker_fee}} <script>alert(1)</script>\n\n[x](javascript:alert(2))";
+    let body =
+        "## Fees\n\nMaker {{spot_maker_fee}} <script>alert(1)</script>\n\n[x](javascript:alert(2))";
     let (status, answer) = app
-        .post_as(&op, "/api/admin/content/preview", Some(json!({"body": body})))
+        .post_as(
+            &op,
+            "/api/admin/content/preview",
+            Some(json!({"body": body})),
+        )
         .await;
     assert_eq!(status, 200, "{answer}");
     let html = answer["data"]["html"].as_str().unwrap();
     assert!(html.contains("<h2>Fees</h2>"), "{html}");
-    assert!(!html.contains("{{spot_maker_fee}}"), "figures filled: {html}");
+    assert!(
+        !html.contains("{{spot_maker_fee}}"),
+        "figures filled: {html}"
+    );
     assert_eq!(dangerous_tags(html), Vec::<String>::new(), "{html}");
     assert!(html.contains("&lt;script&gt;"), "shown as text: {html}");
     assert!(!html.contains("javascript"), "{html}");
@@ -972,7 +980,11 @@ async fn the_preview_renders_like_a_published_text_and_saves_nothing() {
     assert_eq!(before["data"]["total"], after["data"]["total"]);
     // An empty body and a member's upload are refused like a save.
     let (status, refused) = app
-        .post_as(&op, "/api/admin/content/preview", Some(json!({"body": "  "})))
+        .post_as(
+            &op,
+            "/api/admin/content/preview",
+            Some(json!({"body": "  "})),
+        )
         .await;
     assert_eq!(status, 400, "{refused}");
     assert_eq!(refused["data"]["reason"], "content_required");

@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import {
   adminContentDelete,
   adminContentPin,
+  adminContentPreview,
   adminContentPublish,
   adminContentSave,
   adminContentUnpublish,
@@ -27,7 +28,6 @@ import { useUploadFile } from '../../api/generated/kyc/kyc';
 import type { AdminEntry, ContentKind, SaveContentRequest } from '../../api/generated/model';
 import { LANGUAGES } from '../../i18n/languages';
 import { SILENT, failure, useApiHead } from '../../lib/api-calls';
-import { apiClient } from '../../lib/api-client';
 import { toaster } from '../../lib/toaster';
 import { ContentHtml } from '../../components/content/content-parts';
 import { ANNOUNCEMENT_TOPICS, HELP_CATEGORIES } from '../../lib/content-codes';
@@ -126,14 +126,6 @@ function EntryList({ kind, onEdit }: { kind: Kind; onEdit: (id: number) => void 
       )}
     </Stack>
   );
-}
-
-/**
- * The body as readers will see it (`POST /api/admin/content/preview`): the server's own Markdown
- * rendering, sanitised, with its figures filled.
- */
-function previewBody(body: string): Promise<{ html: string }> {
-  return apiClient<{ code: number; msg: string; data: { html: string } }>({ url: '/api/admin/content/preview', method: 'POST', data: { body } });
 }
 
 /** The parents a new section (categories) or article (sections) may have. */
@@ -253,7 +245,7 @@ function Editor({ kind, id, onDone, onCreated }: { kind: Kind; id: number | null
     setPreview(null);
     setError(null);
     try {
-      const answer = await previewBody(fields.body);
+      const answer = await adminContentPreview({ body: fields.body });
       setPreview(answer.html);
     } catch (err) {
       setError(failure(err, t('content.admin.failed')).message);
