@@ -41,7 +41,7 @@ test('an operator publishes an announcement and a member on another page sees th
   await editor.getByLabel(en('content.admin.title')).fill(title);
   await editor.getByLabel(en('content.admin.body')).fill('Deposits pause for **ten minutes** tonight.');
   await editor.getByRole('tab', { name: en('content.admin.preview') }).click();
-  await expect(editor.getByText('ten minutes')).toBeVisible();
+  await expect(editor.getByText('ten minutes', { exact: true })).toBeVisible();
   await editor.getByRole('button', { name: en('content.admin.save') }).click();
   await operator.getByRole('button', { name: en('content.admin.publish') }).click();
   await expect(operator.getByText(en('content.admin.textStatus', { lang: 'en', status: en('content.admin.status.published') }))).toBeVisible();
