@@ -638,3 +638,46 @@ test('admin referral agents', async ({ request, browser, baseURL }) => {
   await shoot(operator, 'admin-referral-agents');
   await operator.context().close();
 });
+
+// Content screens (issue 27): the store's pages, the help centre, the overview and the announcements,
+// at 1440 px and at 360 px, light and dark, English and German.
+for (const { path, name, lang, theme, width } of [
+  { path: '/about/index', name: 'about', lang: 'en', theme: 'light', width: 1440 },
+  { path: '/about/index', name: 'about', lang: 'de', theme: 'dark', width: 360 },
+  { path: '/article/main/index', name: 'articles', lang: 'en', theme: 'dark', width: 1440 },
+  { path: '/article/main/index', name: 'articles', lang: 'de', theme: 'light', width: 360 },
+  { path: '/notice/index', name: 'notices', lang: 'de', theme: 'light', width: 1440 },
+  { path: '/notice/index', name: 'notices', lang: 'en', theme: 'dark', width: 360 },
+  { path: '/user/index?key=helper', name: 'help-centre', lang: 'en', theme: 'light', width: 1440 },
+  { path: '/user/index?key=helper', name: 'help-centre', lang: 'de', theme: 'dark', width: 360 },
+  { path: '/user/index?key=all', name: 'user-overview', lang: 'en', theme: 'dark', width: 1440 },
+  { path: '/user/index?key=all', name: 'user-overview', lang: 'de', theme: 'light', width: 360 },
+  { path: '/rule/index?modelType=12', name: 'rule-privacy', lang: 'de', theme: 'light', width: 1440 },
+  { path: '/rule/index?modelType=1', name: 'rule-new-pairs', lang: 'en', theme: 'dark', width: 360 },
+] as const) {
+  test(`${name} ${theme} ${lang} ${width}`, async ({ member: page, shell }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
+    await page.goto('/home/index');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect(page.locator('[aria-hidden="true"].chakra-skeleton, .chakra-skeleton')).toHaveCount(0);
+    await shoot(page, `content-${name}-${theme}-${lang}-${width}`);
+  });
+}
+
+test('admin content editor', async ({ browser, baseURL, request }) => {
+  const operator = await newOperator(browser, baseURL!, request);
+  await operator.setViewportSize({ width: 1440, height: 900 });
+  await operator.goto('/admin?queue=content');
+  await expect(operator.getByRole('table')).toBeVisible();
+  await shoot(operator, 'admin-content');
+  await operator.getByRole('button', { name: /^Edit / }).first().click();
+  await expect(operator.getByRole('tab', { name: t('en', 'content.admin.preview') })).toBeVisible();
+  await shoot(operator, 'admin-content-editor', { fullPage: false });
+  await operator.context().close();
+});

@@ -2,6 +2,8 @@
 //! read entries with every translation, save a text (creating the entry when new), publish and
 //! unpublish it per language, pin, delete. The rules are `content::editor`'s.
 
+use std::sync::Arc;
+
 use poem::web::Data;
 use poem_openapi::{
     Enum, Object, OpenApi, Tags,
@@ -10,11 +12,16 @@ use poem_openapi::{
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
+use crate::clock::now_ms;
+use crate::config::Config;
 use crate::content::Kind;
 use crate::content::editor::{self, Draft};
+use crate::content::render::Vars;
+use crate::content::store::Renderer;
 use crate::content::views::{AdminEntry, AdminEntryPage};
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::{ALL_LANGS, Lang, Msg};
+use crate::kyc::files::LinkKey;
 use crate::paging::Paging;
 use crate::refusal::Refusal;
 use crate::user::Satoken;
@@ -137,6 +144,22 @@ pub struct DeleteRequest {
     /// Only the text in this language; absent deletes the entry with every text.
     #[oai(validator(max_length = 8))]
     pub lang: Option<String>,
+}
+
+/// A body to preview.
+#[derive(Debug, Object, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewRequest {
+    /// Markdown body (not empty), as `save` takes it.
+    #[oai(validator(max_length = 100000))]
+    pub body: String,
+}
+
+/// A body as readers will see it.
+#[derive(Debug, Object)]
+pub struct ContentPreview {
+    /// The body as sanitised HTML, its figures filled and its images as signed links.
+    pub html: String,
 }
 
 /// One of the 14 language codes exactly, else `invalid_field` on `lang`.
@@ -327,5 +350,32 @@ impl AdminContentApi {
         }
         .await;
         MemberResponse::of(result, Msg::ContentDeleted)
+    }
+
+    /// The body as readers will see it, without saving: its `{{name}}` figures filled, sanitised
+    /// like a published text, images as signed links (only operators' uploads:
+    /// `image_not_uploaded` otherwise); 400 `content_required` for an empty body.
+    #[oai(
+        path = "/api/admin/content/preview",
+        method = "post",
+        operation_id = "adminContentPreview"
+    )]
+    async fn preview(
+        &self,
+        Data(db): Data<&DatabaseConnection>,
+        Data(config): Data<&Arc<Config>>,
+        Data(link_key): Data<&LinkKey>,
+        auth: Satoken,
+        body: JsonBody<PreviewRequest>,
+    ) -> MemberResponse<ContentPreview> {
+        let renderer = Renderer {
+            vars: Vars::from_config(config),
+            link_key: **link_key,
+            now: now_ms(),
+        };
+        let result = editor::preview(db, &auth.0.user, &renderer, &body.0.body)
+            .await
+            .map(|html| ContentPreview { html });
+        MemberResponse::of(result, Msg::Success)
     }
 }

@@ -9,6 +9,7 @@ use sea_orm::{
     EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait,
 };
 
+use super::store::Renderer;
 use super::views::{AdminEntry, AdminEntryPage, AdminTranslation};
 use super::{HELP_CATEGORIES, Kind, is_slug, origin, status};
 use crate::clock::now_ms;
@@ -180,6 +181,28 @@ async fn check_images(db: &impl ConnectionTrait, body: &str) -> Result<(), Refus
         }
     }
     Ok(())
+}
+
+/// The body `markdown` as readers would see it (its figures filled, sanitised, images as signed
+/// links), without saving anything: the editor's preview. Images must be uploads of an operator
+/// (`image_not_uploaded` otherwise), like a save.
+pub async fn preview(
+    db: &impl ConnectionTrait,
+    operator: &user::Model,
+    renderer: &Renderer,
+    markdown: &str,
+) -> Result<String, Refusal> {
+    require_operator(operator)?;
+    if markdown.trim().is_empty() {
+        return Err(Refusal::invalid(Msg::ContentRequired).with_field("body"));
+    }
+    check_images(db, markdown).await?;
+    let key = renderer.link_key;
+    let now = renderer.now;
+    Ok(super::render::to_html(
+        &renderer.vars.fill(markdown),
+        &move |id| Some(crate::kyc::files::sign_link(&key, id, now).url),
+    ))
 }
 
 /// Checks where a new or edited entry of `kind` sits (parent, topic, category, `modelType`).

@@ -611,8 +611,13 @@ async fn announcements_pages_company_search_and_popular() {
 async fn operator_calls_are_refused_to_members_and_visitors() {
     let app = spawn_app().await;
     let member = app.member("not-an-operator@example.com").await;
-    let calls: [(&str, &str, Option<Value>); 7] = [
+    let calls: [(&str, &str, Option<Value>); 8] = [
         ("get", "/api/admin/content/list", None),
+        (
+            "post",
+            "/api/admin/content/preview",
+            Some(json!({"body": "x"})),
+        ),
         ("get", "/api/admin/content/1", None),
         (
             "post",
@@ -895,5 +900,56 @@ async fn seeding_is_idempotent_keeps_operator_edits_and_deletions() {
         "an unedited text follows the release"
     );
     assert_eq!(seed::run(app.db()).await.unwrap(), seed::Seeded::default());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_preview_renders_like_a_published_text_and_saves_nothing() {
+    let app = spawn_app().await;
+    let op = operator(&app, "preview@example.com").await;
+    let (_, before) = app.get_as(&op, "/api/admin/content/list").await;
+    let body =
+        "## Fees\n\nMaker {{spot_maker_fee}} <script>alert(1)</script>\n\n[x](javascript:alert(2))";
+    let (status, answer) = app
+        .post_as(
+            &op,
+            "/api/admin/content/preview",
+            Some(json!({"body": body})),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let html = answer["data"]["html"].as_str().unwrap();
+    assert!(html.contains("<h2>Fees</h2>"), "{html}");
+    assert!(
+        !html.contains("{{spot_maker_fee}}"),
+        "figures filled: {html}"
+    );
+    assert_eq!(dangerous_tags(html), Vec::<String>::new(), "{html}");
+    assert!(html.contains("&lt;script&gt;"), "shown as text: {html}");
+    assert!(!html.contains("javascript"), "{html}");
+    // Nothing was saved.
+    let (_, after) = app.get_as(&op, "/api/admin/content/list").await;
+    assert_eq!(before["data"]["total"], after["data"]["total"]);
+    // An empty body and a member's upload are refused like a save.
+    let (status, refused) = app
+        .post_as(
+            &op,
+            "/api/admin/content/preview",
+            Some(json!({"body": "  "})),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["data"]["reason"], "content_required");
+    let member = app.member("preview-member@example.com").await;
+    let theirs = upload_sample(&app, &member, "png").await;
+    let (status, refused) = app
+        .post_as(
+            &op,
+            "/api/admin/content/preview",
+            Some(json!({"body": format!("![a](upload:{theirs})")})),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["data"]["reason"], "image_not_uploaded");
     app.stop().await;
 }

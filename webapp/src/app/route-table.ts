@@ -23,6 +23,10 @@ export type RouteView =
   | 'entrust'
   | 'rules'
   | 'earn'
+  | 'about'
+  | 'user-index'
+  | 'articles'
+  | 'notices'
   | 'coming-soon';
 
 export interface RouteEntry {
@@ -35,8 +39,11 @@ export interface RouteEntry {
 /** Routes inside the shell (top bar, side menu, footer). */
 export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/home/index', screen: 'home', view: 'home' },
-  { path: '/about/index', screen: 'about', view: 'coming-soon' },
-  { path: '/user/index', screen: 'userIndex', view: 'coming-soon' },
+  { path: '/about/index', screen: 'about', view: 'about' },
+  // ?key=all: the overview; ?key=helper: the help centre.
+  { path: '/user/index', screen: 'userIndex', view: 'user-index' },
+  // The announcements (read state in this browser); ?id= opens one.
+  { path: '/notice/index', screen: 'notices', view: 'notices' },
   { path: '/rate/index', screen: 'rate', view: 'markets' },
   { path: '/quotes/index', screen: 'quotes', view: 'markets' },
   // Spot trading (?type=bb&symbol=); ?type=usta is futures, "coming soon" until they exist.
@@ -59,10 +66,10 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/exchange/index', screen: 'exchange', view: 'trade' },
   { path: '/exchange/full-screen/:type', screen: 'exchangeFullScreen', view: 'trade-chart' },
   { path: '/exchange/full-contract/:type', screen: 'exchangeFullContract', view: 'futures' },
-  { path: '/article/main/index', screen: 'articles', view: 'coming-soon' },
-  { path: '/article/main/categories/:id', screen: 'articleCategory', view: 'coming-soon' },
-  { path: '/article/main/sections/:id', screen: 'articleSection', view: 'coming-soon' },
-  { path: '/article/main/content/:type/:id', screen: 'articleContent', view: 'coming-soon' },
+  { path: '/article/main/index', screen: 'articles', view: 'articles' },
+  { path: '/article/main/categories/:id', screen: 'articleCategory', view: 'articles' },
+  { path: '/article/main/sections/:id', screen: 'articleSection', view: 'articles' },
+  { path: '/article/main/content/:type/:id', screen: 'articleContent', view: 'articles' },
   // Account centre tabs (info, security, device-management, kyc, reward-center,
   // contractAgents/agentManagement, merchant) and security settings (setting/phone, …).
   { path: '/account/center/*', screen: 'accountCenter', view: 'account' },

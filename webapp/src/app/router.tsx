@@ -19,6 +19,10 @@ import { SCREEN_AREAS } from './screen-areas';
 
 // Every screen is its own chunk, fetched with the i18n areas it needs when its route first renders
 // (or preloaded: `preloadScreen`).
+const AboutPage = lazyScreen(() => import('../features/content/about-page'), (m) => m.AboutPage, SCREEN_AREAS['features/content/about-page']);
+const ArticlesPage = lazyScreen(() => import('../features/content/articles-page'), (m) => m.ArticlesPage, SCREEN_AREAS['features/content/articles-page']);
+const NoticesPage = lazyScreen(() => import('../features/content/notices-page'), (m) => m.NoticesPage, SCREEN_AREAS['features/content/notices-page']);
+const UserIndexPage = lazyScreen(() => import('../features/content/user-index-page'), (m) => m.UserIndexPage, SCREEN_AREAS['features/content/user-index-page']);
 const AccountCenterPage = lazyScreen(() => import('../features/account/account-center-page'), (m) => m.AccountCenterPage, SCREEN_AREAS['features/account/account-center-page']);
 const AdminPage = lazyScreen(() => import('../features/admin/admin-page'), (m) => m.AdminPage, SCREEN_AREAS['features/admin/admin-page']);
 const LoginPage = lazyScreen(() => import('../features/auth/login-page'), (m) => m.LoginPage, SCREEN_AREAS['features/auth/login-page']);
@@ -96,6 +100,14 @@ function element(entry: RouteEntry) {
       return <RulesPage />;
     case 'earn':
       return <EarnPage path={entry.path} />;
+    case 'about':
+      return <AboutPage />;
+    case 'user-index':
+      return <UserIndexPage />;
+    case 'articles':
+      return <ArticlesPage />;
+    case 'notices':
+      return <NoticesPage />;
     default:
       return <ComingSoonPage screen={entry.screen} />;
   }
@@ -138,6 +150,14 @@ function screensOf(entry: RouteEntry, search: URLSearchParams): { preload: () =>
       return [RulesPage];
     case 'earn':
       return [EarnPage];
+    case 'about':
+      return [AboutPage];
+    case 'user-index':
+      return [UserIndexPage];
+    case 'articles':
+      return [ArticlesPage];
+    case 'notices':
+      return [NoticesPage];
     default:
       return [];
   }

@@ -15,7 +15,7 @@ import type { Area } from '../i18n/areas';
 /** Module → the areas it needs. */
 export const SCREEN_AREAS = {
   'features/account/account-center-page': ['account', 'kyc', 'referral', 'verify'],
-  'features/admin/admin-page': ['earn', 'funds', 'kyc', 'referral'],
+  'features/admin/admin-page': ['content', 'earn', 'funds', 'kyc', 'referral'],
   'features/auth/login-page': ['auth'],
   'features/auth/register-page': ['auth'],
   'features/auth/reset-page': ['auth'],
@@ -26,7 +26,11 @@ export const SCREEN_AREAS = {
   'features/home/home-page': [],
   'features/market/market-page': ['market', 'trade'],
   'features/markets/markets-page': [],
-  'features/rules/rules-page': ['rules'],
+  'features/rules/rules-page': ['content', 'rules'],
+  'features/content/about-page': ['content'],
+  'features/content/articles-page': ['content'],
+  'features/content/notices-page': ['content'],
+  'features/content/user-index-page': ['content', 'funds', 'trade'],
   'features/futures/futures-page': ['futures', 'market', 'trade'],
   'features/seconds/seconds-page': ['market', 'seconds'],
   'features/trade/full-screen-chart': ['market', 'trade'],
@@ -34,6 +38,7 @@ export const SCREEN_AREAS = {
   'app/shell/account-menu': [],
   'app/shell/features-menu': [],
   'app/shell/language-switcher': [],
+  'app/shell/notice-bell': ['content'],
   'app/shell/side-menu': [],
   'components/toaster': [],
 } as const satisfies Record<string, readonly Area[]>;

@@ -1,5 +1,6 @@
 /**
- * The top bar (banner): menu button, logo, Markets and Features, BTC/USDT price, language, theme,
+ * The top bar (banner): menu button, logo, Markets and Features, BTC/USDT price, the announcements
+ * bell, language, theme,
  * and Login / Register for visitors or the account menu for logged-in users.
  *
  * @module
@@ -18,6 +19,7 @@ import { SCREEN_AREAS } from '../screen-areas';
 import { AccountButton } from './account-button';
 import { BtcTicker } from './btc-ticker';
 import { LanguageButton } from './language-button';
+import { NoticeBellButton } from './notice-bell-button';
 import { ThemeSwitch } from './theme-switch';
 
 /** Spot, USDT-M futures and flash (seconds) contract trading pages. */
@@ -99,6 +101,7 @@ export function TopBar({ onOpenMenu, minimal = false }: { onOpenMenu: () => void
             <BtcTicker />
           </Box>
         )}
+        {!minimal && <NoticeBellButton />}
         <Box flexShrink={0}>
           <DeferredWidget deferred={languageSwitcher} placeholder={<LanguageButton {...closedPopup('listbox')} />}>
             {(m) => <m.LanguageSwitcher />}

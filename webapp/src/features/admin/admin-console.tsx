@@ -1,6 +1,6 @@
 /**
- * The operator console: the review queues — identity, deposits, withdrawals — the earn
- * products and the referral agents, as a row of links that keeps the choice in the URL (`?queue=`), and the chosen one under it.
+ * The operator console: the review queues — identity, deposits, withdrawals — the earn products,
+ * the referral agents and the content store, as a row of links that keeps the choice in the URL (`?queue=`), and the chosen one under it.
  *
  * @module
  */
@@ -8,13 +8,14 @@
 import { Box, Flex, chakra } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { ContentAdmin } from './content-admin';
 import { EarnProducts } from './earn-products';
 import { FundsQueue } from './funds-queue';
 import { ReferralAgents } from './referral-agents';
 import { ReviewQueue } from './review-queue';
 
 /** The queues, in display order; `identity` is the default (no `queue` parameter). */
-export const QUEUES = ['identity', 'deposits', 'withdrawals', 'earn', 'agents'] as const;
+export const QUEUES = ['identity', 'deposits', 'withdrawals', 'earn', 'agents', 'content'] as const;
 export type Queue = (typeof QUEUES)[number];
 
 /** `queue` from the URL when it is one of the queues, else `identity`. */
@@ -50,7 +51,7 @@ export function AdminConsole() {
             <li key={id}>
               <chakra.a asChild {...linkStyles}>
                 <RouterLink to={id === 'identity' ? '/admin' : `/admin?queue=${id}`} aria-current={id === queue ? 'page' : undefined}>
-                  {id === 'earn' ? t('earn.admin.queue') : id === 'agents' ? t('referral.admin.queue') : t(`funds.admin.queues.${id}`)}
+                  {id === 'earn' ? t('earn.admin.queue') : id === 'agents' ? t('referral.admin.queue') : id === 'content' ? t('content.admin.queue') : t(`funds.admin.queues.${id}`)}
                 </RouterLink>
               </chakra.a>
             </li>
@@ -63,6 +64,8 @@ export function AdminConsole() {
         <EarnProducts />
       ) : queue === 'agents' ? (
         <ReferralAgents />
+      ) : queue === 'content' ? (
+        <ContentAdmin />
       ) : (
         <FundsQueue key={queue} kind={queue} />
       )}

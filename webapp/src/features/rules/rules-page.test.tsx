@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getGetAllSettingQueryKey } from '../../api/generated/common/common';
+import { getContentAnnouncementsQueryKey, getContentPageQueryKey } from '../../api/generated/content/content';
+import type { ContentDetail } from '../../api/generated/model';
 import { getGetContractRulesQueryKey, getGetFuturesFundingInfoQueryKey } from '../../api/generated/futures/futures';
 import { contractRules } from '../../test/contract-rules';
 import { getGetSecondsConfigQueryKey } from '../../api/generated/seconds-contracts/seconds-contracts';
@@ -16,6 +18,14 @@ const COINS = {
   ],
   contractList: [],
 };
+
+/** A content-store page of `fields` (English, published). */
+function page(fields: Partial<ContentDetail>): ContentDetail {
+  return {
+    id: 1, kind: 'topic', slug: 'topic', title: 'Topic', summary: '', lang: 'en', fallback: false, outdated: false,
+    position: 1, pinned: false, promoted: false, createdAt: 1700000000000, updatedAt: 1700000000000, html: '', ...fields,
+  };
+}
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -118,21 +128,36 @@ describe('/rule/index', () => {
     expect(topicOf(' 13 ').id).toBe('riskDisclosure');
   });
 
-  it('lists the pairs open for trading under New listings, each linking to its trade page', async () => {
-    renderApp('/rule/index?modelType=1', COINS);
+  it('lists the pairs open for trading under New listings, each linking to its trade page, below the store\'s text', async () => {
+    const { queryClient } = renderApp('/rule/index?modelType=1', COINS);
+    queryClient.setQueryData([...getContentPageQueryKey({ modelType: 1 }), 'en'], page({ modelType: 1, title: 'New listings', html: '<p>Every pair listed is announced here.</p>' }));
+    queryClient.setQueryData([...getContentAnnouncementsQueryKey({ topic: 'new-pairs', page: 1, pageSize: 10 }), 'en'], {
+      total: 1, current: 1, size: 10, pages: 1,
+      records: [{ ...page({ title: 'New listing: PEPE/USDT' }), id: 42, kind: 'announcement', topic: 'new-pairs', publishedAt: 1700000000000 }],
+    });
     const article = await screen.findByRole('article', { name: 'New listings' });
+    await waitFor(() => expect(article.textContent).toContain('Every pair listed is announced here.'), { timeout: 5_000 });
     expect(article.textContent).toContain('Spot pairs open for trading: 2.');
     expect(within(article).getByRole('link', { name: 'BTC/USDT' }).getAttribute('href')).toBe('/trade/index?type=bb&symbol=btcusdt');
     expect(within(article).getByRole('link', { name: 'ETH/USDT' }).getAttribute('href')).toBe('/trade/index?type=bb&symbol=ethusdt');
+    expect(within(article).getByRole('link', { name: 'New listing: PEPE/USDT' }).getAttribute('href')).toBe('/notice/index?id=42');
   });
 
-  it('puts the support address into the help and legal topics', async () => {
-    renderApp('/rule/index?modelType=15', COINS);
-    const help = await screen.findByRole('article', { name: 'Help center' });
-    expect(help.textContent).toContain('write to support@kestrel.exchange.');
-    fireEvent.click(within(screen.getByRole('navigation', { name: 'Topics' })).getByRole('link', { name: 'Risk disclosure' }));
-    const risk = await screen.findByRole('article', { name: 'Risk disclosure' });
-    expect(risk.textContent).toContain('Investing in crypto assets may result in the loss of capital.');
+  it('shows a legal topic from the content store, inert, and says when it is the English fallback', async () => {
+    await setLanguage('de', { persist: false });
+    const { queryClient } = renderApp('/rule/index?modelType=13', COINS);
+    queryClient.setQueryData(
+      [...getContentPageQueryKey({ modelType: 13 }), 'de'],
+      page({ modelType: 13, title: 'Risk disclosure', fallback: true, html: '<p onclick="window.hacked=1">Crypto assets can lose value.</p><script>window.hacked=2</script><a href="javascript:alert(1)">x</a>' }),
+    );
+    const article = await screen.findByRole('article', { name: 'Risikohinweise' });
+    await waitFor(() => expect(article.textContent).toContain('Crypto assets can lose value.'), { timeout: 5_000 });
+    const body = within(article).getByText('Crypto assets can lose value.');
+    expect(body.getAttribute('onclick')).toBeNull();
+    expect(article.querySelector('script')).toBeNull();
+    expect(within(article).getByText('x').getAttribute('href')).toBeNull();
+    expect(within(article).getByText(/noch nicht verfügbar/)).toBeTruthy();
+    expect((window as unknown as { hacked?: number }).hacked).toBeUndefined();
   });
 
   it('has every topic in the side list, each with its own number', async () => {

@@ -1,7 +1,8 @@
 /**
  * /rule/index (spec section 2): notices and rules. `?modelType=` picks the topic from a side list
  * grouped into trading rules, announcements, guides and legal pages (a list above the topic on
- * narrow screens); without it, or with a number no topic has, the spot trading rules show. Other
+ * narrow screens). The trading products' pages show their live settings; every other topic is the
+ * content store's text (`store-topic.tsx`); without it, or with a number no topic has, the spot trading rules show. Other
  * query values — the `replace` cache-buster of the original links — change nothing. Open to visitors.
  *
  * @module
@@ -17,7 +18,7 @@ import { FuturesRules } from './futures-rules';
 import { TOPICS, TOPIC_GROUPS, type Topic, type TopicGroup, topicHref, topicOf } from './lib/topics';
 import { SecondsRules } from './seconds-rules';
 import { SpotRules } from './spot-rules';
-import { TextTopic } from './text-topic';
+import { StoreTopic } from './store-topic';
 
 const navItemStyles = {
   display: 'block',
@@ -68,7 +69,7 @@ function TopicBody({ topic }: { topic: Topic }) {
     case 'usdtFutures':
       return <FuturesRules />;
     default:
-      return <TextTopic id={topic.id} />;
+      return <StoreTopic topic={topic} />;
   }
 }
 
