@@ -15,7 +15,7 @@ import type { Area } from '../i18n/areas';
 /** Module → the areas it needs. */
 export const SCREEN_AREAS = {
   'features/account/account-center-page': ['account', 'kyc', 'verify'],
-  'features/admin/admin-page': ['earn', 'funds', 'kyc'],
+  'features/admin/admin-page': ['earn', 'funds', 'kyc', 'loans'],
   'features/auth/login-page': ['auth'],
   'features/auth/register-page': ['auth'],
   'features/auth/reset-page': ['auth'],
@@ -24,6 +24,7 @@ export const SCREEN_AREAS = {
   'features/funds/assets-page': ['earn', 'entrust', 'funds', 'futures', 'trade', 'verify'],
   'features/funds/wallet-page': ['funds', 'verify'],
   'features/home/home-page': [],
+  'features/loans/loans-page': ['loans'],
   'features/market/market-page': ['market', 'trade'],
   'features/markets/markets-page': [],
   'features/rules/rules-page': ['rules'],
