@@ -1,6 +1,6 @@
 /**
- * The operator console: the review queues — identity, deposits, withdrawals — and the earn
- * products, as a row of links that keeps the choice in the URL (`?queue=`), and the chosen one under it.
+ * The operator console: the review queues — identity, deposits, withdrawals — the earn
+ * products, the loan products with the lending pool and the loan applications, as a row of links that keeps the choice in the URL (`?queue=`), and the chosen one under it.
  *
  * @module
  */
@@ -9,11 +9,13 @@ import { Box, Flex, chakra } from '@chakra-ui/react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { EarnProducts } from './earn-products';
+import { LoanProducts } from './loan-products';
+import { LoanQueue } from './loan-queue';
 import { FundsQueue } from './funds-queue';
 import { ReviewQueue } from './review-queue';
 
 /** The queues, in display order; `identity` is the default (no `queue` parameter). */
-export const QUEUES = ['identity', 'deposits', 'withdrawals', 'earn'] as const;
+export const QUEUES = ['identity', 'deposits', 'withdrawals', 'earn', 'loans', 'loanApplications'] as const;
 export type Queue = (typeof QUEUES)[number];
 
 /** `queue` from the URL when it is one of the queues, else `identity`. */
@@ -49,14 +51,24 @@ export function AdminConsole() {
             <li key={id}>
               <chakra.a asChild {...linkStyles}>
                 <RouterLink to={id === 'identity' ? '/admin' : `/admin?queue=${id}`} aria-current={id === queue ? 'page' : undefined}>
-                  {id === 'earn' ? t('earn.admin.queue') : t(`funds.admin.queues.${id}`)}
+                  {id === 'earn' ? t('earn.admin.queue') : id === 'loans' || id === 'loanApplications' ? t(`loans.admin.queues.${id}`) : t(`funds.admin.queues.${id}`)}
                 </RouterLink>
               </chakra.a>
             </li>
           ))}
         </Flex>
       </Box>
-      {queue === 'identity' ? <ReviewQueue /> : queue === 'earn' ? <EarnProducts /> : <FundsQueue key={queue} kind={queue} />}
+      {queue === 'identity' ? (
+        <ReviewQueue />
+      ) : queue === 'earn' ? (
+        <EarnProducts />
+      ) : queue === 'loans' ? (
+        <LoanProducts />
+      ) : queue === 'loanApplications' ? (
+        <LoanQueue />
+      ) : (
+        <FundsQueue key={queue} kind={queue} />
+      )}
     </>
   );
 }

@@ -149,7 +149,7 @@ export function ApplyForm({ offer }: { offer: LoanOffer }) {
             <NativeSelect.Field value={draft.cycleDays ?? ''} onChange={(event) => change({ cycleDays: Number(event.currentTarget.value) })}>
               {product.cycles.map((days) => (
                 <option key={days} value={days}>
-                  {t('loans.days', { count: days })}
+                  {t('loans.days', { days: days })}
                 </option>
               ))}
             </NativeSelect.Field>

@@ -163,7 +163,7 @@ export function LoanDetailPanel({ id, onBack }: { id: number; onBack: () => void
           <Box as="dl">
             <Row label={t('loans.detail.principal')} value={coinAmount(loan.principal, coin)} strong />
             <Row label={t('loans.product.dayRate')} value={dayPercent(loan.dayRate)} />
-            <Row label={t('loans.order.cycle')} value={t('loans.days', { count: loan.cycleDays })} />
+            <Row label={t('loans.order.cycle')} value={t('loans.days', { days: loan.cycleDays })} />
             <Row label={t('loans.order.way')} value={t(`loans.ways.${loan.repayWay}`, { defaultValue: loan.repayWay })} />
             <Row label={t('loans.product.institution')} value={loan.institution} />
             <Row label={t('loans.detail.start')} value={utcTime(loan.startTime)} />
@@ -229,7 +229,7 @@ export function LoanDetailPanel({ id, onBack }: { id: number; onBack: () => void
                         <StateBadge status={row.status} />
                         {row.daysOverdue > 0 && row.status !== 'paid' && (
                           <Text as="span" fontSize="xs" color="fg.error" ms="1">
-                            {t('loans.detail.daysOverdue', { count: row.daysOverdue })}
+                            {t('loans.detail.daysOverdue', { days: row.daysOverdue })}
                           </Text>
                         )}
                       </Table.Cell>

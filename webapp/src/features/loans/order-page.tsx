@@ -36,7 +36,7 @@ function ApplicationCard({ application, onOpen }: { application: LoanApplication
         <StateBadge status={application.status} />
       </Stack>
       <Box as="dl">
-        <Row label={t('loans.order.cycle')} value={t('loans.days', { count: application.cycleDays })} />
+        <Row label={t('loans.order.cycle')} value={t('loans.days', { days: application.cycleDays })} />
         <Row label={t('loans.order.way')} value={t(`loans.ways.${application.repayWay}`, { defaultValue: application.repayWay })} />
         <Row label={t('loans.order.applied')} value={utcTime(application.createdAt)} />
         {application.reviewedAt != null && <Row label={t('loans.order.reviewed')} value={utcTime(application.reviewedAt)} />}

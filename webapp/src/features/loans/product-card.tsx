@@ -39,7 +39,7 @@ export function ProductCard({ product, offer, selected, onApply }: { product: Lo
       <Box as="dl">
         <Row label={t('loans.product.dayRate')} value={dayPercent(product.dayRate)} strong />
         <Row label={t('loans.product.amount')} value={t('loans.product.range', { min: coinAmount(product.minAmount, coin), max: coinAmount(product.maxAmount, coin) })} />
-        <Row label={t('loans.product.cycles')} value={product.cycles.map((days) => t('loans.days', { count: days })).join(' · ')} />
+        <Row label={t('loans.product.cycles')} value={product.cycles.map((days) => t('loans.days', { days: days })).join(' · ')} />
         <Row label={t('loans.product.ways')} value={product.repayWays.map((way) => t(`loans.ways.${way}`, { defaultValue: way })).join(' · ')} />
         <Row label={t('loans.product.institution')} value={product.institution} />
         <Row label={t('loans.product.requires')} value={t('loans.product.requirement', { score: product.minCreditScore, level: t(`loans.kyc.${product.kycLevel}`) })} />
