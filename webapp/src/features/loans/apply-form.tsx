@@ -9,7 +9,7 @@
  * @module
  */
 
-import { Box, Button, Checkbox, Field, Flex, Link, NativeSelect, RadioGroup, Stack, Table, Text } from '@chakra-ui/react';
+import { Box, Button, Checkbox, Field, Flex, Link, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
@@ -225,17 +225,20 @@ export function ApplyForm({ offer }: { offer: LoanOffer }) {
         <Text fontSize="sm" fontWeight="medium">
           {t('loans.apply.documents.title')}
         </Text>
-        <RadioGroup.Root value={draft.documents} onValueChange={(details) => change({ documents: details.value === 'kyc' ? 'kyc' : 'upload' })} size="sm">
-          <Stack gap="1">
+        <NativeSelect.Root size="sm">
+          <NativeSelect.Field
+            aria-label={t('loans.apply.documents.title')}
+            value={draft.documents}
+            onChange={(event) => change({ documents: event.currentTarget.value === 'kyc' ? 'kyc' : 'upload' })}
+          >
             {(['upload', 'kyc'] as const).map((value) => (
-              <RadioGroup.Item key={value} value={value}>
-                <RadioGroup.ItemHiddenInput />
-                <RadioGroup.ItemIndicator />
-                <RadioGroup.ItemText fontSize="sm">{t(`loans.apply.documents.${value}`)}</RadioGroup.ItemText>
-              </RadioGroup.Item>
+              <option key={value} value={value}>
+                {t(`loans.apply.documents.${value}`)}
+              </option>
             ))}
-          </Stack>
-        </RadioGroup.Root>
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
         {draft.documents === 'upload' &&
           DOCUMENTS.map((side) => (
             <DocumentField key={side} side={side} fileId={draft.files[side]} onUploaded={(id) => setDraft((old) => ({ ...old, files: { ...old.files, [side]: id } }))} />

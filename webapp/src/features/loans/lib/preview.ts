@@ -40,7 +40,7 @@ export interface PenaltyRule {
 
 /** The product's overdue rule applied to `amount` (an instalment): what the first penalty day after the grace days costs. */
 export function penaltyRule(product: Pick<LoanProductView, 'penaltyDayRate' | 'graceDays' | 'scale'>, amount: string): PenaltyRule {
-  let perDay = '0';
+  let perDay: string;
   try {
     // One day past the grace days: the first day begun that is charged.
     perDay = loanOverduePenalty(amount, product.penaltyDayRate, product.graceDays, 0, (product.graceDays + 1) * DAY_MS, product.scale).penalty;
