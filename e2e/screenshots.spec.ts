@@ -70,8 +70,8 @@ test('side menu open', async ({ visitor: page, shell }) => {
 });
 
 test('coming soon', async ({ visitor: page, shell }) => {
-  await page.goto('/user/index');
-  await expect(shell.pageHeading).toHaveText(t('en', 'screens.userIndex'));
+  await page.goto('/about/index');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.about'));
   await expect(shell.btcTicker).toHaveAccessibleName(/ \d{1,3}(,\d{3})*\.\d{2}, /);
   await shoot(page, 'coming-soon');
 });
