@@ -12,7 +12,7 @@
 import { Box, Button, Checkbox, Field, Flex, Link, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useUploadFile } from '../../api/generated/kyc/kyc';
@@ -40,18 +40,23 @@ function DocumentField({ side, fileId, onUploaded }: { side: (typeof DOCUMENTS)[
   const { t } = useTranslation();
   const upload = useUploadFile({ request: SILENT });
   const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   return (
-    <Field.Root invalid={Boolean(error)}>
+    <Field.Root invalid={Boolean(error)} position="relative">
       <Field.Label fontSize="sm">{t(`loans.apply.documents.${side}`)}</Field.Label>
       <input
+        ref={input}
         type="file"
         accept="image/jpeg,image/png,image/webp"
         aria-label={t(`loans.apply.documents.${side}`)}
-        style={{ maxWidth: '100%', fontSize: '0.875rem' }}
+        style={{ position: 'absolute', width: 1, height: 1, opacity: 0, overflow: 'hidden' }}
+        tabIndex={-1}
         onChange={(event) => {
           const file = event.currentTarget.files?.[0];
           onUploaded(undefined);
           setError(null);
+          setName(file?.name ?? null);
           if (!file) return;
           upload.mutate(
             { data: { file } },
@@ -62,6 +67,14 @@ function DocumentField({ side, fileId, onUploaded }: { side: (typeof DOCUMENTS)[
           );
         }}
       />
+      <Flex align="center" gap="2" minW="0">
+        <Button size="sm" variant="outline" onClick={() => input.current?.click()}>
+          {t('loans.apply.documents.choose')}
+        </Button>
+        <Text fontSize="sm" color="fg.muted" truncate minW="0">
+          {name ?? t('loans.apply.documents.none')}
+        </Text>
+      </Flex>
       {upload.isPending ? (
         <Field.HelperText>{t('loans.apply.documents.uploading')}</Field.HelperText>
       ) : fileId ? (

@@ -72,7 +72,7 @@ export function LoansFrame({ section, title, intro, children }: { section: 'inde
 export function Row({ label, value, strong }: { label: ReactNode; value: ReactNode; strong?: boolean }) {
   return (
     <Flex justify="space-between" align="baseline" gap="3" py="0.5">
-      <Text as="dt" color="fg.muted" fontSize="sm" minW="0">
+      <Text as="dt" color="fg.muted" fontSize="sm" minW="min-content" overflowWrap="normal">
         {label}
       </Text>
       <Text as="dd" fontSize="sm" fontWeight={strong ? 'semibold' : 'medium'} fontVariantNumeric="tabular-nums" textAlign="end" overflowWrap="anywhere">
