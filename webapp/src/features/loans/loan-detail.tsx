@@ -132,6 +132,7 @@ function RepayDialog({ loan, mode, onClose }: { loan: LoanView; mode: RepayMode;
 export function LoanDetailPanel({ id, onBack }: { id: number; onBack: () => void }) {
   const { t } = useTranslation();
   const detail = useGetLoanDetail(id, { query: { retry: false } });
+  const products = useGetLoanProducts();
   const [repaying, setRepaying] = useState<RepayMode | null>(null);
   const back = (
     <Button variant="ghost" size="sm" alignSelf="start" onClick={onBack}>
@@ -147,6 +148,7 @@ export function LoanDetailPanel({ id, onBack }: { id: number; onBack: () => void
     );
   }
   const { loan, instalments, history, application, repayInFull } = detail.data;
+  const scale = products.data?.find((offer) => offer.product.id === loan.productId)?.product.scale ?? 8;
   const coin = loan.coin.toUpperCase();
   const unpaid = instalments.filter((row) => row.status !== 'paid').length;
   return (
@@ -173,7 +175,7 @@ export function LoanDetailPanel({ id, onBack }: { id: number; onBack: () => void
             <Row label={t('loans.order.penalty')} value={coinAmount(loan.penaltyAccrued, coin)} />
           </Box>
           <Text fontSize="xs" color="fg.muted">
-            {t('loans.preview.penalty', { days: loan.graceDays, rate: dayPercent(loan.penaltyDayRate), perDay: coinAmount(penaltyRule({ ...loan, scale: 8 }, loan.nextDueAmount ?? '0').perDay, coin) })}
+            {t('loans.preview.penalty', { days: loan.graceDays, rate: dayPercent(loan.penaltyDayRate), perDay: coinAmount(penaltyRule({ ...loan, scale }, loan.nextDueAmount ?? '0').perDay, coin) })}
           </Text>
           {repayInFull && (
             <Box rounded="md" bg="bg.subtle" px="3" py="2">
@@ -207,7 +209,7 @@ export function LoanDetailPanel({ id, onBack }: { id: number; onBack: () => void
             <Text as="h2" id="loan-instalments-heading" fontWeight="semibold">
               {t('loans.detail.instalments')}
             </Text>
-            <Box overflowX="auto">
+            <Box overflowX="auto" hideBelow="md">
               <Table.Root size="sm" variant="line">
                 <Table.Header>
                   <Table.Row>
@@ -226,7 +228,7 @@ export function LoanDetailPanel({ id, onBack }: { id: number; onBack: () => void
                       <Table.Cell textAlign="end">{formatQuantity(row.amount)}</Table.Cell>
                       <Table.Cell textAlign="end">{formatQuantity(row.penalty)}</Table.Cell>
                       <Table.Cell>
-                        <StateBadge status={row.status} />
+                        <StateBadge status={row.status} instalment />
                         {row.daysOverdue > 0 && row.status !== 'paid' && (
                           <Text as="span" fontSize="xs" color="fg.error" ms="1">
                             {t('loans.detail.daysOverdue', { days: row.daysOverdue })}
@@ -238,6 +240,27 @@ export function LoanDetailPanel({ id, onBack }: { id: number; onBack: () => void
                 </Table.Body>
               </Table.Root>
             </Box>
+            <Stack as="ol" listStyleType="none" gap="2" hideFrom="md">
+              {instalments.map((row) => (
+                <Box as="li" key={row.number} borderTopWidth="1px" pt="2">
+                  <Flex justify="space-between" align="center" gap="2" mb="1">
+                    <Text fontWeight="semibold">
+                      #{row.number} · {utcDay(row.dueTime)}
+                    </Text>
+                    <StateBadge status={row.status} instalment />
+                  </Flex>
+                  <Box as="dl">
+                    <Row label={t('loans.preview.amount')} value={coinAmount(row.amount, coin)} />
+                    {(row.status !== 'pending' || row.daysOverdue > 0) && <Row label={t('loans.repay.penalty')} value={coinAmount(row.penalty, coin)} />}
+                  </Box>
+                  {row.daysOverdue > 0 && row.status !== 'paid' && (
+                    <Text fontSize="xs" color="fg.error">
+                      {t('loans.detail.daysOverdue', { days: row.daysOverdue })}
+                    </Text>
+                  )}
+                </Box>
+              ))}
+            </Stack>
           </Stack>
           <Stack as="section" aria-labelledby="loan-history-heading" gap="2" borderWidth="1px" rounded="xl" bg="bg.panel" p="4" minW="0">
             <Text as="h2" id="loan-history-heading" fontWeight="semibold">

@@ -92,12 +92,12 @@ const PALETTE: Record<string, string> = {
   paid: 'gray',
 };
 
-/** An application's, loan's or instalment's state. */
-export function StateBadge({ status }: { status: string }) {
+/** An application's or loan's state; `instalment` words an instalment's (`paid`, `pending`: not yet due, `overdue`). */
+export function StateBadge({ status, instalment = false }: { status: string; instalment?: boolean }) {
   const { t } = useTranslation();
   return (
     <Badge colorPalette={PALETTE[status] ?? 'gray'} variant="surface" rounded="full" px="2.5" whiteSpace="nowrap">
-      {t(`loans.status.${status}`, { defaultValue: status })}
+      {t(instalment ? `loans.instalment.${status}` : `loans.status.${status}`, { defaultValue: status })}
     </Badge>
   );
 }
