@@ -676,7 +676,7 @@ for (const { lang, theme, width } of [
     await expect(page.getByRole('article').first()).toBeVisible();
     await shoot(page, `loan-order-${theme}-${lang}-${width}`);
     await page.goto(`/loan/order?state=active&loan=${id}`);
-    await expect(page.getByRole('region', { name: t(lang, 'loans.detail.instalments') }).getByRole('table')).toBeVisible();
+    await expect(page.getByRole('region', { name: t(lang, 'loans.detail.instalments') }).getByRole(width === 360 ? 'list' : 'table')).toBeVisible();
     await shoot(page, `loan-detail-${theme}-${lang}-${width}`);
     await page.getByRole('button', { name: t(lang, 'loans.detail.repayFull'), exact: true }).click();
     await expect(page.getByRole('dialog').getByText(t(lang, 'loans.repay.settles'), { exact: true })).toBeVisible();
