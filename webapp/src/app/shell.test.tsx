@@ -119,7 +119,7 @@ describe('top bar and side menu', () => {
     expect(within(nav).getByRole('link', { name: 'Markets' }).getAttribute('href')).toBe('/quotes/index');
     expect(within(nav).getByRole('link', { name: 'Sign in' })).toBeTruthy();
     expect(within(nav).getByRole('link', { name: 'Sign up' })).toBeTruthy();
-    expect(within(nav).queryByRole('link', { name: 'Company' })).toBeNull();
+    expect(within(nav).queryByRole('link', { name: 'Overview' })).toBeNull();
     expect(within(nav).queryByRole('button', { name: 'Exit' })).toBeNull();
     visitor.unmount();
 
@@ -127,7 +127,7 @@ describe('top bar and side menu', () => {
     const member = renderApp('/about/index');
     fireEvent.click(await screen.findByRole('button', { name: 'Open menu' }));
     nav = await screen.findByRole('navigation', { name: 'Main menu' });
-    expect(within(nav).getByRole('link', { name: 'Company' }).getAttribute('href')).toBe('/user/index?key=all');
+    expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('href')).toBe('/user/index?key=all');
     expect(within(nav).getByRole('link', { name: 'My Assets' }).getAttribute('href')).toBe('/assets/index?key=overview');
     expect(within(nav).getByRole('link', { name: 'Help' }).getAttribute('href')).toBe('/user/index?key=helper');
     expect(within(nav).getByRole('link', { name: 'Company' }).getAttribute('href')).toBe('/about/index');
