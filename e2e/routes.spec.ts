@@ -83,12 +83,12 @@ test('a visitor can read the login page in their language and pick the theme', a
 });
 
 test('a screen not built yet says "coming soon" in the current language', async ({ visitor: page, shell }) => {
-  await page.goto('/loan/index');
-  await expect(shell.pageHeading).toHaveText(t('en', 'screens.loan'));
+  await page.goto('/about/index');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.about'));
   await expect(shell.main.getByText(t('en', 'comingSoon.body'), { exact: true })).toBeVisible();
 
   const german = await shell.switchLanguage('de');
-  await expect(german.pageHeading).toHaveText(t('de', 'screens.loan'));
+  await expect(german.pageHeading).toHaveText(t('de', 'screens.about'));
   await expect(german.main.getByText(t('de', 'comingSoon.body'), { exact: true })).toBeVisible();
   await expect(german.main.getByText(t('en', 'comingSoon.body'), { exact: true })).toHaveCount(0);
 

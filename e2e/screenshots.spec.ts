@@ -70,8 +70,8 @@ test('side menu open', async ({ visitor: page, shell }) => {
 });
 
 test('coming soon', async ({ visitor: page, shell }) => {
-  await page.goto('/loan/index');
-  await expect(shell.pageHeading).toHaveText(t('en', 'screens.loan'));
+  await page.goto('/about/index');
+  await expect(shell.pageHeading).toHaveText(t('en', 'screens.about'));
   await expect(shell.btcTicker).toHaveAccessibleName(/ \d{1,3}(,\d{3})*\.\d{2}, /);
   await shoot(page, 'coming-soon');
 });
@@ -679,5 +679,100 @@ test('admin content editor', async ({ browser, baseURL, request }) => {
   await operator.getByRole('button', { name: /^Edit / }).first().click();
   await expect(operator.getByRole('tab', { name: t('en', 'content.admin.preview') })).toBeVisible();
   await shoot(operator, 'admin-content-editor', { fullPage: false });
+  await operator.context().close();
+});
+
+/** A USDT loan product (the pool funded), the member applied and approved for 1,000 over 30 days (API); the loan's id. */
+async function loanMember(request: APIRequestContext, browser: Browser, baseURL: string, token: string): Promise<number> {
+  const operator = await newOperator(browser, baseURL, request);
+  const operatorToken = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
+  await operator.context().close();
+  await apiPost(request, '/api/admin/loans/pool/fund', { coin: 'usdt', amount: '100000' }, operatorToken);
+  const product = await apiPost<{ id: number }>(
+    request,
+    '/api/admin/loans/products',
+    {
+      coin: 'usdt',
+      scale: 2,
+      minAmount: '100',
+      maxAmount: '5000',
+      cycles: [30, 60],
+      dayRate: '0.0005',
+      repayWays: ['maturity', 'equal_instalments'],
+      institution: 'Kestrel Lending',
+      penaltyDayRate: '0.001',
+      graceDays: 3,
+      minCreditScore: 0,
+      kycLevel: 0,
+      names: { en: 'USDT flexible loan', de: 'USDT-Kredit' },
+      enabled: true,
+    },
+    operatorToken,
+  );
+  const fileIds: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const upload = await request.post('/api/common/upload/OSS', { headers: { satoken: token }, multipart: { file: { name: 'id.png', mimeType: 'image/png', buffer: PNG_1X1 } } });
+    fileIds.push(((await upload.json()) as { data: { fileId: number } }).data.fileId);
+  }
+  const application = await apiPost<{ id: number }>(
+    request,
+    '/api/loan/apply',
+    { productId: product.id, amount: '1000', cycleDays: 60, repayWay: 'equal_instalments', documents: 'upload', frontFileId: fileIds[0], backFileId: fileIds[1], holdFileId: fileIds[2], acceptRules: true },
+    token,
+  );
+  await apiPost(request, `/api/admin/loans/applications/${application.id}/review`, { approve: true }, operatorToken);
+  return application.id;
+}
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 360 },
+  { lang: 'en', theme: 'dark', width: 360 },
+] as const) {
+  test(`loan screens ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    const id = await loanMember(request, browser, baseURL!, memberToken);
+    await page.goto('/loan/index');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('heading', { level: 1, name: t(lang, 'loans.titles.index'), exact: true })).toBeVisible();
+    const card = page.getByRole('article').first();
+    await expect(card).toBeVisible();
+    await shoot(page, `loan-index-${theme}-${lang}-${width}`);
+    // The application is pending no more (approved), so the form opens for a second loan's preview.
+    await card.getByRole('button', { name: t(lang, 'loans.product.apply'), exact: true }).click();
+    await page.getByLabel(t(lang, 'loans.apply.amount'), { exact: true }).fill('1000');
+    await page.getByLabel(t(lang, 'loans.apply.cycle'), { exact: true }).selectOption('60');
+    await page.getByLabel(t(lang, 'loans.apply.way'), { exact: true }).selectOption('equal_instalments');
+    await expect(page.getByRole('group', { name: t(lang, 'loans.preview.title') }).getByRole('table')).toBeVisible();
+    await shoot(page, `loan-apply-${theme}-${lang}-${width}`);
+
+    await page.goto('/loan/order?state=active');
+    await expect(page.getByRole('article').first()).toBeVisible();
+    await shoot(page, `loan-order-${theme}-${lang}-${width}`);
+    await page.goto(`/loan/order?state=active&loan=${id}`);
+    await expect(page.getByRole('region', { name: t(lang, 'loans.detail.instalments') }).getByRole(width === 360 ? 'list' : 'table')).toBeVisible();
+    await shoot(page, `loan-detail-${theme}-${lang}-${width}`);
+    await page.getByRole('button', { name: t(lang, 'loans.detail.repayFull'), exact: true }).click();
+    await expect(page.getByRole('dialog').getByText(t(lang, 'loans.repay.settles'), { exact: true })).toBeVisible();
+    await shoot(page, `loan-repay-${theme}-${lang}-${width}`, { fullPage: false });
+  });
+}
+
+test('admin loan screens', async ({ memberToken, request, browser, baseURL }) => {
+  await loanMember(request, browser, baseURL!, memberToken);
+  const operator = await newOperator(browser, baseURL!, request);
+  await operator.setViewportSize({ width: 1440, height: 900 });
+  await operator.goto('/admin?queue=loans');
+  await expect(operator.getByRole('table')).toBeVisible();
+  await shoot(operator, 'admin-loans');
+  await operator.goto('/admin?queue=loanApplications');
+  await operator.getByLabel(t('en', 'loans.detail.state')).selectOption('approved');
+  await expect(operator.getByRole('article').first()).toBeVisible();
+  await shoot(operator, 'admin-loan-applications');
   await operator.context().close();
 });

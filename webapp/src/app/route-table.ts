@@ -27,6 +27,7 @@ export type RouteView =
   | 'user-index'
   | 'articles'
   | 'notices'
+  | 'loans'
   | 'coming-soon';
 
 export interface RouteEntry {
@@ -48,8 +49,9 @@ export const SHELL_ROUTES: readonly RouteEntry[] = [
   { path: '/quotes/index', screen: 'quotes', view: 'markets' },
   // Spot trading (?type=bb&symbol=); ?type=usta is futures, "coming soon" until they exist.
   { path: '/trade/index', screen: 'trade', view: 'trade' },
-  { path: '/loan/index', screen: 'loan', view: 'coming-soon' },
-  { path: '/loan/order', screen: 'loanOrder', view: 'coming-soon' },
+  // Crypto loans (issue 25): products and the apply form; my applications and loans. One chunk.
+  { path: '/loan/index', screen: 'loan', view: 'loans' },
+  { path: '/loan/order', screen: 'loanOrder', view: 'loans' },
   { path: '/defis/index', screen: 'defis', view: 'earn' },
   // Notices and rules: ?modelType= picks the topic (a `replace` cache-buster changes nothing).
   { path: '/rule/index', screen: 'rule', view: 'rules' },

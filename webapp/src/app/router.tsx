@@ -33,6 +33,7 @@ const EntrustPage = lazyScreen(() => import('../features/entrust/entrust-page'),
 const AssetsPage = lazyScreen(() => import('../features/funds/assets-page'), (m) => m.AssetsPage, SCREEN_AREAS['features/funds/assets-page']);
 const WalletPage = lazyScreen(() => import('../features/funds/wallet-page'), (m) => m.WalletPage, SCREEN_AREAS['features/funds/wallet-page']);
 const HomePage = lazyScreen(() => import('../features/home/home-page'), (m) => m.HomePage, SCREEN_AREAS['features/home/home-page']);
+const LoansPage = lazyScreen(() => import('../features/loans/loans-page'), (m) => m.LoansPage, SCREEN_AREAS['features/loans/loans-page']);
 const MarketPage = lazyScreen(() => import('../features/market/market-page'), (m) => m.MarketPage, SCREEN_AREAS['features/market/market-page']);
 const MarketsPage = lazyScreen(() => import('../features/markets/markets-page'), (m) => m.MarketsPage, SCREEN_AREAS['features/markets/markets-page']);
 const RulesPage = lazyScreen(() => import('../features/rules/rules-page'), (m) => m.RulesPage, SCREEN_AREAS['features/rules/rules-page']);
@@ -108,6 +109,8 @@ function element(entry: RouteEntry) {
       return <ArticlesPage />;
     case 'notices':
       return <NoticesPage />;
+    case 'loans':
+      return <LoansPage path={entry.path} />;
     default:
       return <ComingSoonPage screen={entry.screen} />;
   }
@@ -158,6 +161,8 @@ function screensOf(entry: RouteEntry, search: URLSearchParams): { preload: () =>
       return [ArticlesPage];
     case 'notices':
       return [NoticesPage];
+    case 'loans':
+      return [LoansPage];
     default:
       return [];
   }

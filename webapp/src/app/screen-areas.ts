@@ -15,7 +15,7 @@ import type { Area } from '../i18n/areas';
 /** Module → the areas it needs. */
 export const SCREEN_AREAS = {
   'features/account/account-center-page': ['account', 'kyc', 'referral', 'verify'],
-  'features/admin/admin-page': ['content', 'earn', 'funds', 'kyc', 'referral'],
+  'features/admin/admin-page': ['content', 'earn', 'funds', 'kyc', 'loans', 'referral'],
   'features/auth/login-page': ['auth'],
   'features/auth/register-page': ['auth'],
   'features/auth/reset-page': ['auth'],
@@ -24,6 +24,7 @@ export const SCREEN_AREAS = {
   'features/funds/assets-page': ['earn', 'entrust', 'funds', 'futures', 'referral', 'trade', 'verify'],
   'features/funds/wallet-page': ['funds', 'verify'],
   'features/home/home-page': [],
+  'features/loans/loans-page': ['loans'],
   'features/market/market-page': ['market', 'trade'],
   'features/markets/markets-page': [],
   'features/rules/rules-page': ['content', 'rules'],

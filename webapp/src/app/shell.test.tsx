@@ -53,11 +53,11 @@ describe('routes', () => {
   });
 
   it('renders screens not built yet as "coming soon" in the user language', async () => {
-    renderApp('/loan/index');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Crypto loans' })).toBeTruthy();
+    renderApp('/about/index');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Company' })).toBeTruthy();
     expect(screen.getByText('This screen is not available yet. It is coming in a future release.')).toBeTruthy();
     await act(() => setLanguage('de'));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Krypto-Kredite' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Unternehmen' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Zur Startseite' }).getAttribute('href')).toBe('/home/index');
   });
 

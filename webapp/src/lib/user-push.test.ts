@@ -108,6 +108,21 @@ describe('user channel', () => {
     expect(INVALIDATE_DEBOUNCE_MS).toBeLessThan(1000);
   });
 
+  it('hands loan changes and notices to listeners and drops malformed ones', () => {
+    const client = makeClient();
+    const heard: string[] = [];
+    client.listen((message) => heard.push(message.type === 'loan' ? `loan:${message.data.status}` : message.type === 'loan_notice' ? `notice:${message.data.kind}` : message.type));
+    client.start();
+    const socket = FakeSocket.latest();
+    socket.open();
+    socket.receive({ type: 'loan', data: { applicationId: 7, status: 'active' }, ts: 1 });
+    socket.receive({ type: 'loan', data: { applicationId: '7' }, ts: 2 });
+    socket.receive({ type: 'loan_notice', data: { loanId: 7, kind: 'overdue', instalment: 1, amount: '10', coin: 'usdt', dueTime: 5 }, ts: 3 });
+    socket.receive({ type: 'loan_notice', data: { kind: 'overdue' }, ts: 4 });
+    expect(heard).toEqual(['loan:active', 'notice:overdue']);
+    client.stop();
+  });
+
   it('hands earn payouts and order changes to listeners and refetches the earn reads', async () => {
     const client = makeClient();
     const heard: unknown[] = [];

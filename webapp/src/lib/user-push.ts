@@ -16,6 +16,8 @@
  * (`contract/{order,position,loss}/list`). Earn adds `earnPayout` (a daily reward was paid to one of
  * the user's positions) and `earnOrder` (one of their positions was opened or redeemed); they
  * refetch the earn positions and products (`mingOrder/list`, `{type}/list`) and the balances.
+ * Loans add `loan` (an application was decided or a loan's status changed) and `loan_notice` (a
+ * reminder before a due time or an overdue notice); the loan screens refetch their own reads on them.
  *
  * `useUserPush(userId)` keeps one shared connection per user open while any component uses it and
  * turns `order`, `fill`, `seconds_order` and `SETTLEMENT` messages into a refetch of the reads they
@@ -72,7 +74,28 @@ export type UserPushMessage =
   | { type: 'futuresOrder'; data: FuturesOrder; ts: number }
   | { type: 'futuresStop'; data: FuturesStopOrder; ts: number }
   | { type: 'earnPayout'; data: EarnPayout; ts: number }
-  | { type: 'earnOrder'; data: PositionView; ts: number };
+  | { type: 'earnOrder'; data: PositionView; ts: number }
+  | { type: 'loan'; data: LoanChange; ts: number }
+  | { type: 'loan_notice'; data: LoanNotice; ts: number };
+
+/** An application decided or a loan's status changed (`loan`); the ids of both are the same. */
+export interface LoanChange {
+  applicationId: number;
+  /** The new status: `pending`, `rejected`, `active`, `overdue` or `settled`. */
+  status: string;
+}
+
+/** A reminder before a due time (`due_soon`) or an overdue notice (`overdue`) of one loan (`loan_notice`). */
+export interface LoanNotice {
+  loanId: number;
+  kind: string;
+  /** The instalment's number. */
+  instalment: number;
+  /** What it costs, a decimal string. */
+  amount: string;
+  coin: string;
+  dueTime: number;
+}
 
 /** A daily earn reward paid to one of the user's positions (`earnPayout`). */
 export interface EarnPayout {
@@ -128,6 +151,10 @@ function readMessage(raw: unknown): UserPushMessage | null {
         : null;
     case 'earnOrder':
       return typeof (data as PositionView).id === 'number' ? { type, data: data as PositionView, ts: time } : null;
+    case 'loan':
+      return typeof (data as LoanChange).applicationId === 'number' ? { type, data: data as LoanChange, ts: time } : null;
+    case 'loan_notice':
+      return typeof (data as LoanNotice).loanId === 'number' ? { type, data: data as LoanNotice, ts: time } : null;
     default:
       return null;
   }

@@ -18,6 +18,10 @@ import type {
   EarnTerms,
   IdentityFormInput,
   LiquidationInput,
+  LoanEarlyRepayment,
+  LoanOverduePenalty,
+  LoanRepayWay,
+  LoanSchedule,
   MarginAdjustment,
   MarginAdjustmentInput,
   MaxOpenSize,
@@ -48,6 +52,11 @@ export type {
   EarnTerms,
   IdentityFormInput,
   LiquidationInput,
+  LoanEarlyRepayment,
+  LoanInstalment,
+  LoanOverduePenalty,
+  LoanRepayWay,
+  LoanSchedule,
   MarginAdjustment,
   MarginAdjustmentInput,
   MarginTier,
@@ -393,4 +402,41 @@ export function marginAdjustment(input: MarginAdjustmentInput): MarginAdjustment
  */
 export function earnSchedule(terms: EarnTerms, at?: number | null): EarnSchedule {
   return core.earnSchedule(terms, at ?? undefined);
+}
+
+// --- Loans: the figures the server charges (docs/api.md "Loans") ---
+
+/** A loan's terms as the loan calculator takes them. */
+export interface LoanTermsInput {
+  /** The amount lent, a decimal string. */
+  principal: string;
+  /** Interest per loan day, a fraction (`0.0005` = 0.05 %). */
+  dayRate: string;
+  /** The cycle in days. */
+  cycleDays: number;
+  /** The repayment way (`t_repay_type`). */
+  repayWay: LoanRepayWay;
+  /** The moment of borrowing, milliseconds since the epoch. */
+  startTime: number;
+  /** The coin's decimals. */
+  scale: number;
+}
+
+/**
+ * A loan's whole schedule (each instalment's due time, principal, interest and amount, the total
+ * interest) and, with `at`, what repaying everything then costs — wasm-core's `LoanCalculator`, the
+ * function the server charges with. Throws a `CoreError` for bad terms.
+ */
+export function loanPreview(terms: LoanTermsInput, at?: number | null): { schedule: LoanSchedule; early: LoanEarlyRepayment | null } {
+  const calculator = new core.LoanCalculator(terms.principal, terms.dayRate, terms.cycleDays, terms.repayWay, terms.startTime, terms.scale);
+  try {
+    return { schedule: calculator.schedule(), early: at == null ? null : calculator.earlyRepayment(at) };
+  } finally {
+    calculator.free();
+  }
+}
+
+/** The penalty on `amount` unpaid since `dueTime` as of `atTime` (wasm-core's `overdue_penalty`). */
+export function loanOverduePenalty(amount: string, penaltyDayRate: string, graceDays: number, dueTime: number, atTime: number, scale: number): LoanOverduePenalty {
+  return core.loanOverduePenalty(amount, penaltyDayRate, graceDays, dueTime, atTime, scale);
 }

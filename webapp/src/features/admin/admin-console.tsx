@@ -1,6 +1,7 @@
 /**
  * The operator console: the review queues — identity, deposits, withdrawals — the earn products,
- * the referral agents and the content store, as a row of links that keeps the choice in the URL (`?queue=`), and the chosen one under it.
+ * the loan products with the lending pool and the loan applications, the referral agents and the
+ * content store, as a row of links that keeps the choice in the URL (`?queue=`), and the chosen one under it.
  *
  * @module
  */
@@ -10,12 +11,14 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { ContentAdmin } from './content-admin';
 import { EarnProducts } from './earn-products';
+import { LoanProducts } from './loan-products';
+import { LoanQueue } from './loan-queue';
 import { FundsQueue } from './funds-queue';
 import { ReferralAgents } from './referral-agents';
 import { ReviewQueue } from './review-queue';
 
 /** The queues, in display order; `identity` is the default (no `queue` parameter). */
-export const QUEUES = ['identity', 'deposits', 'withdrawals', 'earn', 'agents', 'content'] as const;
+export const QUEUES = ['identity', 'deposits', 'withdrawals', 'earn', 'loans', 'loanApplications', 'agents', 'content'] as const;
 export type Queue = (typeof QUEUES)[number];
 
 /** `queue` from the URL when it is one of the queues, else `identity`. */
@@ -51,7 +54,7 @@ export function AdminConsole() {
             <li key={id}>
               <chakra.a asChild {...linkStyles}>
                 <RouterLink to={id === 'identity' ? '/admin' : `/admin?queue=${id}`} aria-current={id === queue ? 'page' : undefined}>
-                  {id === 'earn' ? t('earn.admin.queue') : id === 'agents' ? t('referral.admin.queue') : id === 'content' ? t('content.admin.queue') : t(`funds.admin.queues.${id}`)}
+                  {id === 'earn' ? t('earn.admin.queue') : id === 'loans' || id === 'loanApplications' ? t(`loans.admin.queues.${id}`) : id === 'agents' ? t('referral.admin.queue') : id === 'content' ? t('content.admin.queue') : t(`funds.admin.queues.${id}`)}
                 </RouterLink>
               </chakra.a>
             </li>
@@ -66,6 +69,10 @@ export function AdminConsole() {
         <ReferralAgents />
       ) : queue === 'content' ? (
         <ContentAdmin />
+      ) : queue === 'loans' ? (
+        <LoanProducts />
+      ) : queue === 'loanApplications' ? (
+        <LoanQueue />
       ) : (
         <FundsQueue key={queue} kind={queue} />
       )}

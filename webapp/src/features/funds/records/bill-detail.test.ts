@@ -88,6 +88,17 @@ const KINDS: [Pick<Bill, 'kind' | 'detail' | 'memo'>, string, string][] = [
   ],
   [bill('futures_hold', { symbol: 'btcusdt' }), 'Hold for a BTCUSDT limit order', 'Reservierung für eine BTCUSDT-Limit-Order'],
   [bill('futures_funding', { symbol: 'btcusdt', rate: '-0.0001' }), 'BTCUSDT, funding rate -0.0001', 'BTCUSDT, Finanzierungssatz -0.0001'],
+  [bill('loan_disburse', { loanId: 3, principal: '1000' }), 'Loan #3 paid out: 1,000 borrowed', 'Kredit #3 ausgezahlt: 1,000 geliehen'],
+  [
+    bill('loan_repay', { loanId: 3, stage: 'early', principal: '1000', interest: '2.5', penalty: '0', firstInstalment: 1, lastInstalment: 1 }),
+    'Loan #3 repaid early: principal 1,000, interest 2.5, penalty 0',
+    'Kredit #3 vorzeitig zurückgezahlt: Kapital 1,000, Zinsen 2.5, Strafe 0',
+  ],
+  [
+    bill('loan_repay', { loanId: 4, stage: 'auto', principal: '500', interest: '15', penalty: '1.2', firstInstalment: 1, lastInstalment: 2 }),
+    'Loan #4, instalments 1–2 deducted automatically: principal 500, interest 15, penalty 1.2',
+    'Kredit #4, Raten 1–2 automatisch abgebucht: Kapital 500, Zinsen 15, Strafe 1.2',
+  ],
 ];
 
 describe('bill details', () => {

@@ -1,7 +1,7 @@
 /**
  * What a bill is about, in the reader's language: the server sends each bill's details as data
  * (`Bill.detail`: pair, side, prices, network, address, buckets, counterparty, conversion legs,
- * seconds bet, earn product and reward day…), worded here through i18n (`funds.bills.details.*`) with wasm-core's number formats.
+ * seconds bet, earn product and reward day, loan and its repayment's parts…), worded here through i18n (`funds.bills.details.*`) with wasm-core's number formats.
  * The journal's English note (`Bill.memo`) is never shown: a bill without details says its kind.
  * The CSV export words its rows with the same functions.
  *
@@ -113,6 +113,22 @@ function detailWords(t: TFunction, kind: string, detail: BillDetails): string | 
     case 'earn_redeem':
       if (detail.productId == null) return undefined;
       return t(`${DETAILS}.earnRedeem`, { id: detail.productId, deduction: orDash((v) => formatQuantity(v), detail.deduction) });
+    case 'loan_disburse':
+      if (detail.loanId == null) return undefined;
+      return t(`${DETAILS}.loanDisburse`, { id: detail.loanId, principal: orDash((v) => formatQuantity(v), detail.principal) });
+    case 'loan_repay': {
+      if (detail.loanId == null) return undefined;
+      const figures = {
+        id: detail.loanId,
+        principal: orDash((v) => formatQuantity(v), detail.principal),
+        interest: orDash((v) => formatQuantity(v), detail.interest),
+        penalty: orDash((v) => formatQuantity(v), detail.penalty),
+        first: detail.firstInstalment ?? '--',
+        last: detail.lastInstalment ?? '--',
+      };
+      const how = detail.stage === 'early' ? 'loanRepayEarly' : detail.stage === 'auto' ? 'loanRepayAuto' : 'loanRepayInstalments';
+      return t(`${DETAILS}.${how}`, figures);
+    }
     default:
       return undefined;
   }
