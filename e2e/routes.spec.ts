@@ -82,20 +82,6 @@ test('a visitor can read the login page in their language and pick the theme', a
   await expect.poll(() => german.colorMode()).toEqual({ className: 'dark', colorScheme: 'dark' });
 });
 
-test('a screen not built yet says "coming soon" in the current language', async ({ visitor: page, shell }) => {
-  await page.goto('/about/index');
-  await expect(shell.pageHeading).toHaveText(t('en', 'screens.about'));
-  await expect(shell.main.getByText(t('en', 'comingSoon.body'), { exact: true })).toBeVisible();
-
-  const german = await shell.switchLanguage('de');
-  await expect(german.pageHeading).toHaveText(t('de', 'screens.about'));
-  await expect(german.main.getByText(t('de', 'comingSoon.body'), { exact: true })).toBeVisible();
-  await expect(german.main.getByText(t('en', 'comingSoon.body'), { exact: true })).toHaveCount(0);
-
-  await german.main.getByRole('link', { name: t('de', 'comingSoon.backHome'), exact: true }).click();
-  await expect(page).toHaveURL('/home/index');
-});
-
 for (const { key, type, heading } of [
   { key: 'nav.spot', type: 'bb', heading: 'BTC/USDT' },
   { key: 'nav.futures', type: 'usta', heading: 'BTC/USDT' },

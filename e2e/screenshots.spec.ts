@@ -69,13 +69,6 @@ test('side menu open', async ({ visitor: page, shell }) => {
   await shoot(page, 'side-menu-open', { fullPage: false });
 });
 
-test('coming soon', async ({ visitor: page, shell }) => {
-  await page.goto('/about/index');
-  await expect(shell.pageHeading).toHaveText(t('en', 'screens.about'));
-  await expect(shell.btcTicker).toHaveAccessibleName(/ \d{1,3}(,\d{3})*\.\d{2}, /);
-  await shoot(page, 'coming-soon');
-});
-
 test('login', async ({ visitor: page, shell }) => {
   await homeIn(page, shell, 'en', 'light');
   await shell.loginLink.click();

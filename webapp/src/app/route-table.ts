@@ -1,5 +1,5 @@
 /**
- * Every route of spec section 2. Screens not built yet render the "coming soon" page named by
+ * Every route of spec section 2.
  * `screen` (an i18n key under `screens.`).
  *
  * @module
@@ -27,8 +27,7 @@ export type RouteView =
   | 'user-index'
   | 'articles'
   | 'notices'
-  | 'loans'
-  | 'coming-soon';
+  | 'loans';
 
 export interface RouteEntry {
   path: string;

@@ -7,7 +7,6 @@
 import { useEffect } from 'react';
 import { Navigate, type RouteObject, createBrowserRouter, matchPath, useParams, useSearchParams } from 'react-router';
 import { getPlatformConfig } from '../lib/platform-config';
-import { ComingSoonPage, FullPageComingSoon } from './coming-soon';
 import { RootLayout } from './root-layout';
 import { HOME_PATH, mobileTradeRedirect } from './route-helpers';
 import { FULL_PAGE_ROUTES, type RouteEntry, SHELL_ROUTES } from './route-table';
@@ -111,12 +110,10 @@ function element(entry: RouteEntry) {
       return <NoticesPage />;
     case 'loans':
       return <LoansPage path={entry.path} />;
-    default:
-      return <ComingSoonPage screen={entry.screen} />;
   }
 }
 
-/** The lazily loaded screen(s) `entry` renders at `search` (none for the "coming soon" pages). */
+/** The lazily loaded screen(s) `entry` renders at `search`. */
 function screensOf(entry: RouteEntry, search: URLSearchParams): { preload: () => Promise<unknown> }[] {
   const type = (search.get('type') ?? '').toLowerCase();
   switch (entry.view) {
@@ -163,8 +160,6 @@ function screensOf(entry: RouteEntry, search: URLSearchParams): { preload: () =>
       return [NoticesPage];
     case 'loans':
       return [LoansPage];
-    default:
-      return [];
   }
 }
 
@@ -192,7 +187,7 @@ export const routes: RouteObject[] = [
         element: <FullPageLayout />,
         children: FULL_PAGE_ROUTES.map((entry) => ({
           path: entry.path,
-          element: <RouteBoundary>{entry.view === 'coming-soon' ? <FullPageComingSoon screen={entry.screen} /> : element(entry)}</RouteBoundary>,
+          element: <RouteBoundary>{element(entry)}</RouteBoundary>,
         })),
       },
       { path: '/', element: <Navigate to={HOME_PATH} replace /> },

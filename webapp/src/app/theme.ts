@@ -18,7 +18,7 @@ import {
   semanticTokens,
   textStyles,
   tokens,
-  alertSlotRecipe, avatarSlotRecipe, cardSlotRecipe, checkboxSlotRecipe, collapsibleSlotRecipe, comboboxSlotRecipe, dataListSlotRecipe, dialogSlotRecipe, drawerSlotRecipe, emptyStateSlotRecipe, fieldSlotRecipe, fieldsetSlotRecipe, listSlotRecipe, menuSlotRecipe, nativeSelectSlotRecipe, progressSlotRecipe, radioCardSlotRecipe, selectSlotRecipe, tableSlotRecipe, tabsSlotRecipe, toastSlotRecipe,
+  alertSlotRecipe, avatarSlotRecipe, breadcrumbSlotRecipe, cardSlotRecipe, checkboxSlotRecipe, collapsibleSlotRecipe, comboboxSlotRecipe, dataListSlotRecipe, dialogSlotRecipe, drawerSlotRecipe, emptyStateSlotRecipe, fieldSlotRecipe, fieldsetSlotRecipe, listSlotRecipe, menuSlotRecipe, nativeSelectSlotRecipe, progressSlotRecipe, radioCardSlotRecipe, selectSlotRecipe, tableSlotRecipe, tabsSlotRecipe, toastSlotRecipe,
 } from '@chakra-ui/react/theme';
 
 /**
@@ -31,6 +31,7 @@ import {
 export const slotRecipes = {
   alert: alertSlotRecipe,
   avatar: avatarSlotRecipe,
+  breadcrumb: breadcrumbSlotRecipe,
   card: cardSlotRecipe,
   checkbox: checkboxSlotRecipe,
   collapsible: collapsibleSlotRecipe,
