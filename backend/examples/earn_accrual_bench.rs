@@ -34,9 +34,7 @@ fn env(name: &str, default: usize) -> usize {
 
 /// `WITH RECURSIVE n(i)` from 1 to `count`, on both SQLite and PostgreSQL.
 fn numbers(count: usize) -> String {
-    format!(
-        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {count})"
-    )
+    format!("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {count})")
 }
 
 async fn exec(db: &sea_orm::DatabaseConnection, sql: String) {
@@ -166,7 +164,10 @@ async fn main() {
         second.as_secs_f64() * 1e3
     );
     assert_eq!(run.payouts, positions, "every open position's day is paid");
-    assert_eq!(again.payouts, 0, "a second run of the same day pays nothing");
+    assert_eq!(
+        again.payouts, 0,
+        "a second run of the same day pays nothing"
+    );
 
     // Subscriptions against plain transfers, one user, on the same database.
     let saver = users as i64 + 1;

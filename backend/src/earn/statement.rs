@@ -156,10 +156,7 @@ pub async fn statement(
         let before = if first == 0 {
             Decimal::ZERO
         } else {
-            let day_before = rows
-                .first()
-                .map_or(days as i64, |row| row.day - 1)
-                .max(0);
+            let day_before = rows.first().map_or(days as i64, |row| row.day - 1).max(0);
             terms::paid_through(&terms, day_before as u32)?
         };
         let mut running = Running {

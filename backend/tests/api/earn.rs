@@ -597,7 +597,11 @@ async fn a_statement_adds_up_to_the_ledger_for_a_redeemed_and_a_matured_position
     app.state().clock.advance(6 * DAY_MS);
     run(&app).await;
     let (status, body) = app
-        .post_as(&user.token, "/api/earn/redeem", Some(json!({"id": redeemed})))
+        .post_as(
+            &user.token,
+            "/api/earn/redeem",
+            Some(json!({"id": redeemed})),
+        )
         .await;
     assert_eq!(status, 200, "{body}");
 
@@ -606,7 +610,10 @@ async fn a_statement_adds_up_to_the_ledger_for_a_redeemed_and_a_matured_position
     assert_eq!(kinds.iter().filter(|k| *k == "reward").count(), 5);
     assert_eq!(kinds.last().unwrap(), "redemption");
     let kinds = assert_statement_matches_ledger(&app, &user, matured).await;
-    assert_eq!(kinds, ["subscription", "reward", "reward", "reward", "maturity"]);
+    assert_eq!(
+        kinds,
+        ["subscription", "reward", "reward", "reward", "maturity"]
+    );
     // The funding account: 1000 − both principals + everything that came back.
     let (_, one) = statement_lines(&app, &user, redeemed).await;
     let (_, two) = statement_lines(&app, &user, matured).await;
@@ -616,7 +623,11 @@ async fn a_statement_adds_up_to_the_ledger_for_a_redeemed_and_a_matured_position
     );
     // Another user's position is not found; a page past the end is empty.
     let (status, body) = app
-        .post_as(&other.token, "/api/earn/statement", Some(json!({"id": redeemed})))
+        .post_as(
+            &other.token,
+            "/api/earn/statement",
+            Some(json!({"id": redeemed})),
+        )
         .await;
     assert_eq!((status, reason(&body)), (404, "earn_position_not_found"));
     let (status, body) = app
@@ -759,7 +770,10 @@ async fn a_quota_cut_racing_subscriptions_never_leaves_more_sold_than_the_quota(
         }
     }
     let (sold, quota) = sold_and_quota(&app, product).await;
-    assert!(sold <= quota, "sold {sold} over the quota {quota} ({cuts} cuts)");
+    assert!(
+        sold <= quota,
+        "sold {sold} over the quota {quota} ({cuts} cuts)"
+    );
     audit_and_replay(&app).await;
     app.stop().await;
 }
