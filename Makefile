@@ -11,7 +11,7 @@ NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
         openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres screenshots clean bench bench-market \
-        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps bench-stream bench-loans
+        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps bench-stream bench-loans bench-earn
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -51,6 +51,9 @@ bench-futures: ## futures liquidation checks per mark tick, trigger index agains
 
 bench-loans: ## the loan due sweep over 100,000 open loans (LOANS, DUE: default 1000): it touches only the loans due
 	$(CARGO) run -q --release -p backend --example loan_sweep_bench
+
+bench-earn: ## the earn daily accrual of POSITIONS (default 1,000,000) open positions, a second run of the same day, subscribing against a plain transfer (DATABASE_URL for PostgreSQL)
+	$(CARGO) run -q --release -p backend --example earn_accrual_bench
 
 bench-logins: backend-release ## 300 concurrent logins against a fresh release server: time and peak memory
 	python3 scripts/bench-logins.py --binary target/release/backend

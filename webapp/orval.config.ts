@@ -14,7 +14,8 @@
  *   user's seconds contracts (`listSecondsOrders`).
  * - The earn reads are such POSTs too: the products of a kind (`listEarnProducts`), one product
  *   (`getEarnProduct`), the user's positions (`listEarnPositions`), a redemption's preview
- *   (`previewEarnRedemption`) and the operator's product list (`adminListEarnProducts`).
+ *   (`previewEarnRedemption`), a position's statement (`getEarnStatement`) and the operator's
+ *   product list (`adminListEarnProducts`).
  * - The agent management reads (`getAgentInfo`, `getAgentList`) are such POSTs too.
  * - `setFuturesLeverage` both reads (a body with the symbol only) and saves the user's futures
  *   setting: it is generated as a query too (`useSetFuturesLeverage`, keyed by
@@ -59,6 +60,7 @@ const readOnlyPosts = [
   'getEarnProduct',
   'listEarnPositions',
   'previewEarnRedemption',
+  'getEarnStatement',
   'adminListEarnProducts',
   'getAgentInfo',
   'getAgentList',

@@ -2,8 +2,8 @@
 //! `defi`, `finance` — public, ordered by a column, id descending by default),
 //! `POST /api/earn/product/detail`, `POST /api/earn/preview` (the schedule of a subscription),
 //! `POST /api/earn/subscribe` and `POST /api/earn/redeem` (with an optional `Idempotency-Key`),
-//! `POST /api/earn/redeem/preview`, and `POST /api/mingOrder/list` (the user's positions). The
-//! rules are in the sibling modules.
+//! `POST /api/earn/redeem/preview`, `POST /api/mingOrder/list` (the user's positions) and
+//! `POST /api/earn/statement` (a position's statement). The rules are in the sibling modules.
 
 use std::sync::Arc;
 
@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::EarnEngine;
 use super::products::{self, Column, Filter, Kind, Order, Tab};
 use super::redeem::{self, Redeemed};
+use super::statement::{self, Statement};
 use super::subscribe::{self, Subscribed};
 use super::views::{PositionView, ProductView, SubscriptionPreview};
 use crate::entity::earn_position;
@@ -175,6 +176,21 @@ pub struct PositionPage {
     pub page_size: u64,
     /// The positions.
     pub records: Vec<PositionView>,
+}
+
+/// A statement query.
+#[derive(Debug, Object, Deserialize, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StatementRequest {
+    /// The position.
+    pub id: i64,
+    /// Page, 1 to 1,000,000 (default 1); past the last line, an empty page.
+    #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
+    pub page: Option<u64>,
+    /// Lines per page, 1 to 100 (default 20).
+    #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
+    pub page_size: Option<u64>,
 }
 
 #[OpenApi(tag = "ApiTags::Earn")]
@@ -454,5 +470,25 @@ impl EarnApi {
         }
         .await;
         MemberResponse::of(result, Msg::EarnRedeemed)
+    }
+
+    /// The statement of one of the user's positions: the subscription, each day's reward (day,
+    /// amount, rate version), the maturity or early redemption with its deduction, in order, each
+    /// with its journal entry and the running totals (principal + rewards − deduction = what came
+    /// back), a page of lines at a time.
+    #[oai(
+        path = "/api/earn/statement",
+        method = "post",
+        operation_id = "getEarnStatement"
+    )]
+    async fn statement(
+        &self,
+        Data(db): Data<&DatabaseConnection>,
+        auth: Satoken,
+        body: JsonBody<StatementRequest>,
+    ) -> MemberResponse<Statement> {
+        let paging = Paging::new(body.0.page, body.0.page_size);
+        let result = statement::statement(db, auth.0.id(), body.0.id, paging).await;
+        MemberResponse::of(result, Msg::Success)
     }
 }

@@ -10,6 +10,7 @@
 //!   once (`earn_payout` is unique per position and day), missed days are caught up, and one
 //!   instance runs it at a time ([`crate::lease`]).
 //! - [`redeem`]: early redemption and its preview, by the position's rule.
+//! - [`statement`]: a position's statement, every line with its journal entry and running totals.
 //! - [`terms`]: a position's terms for wasm-core's `earn_schedule`, and its figures now.
 //! - [`replay`]: `backend earn-replay`, every stored payout recomputed.
 //! - `api.rs`: the user's calls; the operator's are `admin::earn_api`.
@@ -21,6 +22,7 @@ pub mod payout;
 pub mod products;
 pub mod redeem;
 pub mod replay;
+pub mod statement;
 pub mod subscribe;
 pub mod terms;
 pub mod views;

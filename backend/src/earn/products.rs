@@ -348,7 +348,9 @@ pub async fn find(
 }
 
 /// Replaces product `id`'s description with `spec`. A changed rate adds a rate version (running
-/// positions keep theirs); the quota may not fall below what is sold; the sold amount, the
+/// positions keep theirs); the quota may not fall below what is sold — checked by the update
+/// itself (`… WHERE sold_units <= total`), so a subscription racing the change either lands
+/// first and the update is refused, or after and finds the new quota —; the sold amount, the
 /// status and the assets (positions hold them) stay.
 pub async fn update(
     db: &DatabaseConnection,
@@ -371,8 +373,19 @@ pub async fn update(
         row.rate.as_ref() != &product.rate || row.rate_basis.as_ref() != &product.rate_basis;
     row.id = Set(product.id);
     row.updated_at = Set(now);
+    let total = *row.total_units.as_ref();
     let txn = db.begin().await?;
-    let mut updated = row.update(&txn).await?;
+    let changed = earn_product::Entity::update_many()
+        .set(row)
+        .filter(earn_product::Column::Id.eq(product.id))
+        .filter(earn_product::Column::SoldUnits.lte(total))
+        .exec(&txn)
+        .await?;
+    if changed.rows_affected != 1 {
+        // Sold past the new quota since it was read (or deleted, which nothing does).
+        return Err(invalid("totalQuota"));
+    }
+    let mut updated = find(&txn, product.id).await?;
     if rate_changed {
         let version = new_version(&txn, &updated, actor_id, now).await?;
         let mut row: earn_product::ActiveModel = updated.into();

@@ -5,16 +5,23 @@
 //! the principal, the funding bucket gets what is returned and the house's `earn_rewards` the
 //! deduction; the position becomes `redeemed` by a conditional update in the same transaction
 //! (still in progress, with the days paid that the figures counted), once per idempotency key.
+//!
+//! A flexible position's quota is freed in the same transaction (as Binance frees a flexible
+//! product's quota on redemption): the product's `sold_units` and the user's holding `units` both
+//! fall by the principal, by conditional updates that never go below zero, so the amount can be
+//! subscribed again by anyone. A locked product's quota is the size of its round: what was sold
+//! stays sold, whether redeemed early or matured (its progress bar never moves back).
 
 use rust_decimal::Decimal;
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, sea_query::Expr,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+    sea_query::{Expr, ExprTrait},
 };
 use wasm_core::earn::Redemption;
 
 use super::products::EarlyRedemption;
 use super::terms::{self, decimal};
-use crate::entity::earn_position;
+use crate::entity::{earn_holding, earn_position, earn_product};
 use crate::funds::bill_detail;
 use crate::funds::ledger::{
     self, AccountRef, Bucket, House, Idempotency, LedgerError, NewEntry, Posting, RowOutcome,
@@ -182,5 +189,41 @@ async fn close(
             Refusal::new(RefusalKind::Conflict, Msg::EarnPositionClosed)
         }));
     }
+    if position.flexible {
+        free_quota(txn, position).await?;
+    }
     Ok(now_row)
+}
+
+/// Gives a flexible position's principal back to its product's quota and its owner's holding
+/// (see the module), never below zero.
+async fn free_quota(
+    txn: &sea_orm::DatabaseTransaction,
+    position: &earn_position::Model,
+) -> Result<(), LedgerError> {
+    let Some(units) = terms::units(decimal(&position.principal)) else {
+        return Err(LedgerError::Refused(Refusal::internal(
+            "a stored principal has at most 8 decimals",
+        )));
+    };
+    earn_product::Entity::update_many()
+        .col_expr(
+            earn_product::Column::SoldUnits,
+            Expr::col(earn_product::Column::SoldUnits).sub(units),
+        )
+        .filter(earn_product::Column::Id.eq(position.product_id))
+        .filter(earn_product::Column::SoldUnits.gte(units))
+        .exec(txn)
+        .await?;
+    earn_holding::Entity::update_many()
+        .col_expr(
+            earn_holding::Column::Units,
+            Expr::col(earn_holding::Column::Units).sub(units),
+        )
+        .filter(earn_holding::Column::ProductId.eq(position.product_id))
+        .filter(earn_holding::Column::UserId.eq(position.user_id))
+        .filter(earn_holding::Column::Units.gte(units))
+        .exec(txn)
+        .await?;
+    Ok(())
 }

@@ -356,7 +356,7 @@ async fn compute(
 }
 
 /// Pays the rebates of every fill before the start of `now`'s hour not paid yet, in chunks of at
-/// most [`FILLS_PER_CHUNK`] fills of each kind, each chunk one entry. `now` is the clock's time.
+/// most `FILLS_PER_CHUNK` fills of each kind, each chunk one entry. `now` is the clock's time.
 pub async fn run_batch(
     db: &DatabaseConnection,
     settings: &Settings,

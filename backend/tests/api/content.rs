@@ -924,7 +924,7 @@ async fn the_preview_renders_like_a_published_text_and_saves_nothing() {
         !html.contains("{{spot_maker_fee}}"),
         "figures filled: {html}"
     );
-    assert_eq!(dangerous_tags(html), Vec::<String>::new(), "{html}");
+    assert_eq!(markup_risks(html), Vec::<String>::new(), "{html}");
     assert!(html.contains("&lt;script&gt;"), "shown as text: {html}");
     assert!(!html.contains("javascript"), "{html}");
     // Nothing was saved.

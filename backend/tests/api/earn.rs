@@ -477,3 +477,303 @@ async fn only_the_lease_holder_pays() {
     assert!(!other.acquire().await.unwrap());
     app.stop().await;
 }
+
+/// Every line of position `id`'s statement, read 2 lines a page, and the last page's answer.
+async fn statement_lines(app: &TestApp, member: &Member, id: i64) -> (Vec<Value>, Value) {
+    let mut lines = Vec::new();
+    let mut page = 1;
+    loop {
+        let (status, body) = app
+            .post_as(
+                &member.token,
+                "/api/earn/statement",
+                Some(json!({"id": id, "page": page, "pageSize": 2})),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let got = body["data"]["lines"].as_array().unwrap().clone();
+        if got.is_empty() {
+            return (lines, body["data"].clone());
+        }
+        lines.extend(got);
+        page += 1;
+    }
+}
+
+fn dec_of(value: &Value) -> Decimal {
+    value.as_str().unwrap().parse().unwrap()
+}
+
+/// Checks that the statement of position `id` adds up and matches the ledger: each line's entry
+/// moves the user's funding account by the line's amount (the subscription out, rewards and the
+/// close in), the running totals are the sums of the lines, and principal + rewards − deduction =
+/// what came back = what the funding account got. Returns the lines' kinds.
+async fn assert_statement_matches_ledger(app: &TestApp, member: &Member, id: i64) -> Vec<String> {
+    use backend::entity::journal_posting;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+
+    let (lines, last) = statement_lines(app, member, id).await;
+    assert_eq!(last["total"].as_u64().unwrap() as usize, lines.len());
+    let postings = |entry: i64| {
+        journal_posting::Entity::find()
+            .filter(journal_posting::Column::EntryId.eq(entry))
+            .all(app.db())
+    };
+    let principal = dec_of(&last["principal"]);
+    let subscription = postings(lines[0]["entryId"].as_i64().unwrap())
+        .await
+        .unwrap();
+    let funding = subscription
+        .iter()
+        .find(|p| p.amount.parse::<Decimal>().unwrap() == -principal)
+        .expect("the subscription takes the principal from the funding account")
+        .account_id;
+    let (mut rewards, mut deduction, mut came_back, mut on_ledger) =
+        (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO);
+    for (seq, line) in lines.iter().enumerate() {
+        assert_eq!(line["seq"].as_u64().unwrap() as usize, seq);
+        let amount = dec_of(&line["amount"]);
+        let expected = match line["kind"].as_str().unwrap() {
+            "subscription" => -amount,
+            "reward" => {
+                assert_eq!(line["day"].as_u64().unwrap() as usize, seq);
+                assert!(line["rateVersionId"].as_i64().is_some());
+                rewards += amount;
+                came_back += amount;
+                amount
+            }
+            _ => {
+                deduction += dec_of(&line["deduction"]);
+                came_back += amount;
+                amount
+            }
+        };
+        if let Some(entry) = line["entryId"].as_i64() {
+            let moved: Decimal = postings(entry)
+                .await
+                .unwrap()
+                .iter()
+                .filter(|p| p.account_id == funding)
+                .map(|p| p.amount.parse::<Decimal>().unwrap())
+                .sum();
+            assert_eq!(moved, expected, "line {line}");
+            on_ledger += moved;
+        } else {
+            assert!(amount.is_zero(), "only a zero reward posts nothing: {line}");
+        }
+        assert_eq!(dec_of(&line["rewardsTotal"]), rewards, "line {line}");
+        assert_eq!(dec_of(&line["deductionTotal"]), deduction, "line {line}");
+        assert_eq!(dec_of(&line["cameBackTotal"]), came_back, "line {line}");
+        assert_eq!(dec_of(&line["principalTotal"]), principal, "line {line}");
+    }
+    assert_eq!(dec_of(&last["rewards"]), rewards);
+    assert_eq!(dec_of(&last["deduction"]), deduction);
+    assert_eq!(dec_of(&last["cameBack"]), came_back);
+    assert_eq!(principal + rewards - deduction, came_back);
+    assert_eq!(on_ledger, came_back - principal);
+    lines
+        .iter()
+        .map(|l| l["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_statement_adds_up_to_the_ledger_for_a_redeemed_and_a_matured_position() {
+    let app = spawn_app().await;
+    to_mid_day(&app);
+    let ops = operator(&app, "ops@example.com").await;
+    let user = app.member("saver@example.com").await;
+    let other = app.member("other@example.com").await;
+    app.credit(user.user_id, "usdt", dec!(1000)).await;
+    let now = app.state().clock.now_ms();
+    let deduct = create(&app, &ops, pledge(30, "100000", "deduct", now - DAY_MS)).await;
+    let short = create(&app, &ops, pledge(3, "100000", "deduct", now - DAY_MS)).await;
+    let (_, redeemed) = subscribe(&app, &user, deduct, "123.45").await;
+    let (_, matured) = subscribe(&app, &user, short, "100").await;
+    let (redeemed, matured) = (
+        redeemed["data"]["id"].as_i64().unwrap(),
+        matured["data"]["id"].as_i64().unwrap(),
+    );
+    app.state().clock.advance(6 * DAY_MS);
+    run(&app).await;
+    let (status, body) = app
+        .post_as(
+            &user.token,
+            "/api/earn/redeem",
+            Some(json!({"id": redeemed})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+
+    let kinds = assert_statement_matches_ledger(&app, &user, redeemed).await;
+    assert_eq!(kinds.first().unwrap(), "subscription");
+    assert_eq!(kinds.iter().filter(|k| *k == "reward").count(), 5);
+    assert_eq!(kinds.last().unwrap(), "redemption");
+    let kinds = assert_statement_matches_ledger(&app, &user, matured).await;
+    assert_eq!(
+        kinds,
+        ["subscription", "reward", "reward", "reward", "maturity"]
+    );
+    // The funding account: 1000 − both principals + everything that came back.
+    let (_, one) = statement_lines(&app, &user, redeemed).await;
+    let (_, two) = statement_lines(&app, &user, matured).await;
+    assert_eq!(
+        balance(&app, user.user_id, Bucket::Funding).await,
+        dec!(1000) - dec!(223.45) + dec_of(&one["cameBack"]) + dec_of(&two["cameBack"])
+    );
+    // Another user's position is not found; a page past the end is empty.
+    let (status, body) = app
+        .post_as(
+            &other.token,
+            "/api/earn/statement",
+            Some(json!({"id": redeemed})),
+        )
+        .await;
+    assert_eq!((status, reason(&body)), (404, "earn_position_not_found"));
+    let (status, body) = app
+        .post_as(
+            &user.token,
+            "/api/earn/statement",
+            Some(json!({"id": matured, "page": 9, "pageSize": 2})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["lines"], json!([]));
+    audit_and_replay(&app).await;
+    app.stop().await;
+}
+
+async fn sold_and_quota(app: &TestApp, product: i64) -> (Decimal, Decimal) {
+    let (_, detail) = app
+        .post(&format!("/api/earn/product/detail?id={product}"), None, &[])
+        .await;
+    (
+        dec_of(&detail["data"]["soldAmount"]),
+        dec_of(&detail["data"]["subscriAmount"]),
+    )
+}
+
+#[tokio::test]
+async fn redeeming_a_flexible_position_frees_its_quota_and_a_locked_one_does_not() {
+    let app = spawn_app().await;
+    to_mid_day(&app);
+    let ops = operator(&app, "ops@example.com").await;
+    let user = app.member("saver@example.com").await;
+    let other = app.member("other@example.com").await;
+    app.credit(user.user_id, "usdt", dec!(1000)).await;
+    app.credit(other.user_id, "usdt", dec!(1000)).await;
+    let now = app.state().clock.now_ms();
+    let mut flexible = pledge(30, "100", "keep", now - DAY_MS);
+    flexible["flexible"] = json!(true);
+    flexible["maxAmount"] = json!("100");
+    flexible["perUserQuota"] = json!("100");
+    let flexible = create(&app, &ops, flexible).await;
+    let mut locked = pledge(30, "100", "deduct", now - DAY_MS);
+    locked["maxAmount"] = json!("100");
+    let locked = create(&app, &ops, locked).await;
+
+    for product in [flexible, locked] {
+        let (status, body) = subscribe(&app, &user, product, "100").await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = subscribe(&app, &other, product, "10").await;
+        assert_eq!((status, reason(&body)), (400, "earn_quota_exhausted"));
+        let id = body_id(&app, &user, product).await;
+        app.state().clock.advance(DAY_MS);
+        let (status, body) = app
+            .post_as(&user.token, "/api/earn/redeem", Some(json!({"id": id})))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // The flexible product's quota and the user's own limit are free again.
+    assert_eq!(sold_and_quota(&app, flexible).await, (dec!(0), dec!(100)));
+    let (status, body) = subscribe(&app, &user, flexible, "100").await;
+    assert_eq!(status, 200, "{body}");
+    // The locked product's round stays sold.
+    assert_eq!(sold_and_quota(&app, locked).await, (dec!(100), dec!(100)));
+    let (status, body) = subscribe(&app, &other, locked, "10").await;
+    assert_eq!((status, reason(&body)), (400, "earn_quota_exhausted"));
+    audit_and_replay(&app).await;
+    app.stop().await;
+}
+
+/// The id of `member`'s newest position in `product`.
+async fn body_id(app: &TestApp, member: &Member, product: i64) -> i64 {
+    let (_, orders) = app
+        .post_as(
+            &member.token,
+            "/api/mingOrder/list",
+            Some(json!({"productId": product})),
+        )
+        .await;
+    orders["data"]["records"][0]["id"].as_i64().unwrap()
+}
+
+#[tokio::test]
+async fn a_quota_cut_racing_subscriptions_never_leaves_more_sold_than_the_quota() {
+    let app = spawn_app().await;
+    to_mid_day(&app);
+    let ops = operator(&app, "ops@example.com").await;
+    let now = app.state().clock.now_ms();
+    let product = create(&app, &ops, pledge(7, "1000", "deduct", now - DAY_MS)).await;
+    let mut members = Vec::new();
+    for n in 0..10 {
+        let member = app.member(&format!("racer{n}@example.com")).await;
+        app.credit(member.user_id, "usdt", dec!(1000)).await;
+        members.push(member);
+    }
+    let mut flight = Vec::new();
+    for n in 0..80 {
+        let client = app.client.clone();
+        let (url, token, body) = if n % 8 == 4 {
+            // Cut the quota to 300 while subscriptions of 10 are landing.
+            let mut cut = pledge(7, "300", "deduct", now - DAY_MS);
+            cut["names"] = json!({"en": format!("USDT pledge {n}")});
+            (
+                format!("{}/api/admin/earn/product/{product}/update", app.base),
+                ops.clone(),
+                cut,
+            )
+        } else {
+            let member = &members[n % members.len()];
+            (
+                format!("{}/api/earn/subscribe", app.base),
+                member.token.clone(),
+                json!({"productId": product, "amount": "10"}),
+            )
+        };
+        flight.push(tokio::spawn(async move {
+            let response = client
+                .post(url)
+                .header("satoken", token)
+                .header("content-type", "application/json")
+                .body(body.to_string())
+                .send()
+                .await
+                .expect("answered");
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.expect("JSON"))
+        }));
+    }
+    let mut cuts = 0;
+    for task in flight {
+        let (status, body) = task.await.unwrap();
+        let reason = reason(&body).to_owned();
+        match (status, reason.as_str()) {
+            (200, _) => {}
+            (400, "earn_quota_exhausted") => {}
+            (400, "invalid_field") => assert_eq!(body["data"]["field"], "totalQuota"),
+            (503, "service_busy" | "ledger_busy") => {}
+            _ => panic!("an unexpected answer: {status} {body}"),
+        }
+        if status == 200 && body["data"]["subscriAmount"].is_string() {
+            cuts += 1;
+        }
+    }
+    let (sold, quota) = sold_and_quota(&app, product).await;
+    assert!(
+        sold <= quota,
+        "sold {sold} over the quota {quota} ({cuts} cuts)"
+    );
+    audit_and_replay(&app).await;
+    app.stop().await;
+}

@@ -4,8 +4,8 @@
  * total at maturity, the delivery date; closed ones with what came back and what was deducted. An
  * order that may be redeemed early opens a dialog with the server's preview by the product's rule
  * (`POST /api/earn/redeem/preview`: principal, rewards paid, deduction, what returns) and confirms
- * with `POST /api/earn/redeem` (with an `Idempotency-Key`). Used by /pledge/order and the My
- * Investments tab of /finance/investment.
+ * with `POST /api/earn/redeem` (with an `Idempotency-Key`). Every order opens its statement
+ * (`./statement`). Used by /pledge/order and the My Investments tab of /finance/investment.
  *
  * @module
  */
@@ -34,6 +34,7 @@ import { coinAmount } from './product-card';
 import { ratePercents } from './lib/rates';
 import { utcDay } from './lib/schedule';
 import { QueryState, Row } from './parts';
+import { StatementDialog } from './statement';
 
 /** The order states, in tab order. */
 export const ORDER_STATES = ['in_progress', 'completed', 'redeemed'] as const;
@@ -122,7 +123,7 @@ function ProductName({ id }: { id: number }) {
   return <>{product.data?.name ?? t('earn.orders.product', { id })}</>;
 }
 
-function OrderCard({ position, onRedeem }: { position: PositionView; onRedeem: () => void }) {
+function OrderCard({ position, onRedeem, onStatement }: { position: PositionView; onRedeem: () => void; onStatement: () => void }) {
   const { t } = useTranslation();
   const coin = position.coin.toUpperCase();
   const reward = position.rewardCoin.toUpperCase();
@@ -171,6 +172,9 @@ function OrderCard({ position, onRedeem }: { position: PositionView; onRedeem: (
             {t('earn.orders.noEarly')}
           </Text>
         ))}
+      <Button size="sm" variant="ghost" onClick={onStatement}>
+        {t('earn.statement.show')}
+      </Button>
     </Stack>
   );
 }
@@ -179,6 +183,7 @@ function OrderList({ state }: { state: OrderState }) {
   const { t } = useTranslation();
   const positions = useListEarnPositions({ status: state, pageSize: ORDERS_PAGE });
   const [redeeming, setRedeeming] = useState<PositionView | null>(null);
+  const [reading, setReading] = useState<PositionView | null>(null);
   if (!positions.data) return <QueryState failed={positions.isError} onRetry={() => void positions.refetch()} />;
   if (positions.data.records.length === 0) {
     return (
@@ -191,10 +196,11 @@ function OrderList({ state }: { state: OrderState }) {
     <>
       <Grid gap="4" templateColumns={{ base: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(3, minmax(0, 1fr))' }}>
         {positions.data.records.map((position) => (
-          <OrderCard key={position.id} position={position} onRedeem={() => setRedeeming(position)} />
+          <OrderCard key={position.id} position={position} onRedeem={() => setRedeeming(position)} onStatement={() => setReading(position)} />
         ))}
       </Grid>
       {redeeming && <RedeemDialog position={redeeming} onClose={() => setRedeeming(null)} />}
+      {reading && <StatementDialog position={reading} onClose={() => setReading(null)} />}
     </>
   );
 }
