@@ -102,7 +102,7 @@ pub struct MyMerchant {
 /// What a merchant earned from one customer, in one coin.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
-pub struct CoinAmount {
+pub struct MerchantCoinAmount {
     /// Coin, lower case.
     pub coin: String,
     /// Amount.
@@ -120,7 +120,7 @@ pub struct CustomerRecord {
     /// 30-day trading volume in USDT (as of the last tier computation).
     pub volume_usdt: Decimal,
     /// Generation-1 rebates the merchant was paid from the customer's fees, per coin.
-    pub rebates: Vec<CoinAmount>,
+    pub rebates: Vec<MerchantCoinAmount>,
 }
 
 /// A page of customers.
@@ -231,7 +231,7 @@ impl MerchantsApi {
                         rebates: c
                             .rebates
                             .into_iter()
-                            .map(|(coin, amount)| CoinAmount {
+                            .map(|(coin, amount)| MerchantCoinAmount {
                                 coin,
                                 amount: amount.normalize(),
                             })
