@@ -37,9 +37,8 @@ async fn mine(app: &TestApp, member: &Member) -> Value {
 async fn is_merchant(app: &TestApp, member: &Member) -> i64 {
     let (status, body) = app.post_as(&member.token, "/api/user/getInfo", None).await;
     assert_eq!(status, 200, "{body}");
-    body["data"]["user"]["is_merchant"]
+    body["data"]["is_merchant"]
         .as_i64()
-        .or_else(|| body["data"]["user"]["isMerchant"].as_i64())
         .unwrap_or_else(|| panic!("no is_merchant in {body}"))
 }
 

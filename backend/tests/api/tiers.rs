@@ -50,9 +50,11 @@ async fn a_passed_deposit_moves_the_account_tier_at_once_with_its_progress() {
         config.tiers.account_tier_minimums = [dec!(100), dec!(1000), dec!(10000)];
     })
     .await;
-    let (status, body, _) = app.get("/api/tiers/table").await;
-    assert_eq!(status, 200, "{body}");
-    let table: Value = serde_json::from_str(&body).unwrap();
+    let (status, first, second) = app.get("/api/tiers/table").await;
+    assert_eq!(status, 200, "{first} {second}");
+    let table: Value = serde_json::from_str(&first)
+        .or_else(|_| serde_json::from_str(&second))
+        .unwrap();
     let tiers: Vec<(String, Decimal)> = table["data"]["accountTiers"]
         .as_array()
         .unwrap()
