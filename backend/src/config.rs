@@ -8,7 +8,9 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 
 mod referral;
+mod tiers;
 pub use referral::{ReferralConfig, check_rates};
+pub use tiers::TiersConfig;
 
 /// Everything the backend needs to start.
 #[derive(Debug, Clone, Deserialize)]
@@ -53,6 +55,8 @@ pub struct Config {
     pub loans: LoansConfig,
     /// The referral programme: generation rates, bind window, qualification.
     pub referral: ReferralConfig,
+    /// User tiers: VIP thresholds and discount, account tiers, merchants' default rate.
+    pub tiers: TiersConfig,
 }
 
 /// Crypto loans (`[loans]` in the file).
@@ -570,6 +574,7 @@ impl Default for Config {
             test_clock: false,
             loans: LoansConfig::default(),
             referral: ReferralConfig::default(),
+            tiers: TiersConfig::default(),
         }
     }
 }
@@ -792,6 +797,9 @@ pub enum ConfigError {
     /// The referral settings are not usable.
     #[error("invalid referral settings: {0}")]
     Referral(String),
+    /// The tier settings are not usable.
+    #[error("invalid tier settings: {0}")]
+    Tiers(String),
     /// An environment variable has a value of the wrong kind.
     #[error("invalid value {value:?} for {name}: expected {expected}")]
     Env {
@@ -939,6 +947,7 @@ impl Config {
                 parse_env("EXCHANGE_REFERRAL_ENABLED", value, "true or false")?;
         }
         config.referral.check().map_err(ConfigError::Referral)?;
+        config.tiers.check().map_err(ConfigError::Tiers)?;
         Ok(config)
     }
 

@@ -565,6 +565,19 @@ messages! {
     /// An agent's rates were saved.
     AgentSaved => "agent_saved",
     // -- end of referral messages --
+    /// A merchant application's field is empty or too long.
+    MerchantFormInvalid => "merchant_form_invalid",
+    /// The user has a pending application or is a merchant already.
+    MerchantApplicationOpen => "merchant_application_open",
+    /// A merchant application was received.
+    MerchantApplied => "merchant_applied",
+    /// The application was decided already (by another operator, perhaps).
+    MerchantDecided => "merchant_decided",
+    /// A merchant rate is at least 0 and below 1.
+    MerchantRateInvalid => "merchant_rate_invalid",
+    /// The user is not an approved merchant.
+    NotAMerchant => "not_a_merchant",
+    // -- end of merchant messages --
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -717,6 +730,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/earn/", $code, ".json")),
             include_str!(concat!("../locales/loans/", $code, ".json")),
             include_str!(concat!("../locales/referral/", $code, ".json")),
+            include_str!(concat!("../locales/merchants/", $code, ".json")),
         ])),*]
     };
 }

@@ -22,6 +22,7 @@ mod m20261129_000030_create_earn;
 mod m20261201_000030_create_content;
 mod m20261202_000010_create_loans;
 mod m20261202_000020_create_referral;
+mod m20261203_000010_create_tiers_merchants;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -49,6 +50,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261129_000030_create_earn::Migration),
             Box::new(m20261202_000010_create_loans::Migration),
             Box::new(m20261202_000020_create_referral::Migration),
+            Box::new(m20261203_000010_create_tiers_merchants::Migration),
         ]
     }
 }

@@ -11,7 +11,10 @@ use rust_decimal::Decimal;
 use sea_orm::DatabaseConnection;
 use serde::Deserialize;
 
-use crate::clock::now_ms;
+use std::sync::Arc;
+
+use crate::clock::{Clock, now_ms};
+use crate::config::Config;
 use crate::entity::{deposit, withdrawal};
 use crate::funds::deposits::{self, Decision, ListFilter, PaymentStatus};
 use crate::funds::deposits_api::DepositRecord;
@@ -20,8 +23,10 @@ use crate::funds::withdrawals_api::WithdrawalRecord;
 use crate::http::{JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::kyc::files::LinkKey;
+use crate::market::MarketHub;
 use crate::paging::Paging;
 use crate::refusal::Refusal;
+use crate::tiers::FeeDiscounts;
 use crate::user::Satoken;
 use crate::user::roles::require_operator;
 
@@ -289,10 +294,15 @@ impl AdminFundsApi {
         method = "post",
         operation_id = "adminReviewDeposit"
     )]
+    #[allow(clippy::too_many_arguments)]
     async fn review_deposit(
         &self,
         Data(db): Data<&DatabaseConnection>,
         Data(link_key): Data<&LinkKey>,
+        Data(hub): Data<&Arc<MarketHub>>,
+        Data(config): Data<&Arc<Config>>,
+        Data(clock): Data<&Clock>,
+        Data(discounts): Data<&Arc<FeeDiscounts>>,
         auth: Satoken,
         /// The deposit's id.
         id: Path<i64>,
@@ -304,9 +314,22 @@ impl AdminFundsApi {
             approve: body.approve,
             reason: body.reason,
         };
-        let result = deposits::review(db, &auth.0.user, &decision)
-            .await
-            .map(|row| DepositRecord::of(&row, link_key, now_ms()));
+        let result = deposits::review(db, &auth.0.user, &decision).await;
+        if let Ok(row) = &result
+            && row.status == PaymentStatus::Passed.as_str()
+        {
+            // A credit moves the owner's account tier at once (not at the next job run).
+            crate::tiers::service::after_deposit(
+                db,
+                hub,
+                &config.tiers,
+                discounts,
+                row.user_id,
+                clock.now_ms(),
+            )
+            .await;
+        }
+        let result = result.map(|row| DepositRecord::of(&row, link_key, now_ms()));
         MemberResponse::of(result, Msg::Reviewed)
     }
 

@@ -75,6 +75,8 @@ pub struct AppState {
     pub earn: Arc<crate::earn::EarnEngine>,
     /// The loan messages of users' private channels.
     pub loan_events: crate::loans::LoanEvents,
+    /// The VIP set the spot and futures engines discount fees by.
+    pub fee_discounts: Arc<crate::tiers::FeeDiscounts>,
 }
 
 impl AppState {
@@ -95,6 +97,7 @@ impl AppState {
             .data(self.clock.clone())
             .data(self.earn.clone())
             .data(self.loan_events.clone())
+            .data(self.fee_discounts.clone())
     }
 }
 
@@ -125,6 +128,9 @@ pub type DomainApis = (
         crate::admin::loans_api::AdminLoansApi,
         crate::referral::api::ReferralApi,
         crate::referral::admin_api::AdminReferralApi,
+        crate::tiers::api::TiersApi,
+        crate::merchants::api::MerchantsApi,
+        crate::merchants::admin_api::AdminMerchantsApi,
     ),
 );
 
@@ -156,6 +162,9 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
                 crate::admin::loans_api::AdminLoansApi,
                 crate::referral::api::ReferralApi,
                 crate::referral::admin_api::AdminReferralApi,
+                crate::tiers::api::TiersApi,
+                crate::merchants::api::MerchantsApi,
+                crate::merchants::admin_api::AdminMerchantsApi,
             ),
         ),
         "Kestrel Exchange API",
@@ -250,12 +259,17 @@ pub async fn start(config: Config) -> Result<App, StartError> {
 
     let security_percent =
         wasm_core::money::parse_decimal(&config.platform.security_fund_percent).unwrap_or_default();
+    let fee_discounts = Arc::new(crate::tiers::FeeDiscounts::new(
+        config.tiers.vip_fee_discount,
+    ));
+    fee_discounts.reload(&db).await?;
     let spot = crate::spot::SpotRegistry::start(
         crate::db::connect_writer(&config, &db).await?,
         db.clone(),
         hub.clone(),
         config.trading.clone(),
         security_percent,
+        fee_discounts.clone(),
         shutdown_rx.clone(),
     )
     .await?;
@@ -276,6 +290,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         hub.clone(),
         config.futures.clone(),
         security_percent,
+        fee_discounts.clone(),
         shutdown_rx.clone(),
     )
     .await?;
@@ -335,6 +350,17 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         ));
     }
 
+    if config.tiers.enabled {
+        tokio::spawn(crate::tiers::job::run(
+            db.clone(),
+            hub.clone(),
+            config.tiers.clone(),
+            fee_discounts.clone(),
+            clock.clone(),
+            shutdown_rx.clone(),
+        ));
+    }
+
     tokio::spawn(crate::notify::deliver::run(
         db.clone(),
         mailer.clone(),
@@ -378,6 +404,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         clock,
         earn,
         loan_events,
+        fee_discounts,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

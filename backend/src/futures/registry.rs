@@ -96,6 +96,8 @@ pub struct Shared {
     pub config: FuturesConfig,
     /// Share of every fee paid into the security fund, percent.
     pub security_percent: Decimal,
+    /// The VIPs and their fee discount.
+    pub fee_discounts: Arc<crate::tiers::FeeDiscounts>,
     /// The users' channel messages (`POSITION`, `futuresOrder`).
     pub events: broadcast::Sender<Arc<UserEvent>>,
     cross: Mutex<HashMap<i64, HashMap<String, CrossFigures>>>,
@@ -169,6 +171,7 @@ impl FuturesRegistry {
         prices: Arc<dyn PriceSource>,
         config: FuturesConfig,
         security_percent: Decimal,
+        fee_discounts: Arc<crate::tiers::FeeDiscounts>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Self>, DbErr> {
         let (events, _) = broadcast::channel(USER_EVENTS);
@@ -177,6 +180,7 @@ impl FuturesRegistry {
             prices,
             config: config.clone(),
             security_percent,
+            fee_discounts,
             events,
             cross: Mutex::new(HashMap::new()),
             funding: RwLock::new(HashMap::new()),

@@ -243,6 +243,7 @@ struct Chunk {
 struct Lookups {
     ancestors: HashMap<i64, Vec<(i32, i64)>>,
     agents: HashMap<i64, Option<[Decimal; 3]>>,
+    merchants: HashMap<i64, Option<Decimal>>,
     qualifier: Qualifier,
 }
 
@@ -282,6 +283,19 @@ impl Lookups {
         self.agents.insert(user_id, found);
         Ok(found)
     }
+
+    async fn merchant_rate(
+        &mut self,
+        db: &impl ConnectionTrait,
+        user_id: i64,
+    ) -> Result<Option<Decimal>, DbErr> {
+        if let Some(found) = self.merchants.get(&user_id) {
+            return Ok(*found);
+        }
+        let found = crate::merchants::service::rate_of(db, user_id).await?;
+        self.merchants.insert(user_id, found);
+        Ok(found)
+    }
 }
 
 async fn compute(
@@ -300,8 +314,16 @@ async fn compute(
         let mut rates = Vec::with_capacity(ancestors.len());
         for (generation, ancestor) in &ancestors {
             let index = (*generation - 1).clamp(0, 2) as usize;
-            let own = lookups.agent_rates(db, *ancestor).await?;
-            rates.push(own.unwrap_or(settings.rates)[index]);
+            let rate = match lookups.agent_rates(db, *ancestor).await? {
+                Some(own) => own[index],
+                // A merchant's own rate replaces generation 1's where it is no agent.
+                None if index == 0 => lookups
+                    .merchant_rate(db, *ancestor)
+                    .await?
+                    .unwrap_or(settings.rates[0]),
+                None => settings.rates[index],
+            };
+            rates.push(rate);
         }
         let shares = split(event.fee, settings.security_percent, &rates);
         for (((generation, ancestor), rate), amount) in

@@ -113,6 +113,7 @@ impl SpotRegistry {
         hub: Arc<MarketHub>,
         trading: TradingConfig,
         security_percent: Decimal,
+        fee_discounts: Arc<crate::tiers::FeeDiscounts>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Self>, DbErr> {
         let (user_events, _) = broadcast::channel(USER_EVENTS);
@@ -131,6 +132,7 @@ impl SpotRegistry {
                 hub,
                 user_events,
                 security_percent,
+                fee_discounts,
                 house_levels: trading.market_maker_levels,
                 write_turn: Arc::new(tokio::sync::Mutex::new(())),
                 open_orders: Arc::default(),

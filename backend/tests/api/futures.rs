@@ -37,7 +37,7 @@ fn decimal(value: &Value) -> Decimal {
         .unwrap()
 }
 
-fn configure(config: &mut backend::config::Config) {
+pub fn configure(config: &mut backend::config::Config) {
     config.simulator.enabled = false;
     config.futures.mark_poll_ms = 20;
     // The tests refresh cross prices themselves when they need to.
@@ -49,7 +49,7 @@ async fn futures_app() -> TestApp {
 }
 
 /// Puts `amount` USDT into the user's trading (futures) wallet, as a deposit and a transfer do.
-async fn fund(app: &TestApp, member: &Member, amount: Decimal) {
+pub async fn fund(app: &TestApp, member: &Member, amount: Decimal) {
     let entry = NewEntry {
         kind: "deposit".into(),
         reference: "test".into(),
@@ -92,7 +92,7 @@ static CLOCK: AtomicI64 = AtomicI64::new(0);
 
 /// Publishes `mark` (and `index`) with a ladder around it — asks `mark` (0.5), `mark + 10` (100);
 /// bids `mark` (0.5), `mark − 10` (100) — and makes the engine act on it.
-async fn set_price(app: &TestApp, mark: Decimal, index: Decimal) {
+pub async fn set_price(app: &TestApp, mark: Decimal, index: Decimal) {
     set_price_of(app, BTC, mark, index).await;
 }
 
@@ -133,7 +133,7 @@ async fn set_price_of(app: &TestApp, symbol: &str, mark: Decimal, index: Decimal
         .expect("evaluated");
 }
 
-async fn submit(app: &TestApp, member: &Member, order: Value) -> (u16, Value) {
+pub async fn submit(app: &TestApp, member: &Member, order: Value) -> (u16, Value) {
     app.post_as(&member.token, "/api/contract/order/submit", Some(order))
         .await
 }

@@ -27,7 +27,7 @@ fn decimal(value: &Value) -> Decimal {
 
 /// An app without the simulator nor the background batch (the tests run it at the hour they
 /// choose), and with the same-address rule as `same_address` says.
-async fn referral_app(same_address: bool) -> TestApp {
+pub async fn referral_app(same_address: bool) -> TestApp {
     spawn_app_with(|config| {
         config.simulator.enabled = false;
         config.referral.enabled = false;
@@ -41,12 +41,12 @@ fn settings(app: &TestApp) -> Settings {
 }
 
 /// The batch one hour from now (the fills made so far are in a past hour by then).
-async fn run_next_hour(app: &TestApp) -> backend::referral::batch::Report {
+pub async fn run_next_hour(app: &TestApp) -> backend::referral::batch::Report {
     let now = backend::clock::now_ms() + HOUR_MS;
     run_batch(app.db(), &settings(app), now).await.unwrap()
 }
 
-async fn invite_code(app: &TestApp, member: &Member) -> String {
+pub async fn invite_code(app: &TestApp, member: &Member) -> String {
     user::Entity::find_by_id(member.user_id)
         .one(app.db())
         .await
@@ -56,7 +56,7 @@ async fn invite_code(app: &TestApp, member: &Member) -> String {
 }
 
 /// Registers `account` with `code` as its invitation code, logs in.
-async fn invited(app: &TestApp, account: &str, code: &str) -> Member {
+pub async fn invited(app: &TestApp, account: &str, code: &str) -> Member {
     let (status, body) = app
         .post(
             "/api/user/sendEmailCode",
@@ -97,7 +97,7 @@ async fn set_user(app: &TestApp, user_id: i64, change: impl FnOnce(&mut user::Ac
     row.update(app.db()).await.unwrap();
 }
 
-async fn verify(app: &TestApp, member: &Member) {
+pub async fn verify(app: &TestApp, member: &Member) {
     set_user(app, member.user_id, |u| u.kyc_level = Set(1)).await;
 }
 
@@ -113,7 +113,7 @@ async fn chain(app: &TestApp) -> [Member; 4] {
 
 /// `seller` sells `quantity` BTC at 50,000 (resting, the maker: its fee is in USDT) to a fresh
 /// buyer's market order.
-async fn maker_sale(app: &TestApp, seller: &Member, buyer: &Member, quantity: &str) {
+pub async fn maker_sale(app: &TestApp, seller: &Member, buyer: &Member, quantity: &str) {
     let (status, body) = app
         .post_as(
             &seller.token,
@@ -140,7 +140,7 @@ async fn maker_sale(app: &TestApp, seller: &Member, buyer: &Member, quantity: &s
     assert_eq!(body["data"]["status"], "dealTotol", "{body}");
 }
 
-async fn usdt(app: &TestApp, user_id: i64) -> Decimal {
+pub async fn usdt(app: &TestApp, user_id: i64) -> Decimal {
     ledger::balance(app.db(), AccountRef::funding(user_id), "usdt")
         .await
         .unwrap()

@@ -78,7 +78,8 @@ impl Engine {
         );
         let wallet = ledger::balance(txn, settle::trading(user_id), USDT).await?;
         let fund = ledger::balance(txn, SECURITY_FUND, USDT).await?;
-        let fee = amount(fill.quantity * fill.price * fill.fee_rate);
+        let rate = self.shared.fee_discounts.rate(user_id, fill.fee_rate);
+        let fee = amount(fill.quantity * fill.price * rate);
         let (legs, charged) = settle::fill_legs(
             &FillAmounts {
                 user_id,

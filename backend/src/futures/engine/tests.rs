@@ -78,6 +78,7 @@ impl Bench {
             prices.clone(),
             futures.clone(),
             dec!(10),
+            Arc::default(),
             shutdown,
         )
         .await

@@ -46,10 +46,11 @@ impl SpotEngine {
                 Party::User(owner)
             }
         };
+        let discounts = &self.context.fee_discounts;
         let rate = |owner: i64, taker: bool| match (owner == HOUSE, taker) {
             (true, _) => Decimal::ZERO,
-            (false, true) => rules.taker_fee,
-            (false, false) => rules.maker_fee,
+            (false, true) => discounts.rate(owner, rules.taker_fee),
+            (false, false) => discounts.rate(owner, rules.maker_fee),
         };
         let buys = fill.taker_side == matching::Side::Buy;
         let (buyer, seller) = if buys {

@@ -68,6 +68,8 @@ pub struct EngineContext {
     pub user_events: broadcast::Sender<Arc<UserEvent>>,
     /// Share of every fee paid into the security fund, in percent.
     pub security_percent: Decimal,
+    /// The VIPs and their fee discount.
+    pub fee_discounts: Arc<crate::tiers::FeeDiscounts>,
     /// Levels the house quotes per side.
     pub house_levels: usize,
     /// Held by a market while it writes a batch: one market at a time, each waking as soon as

@@ -40,6 +40,7 @@ fn context(db: &DatabaseConnection) -> EngineContext {
         hub: Arc::new(MarketHub::new()),
         user_events: broadcast::channel(64).0,
         security_percent: dec!(10),
+        fee_discounts: Arc::default(),
         house_levels: 5,
         write_turn: Arc::new(Mutex::new(())),
         open_orders: Arc::default(),
