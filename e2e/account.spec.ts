@@ -144,11 +144,11 @@ test('the tabs are listed and navigable; security settings screens hide them', a
     await expect(center.tab(key)).toHaveAttribute('aria-current', 'page');
     await expect(center.heading).toHaveText(heading);
   }
-  await expect(page.getByText(a('referral.noRewards'), { exact: true })).toHaveCount(0);
+  await expect(page.getByText(t('en', 'referral.members.empty'), { exact: true })).toHaveCount(0);
   await center.tab('tabs.rewards').click();
-  await expect(page.getByText(a('referral.noRewards'), { exact: true })).toBeVisible();
+  await expect(page.getByText(t('en', 'referral.members.empty'), { exact: true })).toBeVisible();
   await center.tab('tabs.agents').click();
-  await expect(page.getByText(a('referral.noInvitees'), { exact: true })).toBeVisible();
+  await expect(page.getByText(t('en', 'referral.agent.notAgent'), { exact: true })).toBeVisible();
   await center.tab('tabs.kyc').click();
   await expect(page).toHaveURL('/account/center/kyc');
 
