@@ -6,10 +6,11 @@
  * @module
  */
 
-import { Badge, Box, Button, Container, Flex, Heading, Spinner, Stack, Text, chakra } from '@chakra-ui/react';
+import { Badge, Button, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { SectionFrame } from '../../components/section-frame';
 import { loginPath } from '../../lib/session';
 
 /** The earn screens the navigation links to. */
@@ -21,53 +22,14 @@ export const EARN_LINKS = [
 ] as const;
 export type EarnSection = (typeof EARN_LINKS)[number]['id'];
 
-const linkStyles = {
-  display: 'inline-flex',
-  alignItems: 'center',
-  px: '3',
-  py: '1.5',
-  rounded: 'lg',
-  fontSize: 'sm',
-  fontWeight: 'medium',
-  color: 'fg.muted',
-  whiteSpace: 'nowrap',
-  _hover: { bg: 'bg.muted', color: 'fg' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '1px' },
-  '&[aria-current=page]': { bg: 'brand.subtle', color: 'brand.fg', fontWeight: 'semibold' },
-} as const;
-
 /** The page frame: the earn navigation, the title, an introduction and the screen. */
 export function EarnFrame({ section, title, intro, children }: { section: EarnSection; title: string; intro?: string; children: ReactNode }) {
   const { t } = useTranslation();
+  const links = EARN_LINKS.map((link) => ({ ...link, label: t(`earn.nav.${link.id}`) }));
   return (
-    <Container maxW="1200px" px={{ base: '3', md: '6' }} py={{ base: '3', md: '6' }}>
-      <Stack gap="4">
-        <Box as="nav" aria-label={t('earn.nav.label')} overflowX="auto" borderBottomWidth="1px" pb="2">
-          <Flex as="ul" listStyleType="none" gap="1" w="max-content">
-            {EARN_LINKS.map((link) => (
-              <li key={link.id}>
-                <chakra.a asChild {...linkStyles}>
-                  <RouterLink to={link.to} aria-current={link.id === section ? 'page' : undefined}>
-                    {t(`earn.nav.${link.id}`)}
-                  </RouterLink>
-                </chakra.a>
-              </li>
-            ))}
-          </Flex>
-        </Box>
-        <Stack gap="1">
-          <Heading as="h1" size={{ base: 'lg', md: 'xl' }}>
-            {title}
-          </Heading>
-          {intro && (
-            <Text color="fg.muted" fontSize="sm" maxW="70ch">
-              {intro}
-            </Text>
-          )}
-        </Stack>
-        {children}
-      </Stack>
-    </Container>
+    <SectionFrame navLabel={t('earn.nav.label')} links={links} current={section} title={title} intro={intro}>
+      {children}
+    </SectionFrame>
   );
 }
 

@@ -6,11 +6,12 @@
  * @module
  */
 
-import { Badge, Box, Button, Container, Flex, Heading, Spinner, Stack, Text, chakra } from '@chakra-ui/react';
+import { Badge, Button, Flex, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { fractionToPercent } from '../../lib/decimal-math';
+import { SectionFrame } from '../../components/section-frame';
 import { loginPath } from '../../lib/session';
 import { formatQuantity, orDash } from '../../lib/wasm';
 
@@ -19,52 +20,14 @@ const LINKS = [
   { id: 'order', to: '/loan/order' },
 ] as const;
 
-const linkStyles = {
-  display: 'inline-flex',
-  px: '3',
-  py: '1.5',
-  rounded: 'lg',
-  fontSize: 'sm',
-  fontWeight: 'medium',
-  color: 'fg.muted',
-  whiteSpace: 'nowrap',
-  _hover: { bg: 'bg.muted', color: 'fg' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '1px' },
-  '&[aria-current=page]': { bg: 'brand.subtle', color: 'brand.fg', fontWeight: 'semibold' },
-} as const;
-
 /** The page frame: the loan navigation, the title, an introduction and the screen. */
 export function LoansFrame({ section, title, intro, children }: { section: 'index' | 'order'; title: string; intro?: string; children: ReactNode }) {
   const { t } = useTranslation();
+  const links = LINKS.map((link) => ({ ...link, label: t(`loans.nav.${link.id}`) }));
   return (
-    <Container maxW="1200px" px={{ base: '3', md: '6' }} py={{ base: '3', md: '6' }}>
-      <Stack gap="4">
-        <Box as="nav" aria-label={t('loans.nav.label')} overflowX="auto" borderBottomWidth="1px" pb="2">
-          <Flex as="ul" listStyleType="none" gap="1" w="max-content">
-            {LINKS.map((link) => (
-              <li key={link.id}>
-                <chakra.a asChild {...linkStyles}>
-                  <RouterLink to={link.to} aria-current={link.id === section ? 'page' : undefined}>
-                    {t(`loans.nav.${link.id}`)}
-                  </RouterLink>
-                </chakra.a>
-              </li>
-            ))}
-          </Flex>
-        </Box>
-        <Stack gap="1">
-          <Heading as="h1" size={{ base: 'lg', md: 'xl' }}>
-            {title}
-          </Heading>
-          {intro && (
-            <Text color="fg.muted" fontSize="sm" maxW="70ch">
-              {intro}
-            </Text>
-          )}
-        </Stack>
-        {children}
-      </Stack>
-    </Container>
+    <SectionFrame navLabel={t('loans.nav.label')} links={links} current={section} title={title} intro={intro}>
+      {children}
+    </SectionFrame>
   );
 }
 
