@@ -190,6 +190,8 @@ async fn main() {
         totp_last_step: None,
         kyc_level: 0,
         lang: None,
+        frozen_at: None,
+        wallet_address: None,
         created_at: now,
         updated_at: now,
     };

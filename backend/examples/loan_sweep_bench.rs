@@ -63,6 +63,8 @@ async fn main() {
                 lang: sea_orm::ActiveValue::Set(None),
                 created_at: sea_orm::ActiveValue::Set(now - 400 * DAY),
                 updated_at: sea_orm::ActiveValue::Set(now),
+                frozen_at: sea_orm::ActiveValue::Set(None),
+                wallet_address: sea_orm::ActiveValue::Set(None),
             }
         });
         user::Entity::insert_many(users)

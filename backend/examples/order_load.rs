@@ -26,6 +26,16 @@
 //! every balance. `--url` uses a running server (`--server-pid` to read its CPU and memory, and
 //! an existing operator's `--operator-email` and `--operator-password`).
 //!
+//! `--rebates` turns the referral programme's load on (issue 26: spot orders with rebates on stay
+//! within 5 % of the throughput with rebates off; `scripts/bench.sh orders` runs both): three
+//! referrers register first, each with the code of the one before, and every user registers with
+//! the last one's code, so every fee a user pays owes three rebates; the server runs the rebate
+//! batch every `--rebate-every-secs` (`EXCHANGE_REFERRAL_BATCH_EVERY_SECS`) on its test clock moved
+//! two hours ahead (so each run pays every fill made so far, instead of the last hour's once an
+//! hour), with both qualification rules off (every user logs in from 127.0.0.1 and none is
+//! verified), so every rebate is paid through the ledger while the clients trade. Without it the
+//! server's batch is off and nobody has an inviter.
+//!
 //! A failed request — any answer but success and the expected refusals (400 `order_not_open`,
 //! `insufficient_balance`, `no_liquidity`, `post_only_would_take`, `fok_unfillable`), a 503
 //! `trading_busy` included — fails the run, and so do an order answered with an execution beyond
@@ -130,6 +140,13 @@ struct Args {
     /// Milliseconds between two simulator ticks (the house re-quotes its ladder on each).
     #[arg(long, default_value_t = 1000)]
     tick_ms: u64,
+    /// Referral rebates on: every user has three ancestors and the server's rebate batch pays
+    /// their rebates during the window (see the module). Only for a server the tool starts.
+    #[arg(long, conflicts_with = "url")]
+    rebates: bool,
+    /// With `--rebates`: seconds between two runs of the rebate batch.
+    #[arg(long, default_value_t = 5)]
+    rebate_every_secs: u64,
 }
 
 /// What a request did.
@@ -272,7 +289,8 @@ async fn run(args: Args) -> Result<(), String> {
                 Some(admin) => Some(PostgresDatabase::create(admin).await?),
                 None => None,
             };
-            let mut process = Server::spawn(&bin, database, args.tick_ms)?;
+            let rebates = args.rebates.then_some(args.rebate_every_secs.max(1));
+            let mut process = Server::spawn(&bin, database, args.tick_ms, rebates)?;
             if let Err(error) = process.wait_ready(Duration::from_secs(120)).await {
                 process.stop();
                 if let Some(db) = process.postgres.take() {
@@ -361,8 +379,14 @@ struct Server {
 
 impl Server {
     /// `bin serve` on a free port over a fresh database: SQLite in a temporary folder, or the new
-    /// PostgreSQL database `postgres`.
-    fn spawn(bin: &Path, postgres: Option<PostgresDatabase>, tick_ms: u64) -> Result<Self, String> {
+    /// PostgreSQL database `postgres`; with `rebates`, the referral batch every `rebates` seconds
+    /// on a test clock with both qualification rules off, else no batch.
+    fn spawn(
+        bin: &Path,
+        postgres: Option<PostgresDatabase>,
+        tick_ms: u64,
+        rebates: Option<u64>,
+    ) -> Result<Self, String> {
         let data_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let port = support::free_port().map_err(|e| format!("no free port: {e}"))?;
         let log = data_dir.path().join("server.log");
@@ -389,6 +413,15 @@ impl Server {
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err);
+        match rebates {
+            Some(every) => command
+                .env("EXCHANGE_REFERRAL_ENABLED", "true")
+                .env("EXCHANGE_REFERRAL_BATCH_EVERY_SECS", every.to_string())
+                .env("EXCHANGE_REFERRAL_WITHHOLD_SAME_ADDRESS", "false")
+                .env("EXCHANGE_REFERRAL_WITHHOLD_UNVERIFIED", "false")
+                .env("EXCHANGE_TEST_CLOCK", "true"),
+            None => command.env("EXCHANGE_REFERRAL_ENABLED", "false"),
+        };
         let child = command
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
@@ -644,6 +677,21 @@ async fn get(http: &reqwest::Client, base: &str, path: &str) -> Result<(u16, Val
     envelope(http.get(format!("{base}{path}")).send().await, path).await
 }
 
+/// `GET path` as `token`: the envelope's `data`.
+async fn get_as(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    path: &str,
+) -> Result<Value, String> {
+    let response = http
+        .get(format!("{base}{path}"))
+        .header("satoken", token)
+        .send()
+        .await;
+    ok_data(path, envelope(response, path).await?)
+}
+
 /// The status and the parsed body of an answer.
 async fn envelope(
     response: Result<reqwest::Response, reqwest::Error>,
@@ -718,8 +766,14 @@ async fn read_touch(http: &reqwest::Client, base: &str, pair: &Pair) -> Result<(
     Ok(())
 }
 
-/// Registers `account` over HTTP and logs in: the session token.
-async fn register(http: &reqwest::Client, base: &str, account: &str) -> Result<String, String> {
+/// Registers `account` over HTTP (with the inviter's code `invite`, if any) and logs in: the
+/// session token.
+async fn register(
+    http: &reqwest::Client,
+    base: &str,
+    account: &str,
+    invite: Option<&str>,
+) -> Result<String, String> {
     let path = "/api/user/sendEmailCode";
     ok_data(
         path,
@@ -740,18 +794,12 @@ async fn register(http: &reqwest::Client, base: &str, account: &str) -> Result<S
         .find(|word| word.len() == 6)
         .ok_or_else(|| format!("no code in the dev outbox for {account}: {messages}"))?;
     let path = "/api/user/register";
-    ok_data(
-        path,
-        call(
-            http,
-            base,
-            None,
-            path,
-            Some(json!({"account": account, "password": PASSWORD,
-                "confirmPassword": PASSWORD, "code": code})),
-        )
-        .await?,
-    )?;
+    let mut form = json!({"account": account, "password": PASSWORD,
+        "confirmPassword": PASSWORD, "code": code});
+    if let Some(invite) = invite {
+        form["inviteCode"] = json!(invite);
+    }
+    ok_data(path, call(http, base, None, path, Some(form)).await?)?;
     login(http, base, account, PASSWORD).await
 }
 
@@ -794,12 +842,11 @@ async fn claim_deposits(
     token: &str,
     funding: &Funding,
 ) -> Result<Vec<i64>, String> {
-    // The smallest JPEG the upload accepts: its magic bytes and some padding.
-    let mut jpeg = b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00".to_vec();
-    jpeg.resize(256, b'x');
-    let part = reqwest::multipart::Part::bytes(jpeg)
-        .file_name("transfer.jpg")
-        .mime_str("image/jpeg")
+    // A real 1 × 1 PNG: the upload decodes and re-encodes every image (`kyc::sanitize`).
+    let png = b"\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x04\x00\x00\x00\xb5\x1c\x0c\x02\x00\x00\x00\x0b\x49\x44\x41\x54\x78\xda\x63\x64\x60\x00\x00\x00\x06\x00\x02\x30\x81\xd0\x2f\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82".to_vec();
+    let part = reqwest::multipart::Part::bytes(png)
+        .file_name("transfer.png")
+        .mime_str("image/png")
         .map_err(|e| e.to_string())?;
     let path = "/api/common/upload/OSS";
     let uploaded = ok_data(
@@ -876,8 +923,8 @@ async fn convert(
     Ok(())
 }
 
-/// Registers `count` users, logs them in and funds them (deposits passed by the operator, then
-/// conversions); prints what it did.
+/// Registers `count` users (invited by `invite`, if given), logs them in and funds them (deposits
+/// passed by the operator, then conversions); prints what it did.
 async fn setup_users(
     http: &reqwest::Client,
     base: &str,
@@ -885,6 +932,7 @@ async fn setup_users(
     pairs: &[Pair],
     count: usize,
     fund_usdt: u64,
+    invite: Option<&str>,
 ) -> Result<Vec<User>, String> {
     // Which deposit channel each asset has.
     let path = "/api/recharge/ga";
@@ -951,7 +999,7 @@ async fn setup_users(
             let funding = &funding;
             let account = format!("trader{n}-{run}@order-load.test");
             async move {
-                let token = register(http, base, &account).await?;
+                let token = register(http, base, &account, invite).await?;
                 let deposits = claim_deposits(http, base, &token, funding).await?;
                 Ok((User { account, token }, deposits))
             }
@@ -1012,6 +1060,87 @@ async fn setup_users(
         described.join(", ")
     );
     Ok(users)
+}
+
+/// The three referrers of `--rebates`: generation 3, 2 and 1 of every user, in that order.
+struct Referrers {
+    tokens: [String; 3],
+    /// The last one's invitation code, which every user registers with.
+    code: String,
+}
+
+/// Registers the three referrers, each invited by the one before, and moves the server's test
+/// clock two hours ahead (as `operator`), so that every batch run pays every fill made so far.
+async fn setup_referrers(
+    http: &reqwest::Client,
+    base: &str,
+    operator: &str,
+) -> Result<Referrers, String> {
+    let run = format!("{:08x}", rand::rng().random::<u32>());
+    let mut tokens = Vec::new();
+    let mut code: Option<String> = None;
+    for n in 1..=3 {
+        let account = format!("referrer{n}-{run}@order-load.test");
+        let token = register(http, base, &account, code.as_deref()).await?;
+        let summary = get_as(http, base, &token, "/api/referral/summary").await?;
+        code = summary["inviteCode"].as_str().map(str::to_owned);
+        tokens.push(token);
+    }
+    let path = "/api/admin/test/clock/advance";
+    ok_data(
+        path,
+        call(
+            http,
+            base,
+            Some(operator),
+            path,
+            Some(json!({"ms": 2 * 3_600_000})),
+        )
+        .await?,
+    )?;
+    Ok(Referrers {
+        tokens: tokens
+            .try_into()
+            .map_err(|_| "three referrers".to_owned())?,
+        code: code.ok_or("no invitation code in referral/summary")?,
+    })
+}
+
+/// What the batch has recorded for each referrer so far (its statement's lines, generation 3
+/// first) and paid to the nearest (generation 1), per coin.
+async fn rebates_recorded(
+    http: &reqwest::Client,
+    base: &str,
+    referrers: &Referrers,
+) -> Result<([u64; 3], String), String> {
+    let mut lines = [0u64; 3];
+    for (count, token) in lines.iter_mut().zip(&referrers.tokens) {
+        let page = get_as(http, base, token, "/api/referral/statement?pageSize=1").await?;
+        *count = page["total"].as_u64().unwrap_or(0);
+    }
+    let summary = get_as(http, base, &referrers.tokens[2], "/api/referral/summary").await?;
+    let paid = summary["totalReward"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                c["amount"].as_str().unwrap_or("0"),
+                c["coin"].as_str().unwrap_or("").to_uppercase()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Ok((
+        lines,
+        if paid.is_empty() {
+            "nothing".into()
+        } else {
+            paid
+        },
+    ))
 }
 
 /// What every client shares.
@@ -1421,7 +1550,27 @@ async fn load(
         (None, None) => return Err("--operator-email is needed with --url".into()),
     };
     let rss_ready = pid.and_then(|pid| support::rss_kib(Some(pid)));
-    let users = setup_users(&http, base, &operator, &pairs, args.clients, args.fund_usdt).await?;
+    let referrers = if args.rebates {
+        let referrers = setup_referrers(&http, base, &operator).await?;
+        println!(
+            "  rebates ON: every user registers under a chain of three referrers; the server's rebate batch runs every {} s on a clock 2 h ahead (each run pays every fill so far), both qualification rules off",
+            args.rebate_every_secs.max(1)
+        );
+        Some(referrers)
+    } else {
+        println!("  rebates OFF: no user has an inviter, the server's rebate batch is off");
+        None
+    };
+    let users = setup_users(
+        &http,
+        base,
+        &operator,
+        &pairs,
+        args.clients,
+        args.fund_usdt,
+        referrers.as_ref().map(|r| r.code.as_str()),
+    )
+    .await?;
     if let Some(ready) = rss_ready {
         println!(
             "  server RSS {} MiB before the setup, {} MiB after it",
@@ -1499,6 +1648,10 @@ async fn load(
     }
     let tracked_open: usize = tracked.iter().map(HashSet::len).sum();
     poller.abort();
+    let rebates = match &referrers {
+        Some(referrers) => Some(rebates_recorded(&http, base, referrers).await?),
+        None => None,
+    };
     let secs = args.secs as f64;
     let measured: Vec<&Sample> = samples.iter().filter(|s| s.sent_ms >= 0).collect();
 
@@ -1700,6 +1853,11 @@ async fn load(
             d[5]
         );
     }
+    if let Some(([third, second, first], paid)) = &rebates {
+        println!(
+            "  rebates recorded by the end of the window: {first} lines of generation 1, {second} of generation 2, {third} of generation 3 (one per fee a user paid, once its batch ran); paid to generation 1: {paid}"
+        );
+    }
     println!(
         "  this tool CPU {} of one core; machine busy {} of {} cores; load average {}",
         own_cpu.map_or("n/a".into(), |p| format!("{p:.0}%")),
@@ -1768,7 +1926,7 @@ async fn load(
     );
     println!("  p99 under 50 ms: {p99:.1} ms ({})", verdict(p99 < 50.0));
     let result = format!(
-        "RESULT {{\"database\":\"{}\",\"clients\":{},\"secs\":{secs:.0},\"symbols\":\"{}\",\"ordersPerSec\":{orders_per_sec:.0},\"submitsPerSec\":{:.0},\"acceptedPerSec\":{:.0},\"cancelsPerSec\":{:.0},\"p50Ms\":{p50:.1},\"p90Ms\":{p90:.1},\"p99Ms\":{p99:.1},\"maxMs\":{max:.1},\"refused\":{},\"failed\":{unexpected},\"serverCpuPercent\":{},\"postgresCpuPercent\":{},\"serverRssMiB\":{},\"machineBusyPercent\":{},\"audit\":null}}",
+        "RESULT {{\"database\":\"{}\",\"clients\":{},\"secs\":{secs:.0},\"symbols\":\"{}\",\"ordersPerSec\":{orders_per_sec:.0},\"submitsPerSec\":{:.0},\"acceptedPerSec\":{:.0},\"cancelsPerSec\":{:.0},\"p50Ms\":{p50:.1},\"p90Ms\":{p90:.1},\"p99Ms\":{p99:.1},\"maxMs\":{max:.1},\"refused\":{},\"failed\":{unexpected},\"serverCpuPercent\":{},\"postgresCpuPercent\":{},\"serverRssMiB\":{},\"machineBusyPercent\":{},\"rebates\":{},\"rebateLines\":{},\"audit\":null}}",
         if args.url.is_some() {
             "external"
         } else if args.database_url.is_some() {
@@ -1786,6 +1944,10 @@ async fn load(
         postgres_cpu.map_or("null".into(), |v| format!("{v:.0}")),
         rss_after.map_or("null".into(), |k| (k / 1024).to_string()),
         machine.map_or("null".into(), |v| format!("{v:.0}")),
+        args.rebates,
+        rebates
+            .as_ref()
+            .map_or("null".into(), |(lines, _)| lines[2].to_string()),
     );
     Ok((result, problems))
 }

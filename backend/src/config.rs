@@ -7,9 +7,13 @@ use std::path::{Path, PathBuf};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 
+mod cluster;
 mod referral;
+mod seconds;
 mod tiers;
+pub use cluster::ClusterConfig;
 pub use referral::{ReferralConfig, check_rates};
+pub use seconds::{SecondsConfig, SecondsPeriod};
 pub use tiers::TiersConfig;
 
 /// Everything the backend needs to start.
@@ -57,6 +61,8 @@ pub struct Config {
     pub referral: ReferralConfig,
     /// User tiers: VIP thresholds and discount, account tiers, merchants' default rate.
     pub tiers: TiersConfig,
+    /// Cluster mode: the shared NATS server and this instance's name.
+    pub cluster: ClusterConfig,
 }
 
 /// Crypto loans (`[loans]` in the file).
@@ -273,108 +279,6 @@ impl FuturesConfig {
     }
 }
 
-/// Seconds (flash) contracts (`[seconds]` in the file).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct SecondsConfig {
-    /// Offers the product; `false` switches it off for this deployment (every seconds call then
-    /// answers `seconds_disabled`; open orders still settle).
-    pub enabled: bool,
-    /// The periods offered, in the order the picker shows them (`[[seconds.periods]]`); a file
-    /// that sets them replaces the whole default list.
-    pub periods: Vec<SecondsPeriod>,
-}
-
-/// One period of seconds contracts.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SecondsPeriod {
-    /// Length from acceptance to expiry, in seconds (1 to 86400).
-    pub seconds: u32,
-    /// Profit of a right call as a fraction of the stake (`0.85`), at least 0.
-    pub payout_rate: Decimal,
-    /// Smallest stake, USDT, a whole number above zero.
-    pub min_stake: Decimal,
-    /// Largest stake, USDT, a whole number not below `min_stake`.
-    pub max_stake: Decimal,
-}
-
-impl Default for SecondsConfig {
-    fn default() -> Self {
-        let period = |seconds, rate: &str| SecondsPeriod {
-            seconds,
-            payout_rate: decimal(rate),
-            min_stake: Decimal::new(10, 0),
-            max_stake: Decimal::new(50_000, 0),
-        };
-        Self {
-            enabled: true,
-            periods: vec![
-                period(30, "0.80"),
-                period(60, "0.85"),
-                period(120, "0.90"),
-                period(300, "0.95"),
-            ],
-        }
-    }
-}
-
-impl SecondsConfig {
-    /// Reads `EXCHANGE_SECONDS_PERIODS`: comma-separated `seconds:payout_rate:min_stake:max_stake`
-    /// (`5:0.85:10:50000,60:0.85:10:50000`).
-    fn parse_periods(value: &str) -> Option<Vec<SecondsPeriod>> {
-        value
-            .split(',')
-            .filter(|part| !part.trim().is_empty())
-            .map(|part| {
-                let mut fields = part.trim().split(':');
-                let period = SecondsPeriod {
-                    seconds: fields.next()?.trim().parse().ok()?,
-                    payout_rate: fields.next()?.trim().parse().ok()?,
-                    min_stake: fields.next()?.trim().parse().ok()?,
-                    max_stake: fields.next()?.trim().parse().ok()?,
-                };
-                fields.next().is_none().then_some(period)
-            })
-            .collect()
-    }
-
-    /// Checks every period: 1 to 86400 seconds, each listed once, a rate of at least 0 with at
-    /// most 8 decimals, whole stakes with `0 < min_stake <= max_stake`.
-    fn check(&self) -> Result<(), String> {
-        let mut seen = std::collections::BTreeSet::new();
-        for period in &self.periods {
-            let name = format!("the {} s period", period.seconds);
-            if !(1..=86_400).contains(&period.seconds) {
-                return Err(format!("{name}: seconds must be 1 to 86400"));
-            }
-            if !seen.insert(period.seconds) {
-                return Err(format!("{name} is listed twice"));
-            }
-            if period.payout_rate.is_sign_negative() || period.payout_rate.normalize().scale() > 8 {
-                return Err(format!(
-                    "{name}: payout_rate must be at least 0 with at most 8 decimals"
-                ));
-            }
-            if !period.min_stake.fract().is_zero()
-                || !period.max_stake.fract().is_zero()
-                || period.min_stake <= Decimal::ZERO
-                || period.max_stake < period.min_stake
-            {
-                return Err(format!(
-                    "{name}: stakes must be whole numbers with 0 < min_stake <= max_stake"
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// The period of `seconds`, if offered.
-    pub fn period(&self, seconds: u32) -> Option<&SecondsPeriod> {
-        self.periods.iter().find(|p| p.seconds == seconds)
-    }
-}
-
 /// Spot trading (`[trading]` in the file).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -463,6 +367,11 @@ pub struct SecurityConfig {
     /// user channel with the session cookie; see `http::origin` (`EXCHANGE_ALLOWED_ORIGINS`,
     /// comma-separated).
     pub allowed_origins: Vec<String>,
+    /// The site's public origin (`https://exchange.example`) that Sign-In with Ethereum messages
+    /// name as their URI and, without the scheme, their domain; the wallet shows it and compares
+    /// it with the page's origin (`EXCHANGE_WALLET_ORIGIN`). Empty: `http://` and the request's
+    /// `Host` header, which suits development and tests; set it in production.
+    pub wallet_origin: String,
 }
 
 impl Default for SecurityConfig {
@@ -475,6 +384,7 @@ impl Default for SecurityConfig {
             code_resend_secs: 60,
             codes_per_ip_hour: 60,
             allowed_origins: Vec::new(),
+            wallet_origin: String::new(),
         }
     }
 }
@@ -575,6 +485,7 @@ impl Default for Config {
             loans: LoansConfig::default(),
             referral: ReferralConfig::default(),
             tiers: TiersConfig::default(),
+            cluster: ClusterConfig::default(),
         }
     }
 }
@@ -800,6 +711,9 @@ pub enum ConfigError {
     /// The tier settings are not usable.
     #[error("invalid tier settings: {0}")]
     Tiers(String),
+    /// The cluster settings are not usable.
+    #[error("invalid cluster settings: {0}")]
+    Cluster(String),
     /// An environment variable has a value of the wrong kind.
     #[error("invalid value {value:?} for {name}: expected {expected}")]
     Env {
@@ -883,6 +797,9 @@ impl Config {
                 .map(str::to_owned)
                 .collect();
         }
+        if let Some(value) = env("EXCHANGE_WALLET_ORIGIN") {
+            config.security.wallet_origin = value.trim().trim_end_matches('/').to_owned();
+        }
         if let Some(value) = env("EXCHANGE_UPLOAD_DIR") {
             config.security.upload_dir = PathBuf::from(value);
         }
@@ -942,12 +859,11 @@ impl Config {
         config.futures.check().map_err(ConfigError::Futures)?;
         config.convert.check().map_err(ConfigError::Convert)?;
         config.platform.check().map_err(ConfigError::Platform)?;
-        if let Some(value) = env("EXCHANGE_REFERRAL_ENABLED") {
-            config.referral.enabled =
-                parse_env("EXCHANGE_REFERRAL_ENABLED", value, "true or false")?;
-        }
+        config.referral.apply_env(&env)?;
         config.referral.check().map_err(ConfigError::Referral)?;
         config.tiers.check().map_err(ConfigError::Tiers)?;
+        config.cluster.apply_env(&env);
+        config.cluster.check(&config.effective_database_url())?;
         Ok(config)
     }
 

@@ -16,6 +16,50 @@ mod writer;
 
 pub use writer::{Writer, WriterTransaction, connect_writer};
 
+/// Most rows one `INSERT` statement carries: a row binds one variable per column, and SQLite
+/// (32,766) and PostgreSQL (65,535) cap the variables of a statement.
+pub const ROWS_PER_STATEMENT: usize = 1_000;
+
+/// `rows` inserted in statements of at most [`ROWS_PER_STATEMENT`] rows each (within `db`'s
+/// transaction, if it is one).
+pub async fn insert_in_chunks<A>(db: &impl ConnectionTrait, rows: Vec<A>) -> Result<(), DbErr>
+where
+    A: sea_orm::ActiveModelTrait + Clone,
+{
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        <A::Entity as sea_orm::EntityTrait>::insert_many(chunk.to_vec())
+            .exec(db)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Makes `txn` give up a statement that waits longer than `wait` (e.g. `"200ms"`) for a row lock,
+/// on PostgreSQL (`SET LOCAL lock_timeout`); SQLite has no row locks. For background work that must
+/// yield to trading rather than deadlock with it; see [`is_lock_wait_refused`].
+pub async fn limit_lock_wait(txn: &impl ConnectionTrait, wait: &str) -> Result<(), DbErr> {
+    if txn.get_database_backend() == sea_orm::DbBackend::Postgres {
+        txn.execute_unprepared(&format!("SET LOCAL lock_timeout = '{wait}'"))
+            .await?;
+    }
+    Ok(())
+}
+
+/// Whether `error` is PostgreSQL giving up a lock wait: the lock timeout of
+/// [`limit_lock_wait`] (SQLSTATE 55P03) or a deadlock it broke (40P01). The transaction is lost;
+/// another attempt may succeed.
+pub fn is_lock_wait_refused(error: &DbErr) -> bool {
+    let (DbErr::Exec(sea_orm::RuntimeErr::SqlxError(cause))
+    | DbErr::Query(sea_orm::RuntimeErr::SqlxError(cause))) = error
+    else {
+        return false;
+    };
+    cause
+        .as_database_error()
+        .and_then(|database| database.code())
+        .is_some_and(|code| code == "55P03" || code == "40P01")
+}
+
 /// How long an SQLite writer waits for the lock before giving up.
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 

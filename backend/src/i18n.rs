@@ -163,6 +163,16 @@ messages! {
     AntiCodeFormat => "anti_code_format",
     /// The caller lacks the role for this call.
     Forbidden => "forbidden",
+    /// The account is frozen by an operator: no login (`account_frozen`).
+    AccountFrozen => "account_frozen",
+    /// No account with this id (operator calls).
+    AccountNotFound => "account_not_found",
+    /// Operators' accounts are not frozen through the operator calls.
+    OperatorNotFreezable => "operator_not_freezable",
+    /// An operator froze an account.
+    AccountFrozenDone => "account_frozen_done",
+    /// An operator unfroze an account.
+    AccountUnfrozen => "account_unfrozen",
     /// At most `{max}` API keys.
     ApiKeyLimit => "api_key_limit",
     /// Not an IP address (`{value}`).
@@ -461,6 +471,14 @@ messages! {
     /// The body of a loan instalment overdue (`{loanId}`, `{amount}`, `{coin}`, `{time}`,
     /// `{graceDays}`, `{penalty}`: percent a day).
     NoticeLoanOverdueBody => "notice_loan_overdue_body",
+    /// Subject of the notice of a wallet linked (`{site}`).
+    NoticeWalletLinkedSubject => "notice_wallet_linked_subject",
+    /// Body of the notice of a wallet linked (`{address}`, `{time}`).
+    NoticeWalletLinkedBody => "notice_wallet_linked_body",
+    /// Subject of the notice of a wallet unlinked (`{site}`).
+    NoticeWalletUnlinkedSubject => "notice_wallet_unlinked_subject",
+    /// Body of the notice of a wallet unlinked (`{address}`, `{time}`).
+    NoticeWalletUnlinkedBody => "notice_wallet_unlinked_body",
     // -- end of notify messages --
 
     // The content store (texts in locales/content/; crate::content).
@@ -565,6 +583,27 @@ messages! {
     /// An agent's rates were saved.
     AgentSaved => "agent_saved",
     // -- end of referral messages --
+    /// A visitor opens a support conversation without an e-mail.
+    SupportEmailRequired => "support_email_required",
+    /// A support message without text or image.
+    SupportMessageEmpty => "support_message_empty",
+    /// A support message longer than `{max}` characters.
+    SupportMessageTooLong => "support_message_too_long",
+    /// A support attachment that is not an image.
+    SupportAttachmentNotImage => "support_attachment_not_image",
+    /// A visitor tries to attach a file.
+    SupportAttachmentLogin => "support_attachment_login",
+    /// The support conversation is closed.
+    SupportConversationClosed => "support_conversation_closed",
+    /// No such support conversation (or not the caller's).
+    SupportConversationNotFound => "support_conversation_not_found",
+    /// Another operator answers this conversation.
+    SupportAssignedElsewhere => "support_assigned_elsewhere",
+    /// The away e-mail's subject (`{site}`).
+    SupportReplySubject => "support_reply_subject",
+    /// The away e-mail's body (`{site}`, `{excerpt}`).
+    SupportReplyBody => "support_reply_body",
+    // -- end of support messages --
     /// A merchant application's field is empty or too long.
     MerchantFormInvalid => "merchant_form_invalid",
     /// The user has a pending application or is a merchant already.
@@ -578,6 +617,29 @@ messages! {
     /// The user is not an approved merchant.
     NotAMerchant => "not_a_merchant",
     // -- end of merchant messages --
+
+    // Wallets, Sign-In with Ethereum (texts in locales/wallet/).
+    /// Not an Ethereum address (`0x` and 40 hex digits, mixed case only as its checksum).
+    WalletAddressInvalid => "wallet_address_invalid",
+    /// The signed message's challenge is unknown, used, expired or another's.
+    WalletChallengeExpired => "wallet_challenge_expired",
+    /// The signed text is not the message this server issued.
+    WalletMessageAltered => "wallet_message_altered",
+    /// The signature is malformed or not the wallet's the message names.
+    WalletSignatureInvalid => "wallet_signature_invalid",
+    /// No account is linked to the signing wallet.
+    WalletNotLinked => "wallet_not_linked",
+    /// The wallet is linked to another account.
+    WalletTaken => "wallet_taken",
+    /// The wallet was linked.
+    WalletLinked => "wallet_linked",
+    /// The wallet was unlinked.
+    WalletUnlinked => "wallet_unlinked",
+    /// The statement of a sign-in message (`{site}`); one line.
+    WalletStatementLogin => "wallet_statement_login",
+    /// The statement of a link message (`{site}`); one line.
+    WalletStatementLink => "wallet_statement_link",
+    // -- end of wallet messages --
 }
 
 /// The violation codes of wasm-core's input rules, each a key in `locales/rules/`.
@@ -715,6 +777,7 @@ macro_rules! locale_files {
         [$(($code, &[
             include_str!(concat!("../locales/", $code, ".json")),
             include_str!(concat!("../locales/account/", $code, ".json")),
+            include_str!(concat!("../locales/account_status/", $code, ".json")),
             include_str!(concat!("../locales/kyc/", $code, ".json")),
             include_str!(concat!("../locales/rules/", $code, ".json")),
             include_str!(concat!("../locales/security/", $code, ".json")),
@@ -730,7 +793,9 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/earn/", $code, ".json")),
             include_str!(concat!("../locales/loans/", $code, ".json")),
             include_str!(concat!("../locales/referral/", $code, ".json")),
+            include_str!(concat!("../locales/support/", $code, ".json")),
             include_str!(concat!("../locales/merchants/", $code, ".json")),
+            include_str!(concat!("../locales/wallet/", $code, ".json")),
         ])),*]
     };
 }

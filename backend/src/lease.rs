@@ -1,7 +1,10 @@
 //! Which instance runs a periodic job: a [`Lease`] taken before each batch. [`DbLease`] is a
 //! `job_lease` row taken or renewed by one conditional update while it is free, expired or
 //! already this instance's, so of several instances exactly one holds it at a time; one that
-//! stops lets it expire. (A message-bus lease can replace it behind the same trait.)
+//! stops lets it expire. In cluster mode [`for_job`] gives the NATS lease
+//! ([`crate::cluster::NatsLease`]) behind the same trait instead.
+
+use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 use sea_orm::{
@@ -11,10 +14,49 @@ use sea_orm::{
 };
 
 use crate::clock::now_ms;
+use crate::cluster::{Bus, NatsLease};
 use crate::entity::job_lease;
+
+/// The lease of job `name` for this instance, lasting `ttl_ms` from each renewal: on the cluster's
+/// bus in cluster mode (`bus` given), a `job_lease` row otherwise.
+pub fn for_job(
+    db: &DatabaseConnection,
+    bus: Option<&Arc<Bus>>,
+    name: &'static str,
+    ttl_ms: i64,
+) -> Arc<dyn Lease> {
+    match bus {
+        Some(bus) => Arc::new(NatsLease::new(bus.clone(), name, ttl_ms)),
+        None => Arc::new(DbLease::new(db.clone(), name).with_ttl(ttl_ms)),
+    }
+}
+
+/// The lease of a singleton that runs unleased on its only instance outside cluster mode (the
+/// market simulator, the seconds settlement, funding rounds, tick retention): a NATS lease in
+/// cluster mode, `None` otherwise.
+pub fn in_cluster(
+    bus: Option<&Arc<Bus>>,
+    name: &'static str,
+    ttl_ms: i64,
+) -> Option<Arc<dyn Lease>> {
+    bus.map(|bus| Arc::new(NatsLease::new(bus.clone(), name, ttl_ms)) as Arc<dyn Lease>)
+}
 
 /// How long a lease lasts without renewal, unless [`DbLease::with_ttl`] says otherwise.
 pub const LEASE_MS: i64 = 60_000;
+
+/// Whether this instance may run a singleton guarded by `lease` (`job` names it in the log):
+/// always without one (a lone instance), while it holds the lease otherwise; a failure to ask
+/// counts as not holding it.
+pub async fn holds(lease: Option<&Arc<dyn Lease>>, job: &str) -> bool {
+    match lease {
+        None => true,
+        Some(lease) => lease.acquire().await.unwrap_or_else(|error| {
+            tracing::warn!(%error, job, "lease");
+            false
+        }),
+    }
+}
 
 /// A job's lease.
 pub trait Lease: Send + Sync {

@@ -6,7 +6,8 @@
 //! the dependencies it uses); `config` reads the configuration; `db` opens the database; `entity`
 //! holds the tables; `http` the envelope, middleware and the one mapping of a [`refusal::Refusal`]
 //! to an HTTP status; `refusal` why a call was refused, with no HTTP in it; `number` the strict
-//! reading of numbers users type; `paging` the bounds of every list; `clock` the time; `lease` the
+//! reading of numbers users type; `paging` the bounds of every list; `clock` the time; `cluster` the
+//! NATS connection and leases of cluster mode; `lease` the
 //! leases that keep a periodic job on one instance; `i18n` the languages and messages; `notify` the
 //! security and money e-mails. Each domain folder (`user`, `security`, `kyc`, `admin`, `funds`,
 //! `market`, `spot`, `futures`, `seconds`, `common`, `content`, `earn`, `loans`) has its handlers
@@ -16,6 +17,7 @@
 pub mod admin;
 pub mod app;
 pub mod clock;
+pub mod cluster;
 pub mod common;
 pub mod config;
 pub mod content;
@@ -39,5 +41,7 @@ pub mod refusal;
 pub mod seconds;
 pub mod security;
 pub mod spot;
+pub mod support;
 pub mod tiers;
 pub mod user;
+pub mod wallet;

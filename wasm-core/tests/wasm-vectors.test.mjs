@@ -1,6 +1,8 @@
-// Runs the JSON vectors of tests/vectors/ against the wasm build (wasm-core/pkg-node, made by
-// scripts/build-wasm.sh) and requires exactly the results of the native run (tests/vectors.rs):
-// the same return values, and the same {code, key, params} payloads thrown as plain objects.
+// Runs the JSON vectors of tests/vectors/ against the wasm builds (wasm-core/pkg-node and
+// wasm-core/pkg-earn-loan-node, made by scripts/build-wasm.sh) and requires exactly the results of
+// the native run (tests/vectors.rs): the same return values, and the same {code, key, params}
+// payloads thrown as plain objects. Each export is in one of the two modules: the earn and loan ones
+// (vector files earn-*, loan-*) in the earn-loan module only, every other in the main module only.
 // A class's cases (an export called with `new`) give its constructor's arguments as "construct" and
 // then "method" and its "args"; whichever step throws gives the case's error. A buffer class's
 // cases (KlineBuffer) also give "write", numbers to write into its typed-array views (views of wasm
@@ -15,9 +17,13 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const vectorsDir = join(here, 'vectors');
-const pkgEntry = join(here, '..', 'pkg-node', 'wasm_core.js');
+/** The two modules' Node.js builds. */
+const MODULES = {
+  main: join(here, '..', 'pkg-node', 'wasm_core.js'),
+  'earn-loan': join(here, '..', 'pkg-earn-loan-node', 'wasm_core_earn_loan.js'),
+};
 
-function loadWasm() {
+function loadWasm(pkgEntry) {
   assert.ok(
     existsSync(pkgEntry),
     `${pkgEntry} is missing: run scripts/build-wasm.sh first`,
@@ -36,21 +42,40 @@ function loadVectorFiles() {
   }));
 }
 
-const wasm = loadWasm();
+/** The module a vector file's export belongs in. */
+function moduleOf(fileName) {
+  return /^(earn|loan)-/.test(fileName) ? 'earn-loan' : 'main';
+}
+
+const modules = Object.fromEntries(Object.entries(MODULES).map(([name, entry]) => [name, loadWasm(entry)]));
 const vectorFiles = loadVectorFiles();
-// Every function the wasm build exports must have vectors (the native run checks the same for its
+/** The functions (and classes) each module exports. */
+const EXPORTS = Object.fromEntries(
+  Object.entries(modules).map(([name, module]) => [name, Object.keys(module).filter((key) => typeof module[key] === 'function')]),
+);
+// Every function a wasm build exports must have vectors (the native run checks the same for its
 // adapters, so an export missing on either side fails one of the two runs).
-const FUNCTIONS = Object.keys(wasm).filter((name) => typeof wasm[name] === 'function');
+const FUNCTIONS = Object.values(EXPORTS).flat();
 
 test('every export has a vector file', () => {
   const covered = new Set(vectorFiles.map((file) => file.function));
   assert.deepEqual(FUNCTIONS.filter((name) => !covered.has(name)), []);
-  assert.ok(FUNCTIONS.length > 0, 'the wasm build exports no function');
+  for (const [name, list] of Object.entries(EXPORTS)) assert.ok(list.length > 0, `the ${name} module exports no function`);
+});
+
+test('each export is in its own module only: earn and loan in earn-loan, the rest in main', () => {
+  for (const file of vectorFiles) {
+    const home = moduleOf(file.name);
+    for (const [name, list] of Object.entries(EXPORTS)) {
+      assert.equal(list.includes(file.function), name === home, `${file.function} (${file.name}) ${name === home ? 'missing from' : 'also in'} the ${name} module`);
+    }
+  }
 });
 
 for (const file of vectorFiles) {
   test(`${file.name}: ${file.function}`, () => {
-    assert.ok(FUNCTIONS.includes(file.function), `unknown function ${file.function}`);
+    const wasm = modules[moduleOf(file.name)];
+    assert.ok(typeof wasm[file.function] === 'function', `unknown function ${file.function}`);
     assert.ok(Array.isArray(file.cases) && file.cases.length > 0, 'no cases');
     for (const [index, testCase] of file.cases.entries()) {
       const isMethod = Object.hasOwn(testCase, 'construct');

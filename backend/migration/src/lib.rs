@@ -23,6 +23,11 @@ mod m20261201_000030_create_content;
 mod m20261202_000010_create_loans;
 mod m20261202_000020_create_referral;
 mod m20261203_000010_create_tiers_merchants;
+mod m20261203_000020_create_support;
+mod m20261203_000060_user_frozen;
+mod m20261203_000070_funding_once;
+mod m20261203_000080_wallet;
+mod m20261203_000100_market_owner;
 
 /// Every migration, in the order it is applied.
 pub struct Migrator;
@@ -51,6 +56,11 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000010_create_loans::Migration),
             Box::new(m20261202_000020_create_referral::Migration),
             Box::new(m20261203_000010_create_tiers_merchants::Migration),
+            Box::new(m20261203_000020_create_support::Migration),
+            Box::new(m20261203_000060_user_frozen::Migration),
+            Box::new(m20261203_000070_funding_once::Migration),
+            Box::new(m20261203_000080_wallet::Migration),
+            Box::new(m20261203_000100_market_owner::Migration),
         ]
     }
 }

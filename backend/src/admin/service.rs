@@ -245,6 +245,8 @@ mod tests {
             lang: None,
             created_at: 0,
             updated_at: 0,
+            frozen_at: None,
+            wallet_address: None,
         };
         assert_eq!(
             require_operator(&user).unwrap_err().kind,

@@ -27,17 +27,20 @@ use crate::funds::conversion_api::ConversionApi;
 use crate::funds::deposits_api::DepositApi;
 use crate::funds::reports_api::ReportsApi;
 use crate::funds::withdrawals_api::WithdrawalApi;
+use crate::futures::engine as funding;
 use crate::http::headers::security_headers;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
 use crate::http::static_files::WebappFiles;
 use crate::kyc::api::KycApi;
 use crate::kyc::files::LinkKey;
+use crate::lease;
 use crate::market::{
     MarketHub,
     api::MarketApi,
-    simulator,
+    retention, simulator, simulator_owner,
     ws::{business_notice, market_channel},
 };
+use crate::seconds::engine as seconds_engine;
 use crate::security::api::SecurityApi;
 use crate::spot::api::SpotApi;
 use crate::user::{
@@ -77,27 +80,58 @@ pub struct AppState {
     pub loan_events: crate::loans::LoanEvents,
     /// The VIP set the spot and futures engines discount fees by.
     pub fee_discounts: Arc<crate::tiers::FeeDiscounts>,
+    /// The support chat's live messages and who is connected.
+    pub support: crate::support::SupportHub,
+    /// Where live events go beyond this process (cluster mode: NATS).
+    pub fanout: crate::cluster::Fanout,
 }
 
 impl AppState {
-    /// `endpoint` with every dependency registered as its own request data (`Data<&T>`).
+    /// `endpoint` with every dependency registered as its own request data (`Data<&T>`), in one
+    /// layer: a layer per dependency nests the endpoint type so deep that the compiler's query
+    /// depth overflows in release builds.
     pub fn register<E: Endpoint>(&self, endpoint: E) -> impl Endpoint + use<E> {
-        endpoint
-            .data(self.db.clone())
-            .data(self.hub.clone())
-            .data(self.config.clone())
-            .data(self.mailer.clone())
-            .data(self.limiter.clone())
-            .data(self.link_key.clone())
-            .data(self.spot.clone())
-            .data(self.kline_cache.clone())
-            .data(self.seconds.clone())
-            .data(self.futures.clone())
-            .data(self.futures.clone() as Arc<dyn crate::funds::service::BucketClaims>)
-            .data(self.clock.clone())
-            .data(self.earn.clone())
-            .data(self.loan_events.clone())
-            .data(self.fee_discounts.clone())
+        WithDependencies {
+            inner: endpoint,
+            state: self.clone(),
+        }
+    }
+
+    /// Puts every dependency into `extensions`, each under its own type.
+    fn insert_into(&self, extensions: &mut poem::http::Extensions) {
+        extensions.insert(self.db.clone());
+        extensions.insert(self.hub.clone());
+        extensions.insert(self.config.clone());
+        extensions.insert(self.mailer.clone());
+        extensions.insert(self.limiter.clone());
+        extensions.insert(self.link_key.clone());
+        extensions.insert(self.spot.clone());
+        extensions.insert(self.kline_cache.clone());
+        extensions.insert(self.seconds.clone());
+        extensions.insert(self.futures.clone());
+        extensions.insert(self.futures.clone() as Arc<dyn crate::funds::service::BucketClaims>);
+        extensions.insert(self.clock.clone());
+        extensions.insert(self.earn.clone());
+        extensions.insert(self.loan_events.clone());
+        extensions.insert(self.fee_discounts.clone());
+        extensions.insert(self.support.clone());
+        extensions.insert(self.fanout.clone());
+    }
+}
+
+/// An endpoint whose requests carry every dependency of [`AppState`] as request data.
+struct WithDependencies<E> {
+    inner: E,
+    state: AppState,
+}
+
+impl<E: Endpoint> Endpoint for WithDependencies<E> {
+    type Output = E::Output;
+
+    async fn call(&self, mut req: poem::Request) -> poem::Result<Self::Output> {
+        self.state.insert_into(req.extensions_mut());
+        // A session ended by this request is announced through this instance's fanout.
+        crate::user::session_cache::in_scope(self.state.fanout.clone(), self.inner.call(req)).await
     }
 }
 
@@ -131,6 +165,12 @@ pub type DomainApis = (
         crate::tiers::api::TiersApi,
         crate::merchants::api::MerchantsApi,
         crate::merchants::admin_api::AdminMerchantsApi,
+        crate::support::api::SupportApi,
+        crate::admin::support_api::AdminSupportApi,
+        crate::admin::accounts_api::AdminAccountsApi,
+        crate::market::user_coin_api::UserCoinApi,
+        // The 16th: a new inner tuple (poem-openapi has no 1-tuple; `()` holds the next place).
+        (crate::wallet::api::WalletApi, ()),
     ),
 );
 
@@ -165,6 +205,11 @@ pub fn api_service() -> OpenApiService<DomainApis, ()> {
                 crate::tiers::api::TiersApi,
                 crate::merchants::api::MerchantsApi,
                 crate::merchants::admin_api::AdminMerchantsApi,
+                crate::support::api::SupportApi,
+                crate::admin::support_api::AdminSupportApi,
+                crate::admin::accounts_api::AdminAccountsApi,
+                crate::market::user_coin_api::UserCoinApi,
+                (crate::wallet::api::WalletApi, ()),
             ),
         ),
         "Kestrel Exchange API",
@@ -200,6 +245,14 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at("/ws/market/:client_id", get(market_channel))
         .at("/ws/business/notice", get(business_notice))
         .at("/ws/user/push/:user_id", get(user_channel::user_push))
+        .at(
+            "/ws/support/customer",
+            get(crate::support::ws::customer_channel),
+        )
+        .at(
+            "/ws/support/operator",
+            get(crate::support::ws::operator_channel),
+        )
         .nest("/", webapp);
     state
         .register(routes)
@@ -223,6 +276,12 @@ pub enum StartError {
     /// The mail sender is missing or misconfigured.
     #[error(transparent)]
     Mailer(#[from] MailerError),
+    /// Cluster mode is misconfigured (a NATS URL without PostgreSQL).
+    #[error(transparent)]
+    Cluster(#[from] crate::config::ConfigError),
+    /// The cluster's NATS server could not be reached.
+    #[error(transparent)]
+    Bus(#[from] crate::cluster::BusError),
     /// The address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
@@ -244,10 +303,24 @@ pub struct App {
 
 /// Opens the database, starts the market simulator and the HTTP server.
 pub async fn start(config: Config) -> Result<App, StartError> {
+    config.cluster.check(&config.effective_database_url())?;
+    // Cluster mode: every singleton below takes its lease on the bus (docs/operations.md).
+    let bus = if config.cluster.enabled() {
+        Some(crate::cluster::Bus::connect(&config.cluster).await?)
+    } else {
+        None
+    };
+    let bus = bus.as_ref();
     let mailer = Arc::new(Mailer::from_config(&config)?);
     let db = crate::db::connect(&config).await?;
     let hub = Arc::new(MarketHub::new());
     let (shutdown, shutdown_rx) = watch::channel(false);
+    // Cluster mode: the live channels and the session signal go through NATS (cluster/fanout.rs).
+    let fanout = match bus {
+        Some(bus) => crate::cluster::Fanout::start(bus, hub.clone(), shutdown_rx.clone()).await?,
+        None => crate::cluster::Fanout::local(),
+    };
+    hub.share_through(fanout.clone());
     crate::content::seed::run(&db).await?;
     tokio::spawn(crate::content::announcer::run(
         db.clone(),
@@ -271,6 +344,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         security_percent,
         fee_discounts.clone(),
         shutdown_rx.clone(),
+        bus.cloned(),
     )
     .await?;
     if crate::db::is_sqlite_file(&config.effective_database_url()) {
@@ -284,13 +358,19 @@ pub async fn start(config: Config) -> Result<App, StartError> {
             shutdown_rx.clone(),
         ));
     }
-    let seconds = crate::seconds::SecondsEngine::start(db.clone(), shutdown_rx.clone()).await?;
+    let seconds = crate::seconds::SecondsEngine::start(
+        db.clone(),
+        lease::in_cluster(bus, seconds_engine::LEASE, seconds_engine::LEASE_MS),
+        shutdown_rx.clone(),
+    )
+    .await?;
     let futures = crate::futures::FuturesRegistry::start(
         db.clone(),
         hub.clone(),
         config.futures.clone(),
         security_percent,
         fee_discounts.clone(),
+        lease::in_cluster(bus, funding::FUNDING_LEASE, funding::FUNDING_LEASE_MS),
         shutdown_rx.clone(),
     )
     .await?;
@@ -299,9 +379,30 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         db.clone(),
         crate::db::connect_writer(&config, &db).await?,
         clock.clone(),
+        lease::for_job(&db, bus, crate::earn::payout::JOB, lease::LEASE_MS),
         shutdown_rx.clone(),
     );
-    let simulator = if config.simulator.enabled {
+    let simulator = if config.simulator.enabled && bus.is_some() {
+        tokio::spawn(retention::run(
+            db.clone(),
+            config.simulator.tick_retention_days,
+            lease::in_cluster(bus, retention::LEASE, retention::LEASE_MS),
+            shutdown_rx.clone(),
+        ));
+        Some(tokio::spawn(simulator_owner::run(
+            config.simulator.clone(),
+            lease::for_job(
+                &db,
+                bus,
+                simulator_owner::LEASE,
+                simulator_owner::lease_ttl_ms(&config.simulator),
+            ),
+            Arc::new(crate::spot::registry::SpotQuoteSink(spot.clone())),
+            db.clone(),
+            hub.clone(),
+            shutdown_rx.clone(),
+        )))
+    } else if config.simulator.enabled {
         let pairs = simulator::load_pairs(&db).await?;
         let mut simulator = simulator::Simulator::start(
             pairs,
@@ -315,37 +416,46 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         if crate::db::is_sqlite_file(&config.effective_database_url()) {
             simulator = simulator.with_write_turn(spot.write_turn());
         }
-        tokio::spawn(crate::market::retention::run(
+        tokio::spawn(retention::run(
             db.clone(),
             config.simulator.tick_retention_days,
+            None,
             shutdown_rx.clone(),
         ));
-        Some(tokio::spawn(simulator.run(
-            db.clone(),
-            hub.clone(),
-            shutdown_rx.clone(),
-        )))
+        let run = simulator.run(db.clone(), hub.clone(), shutdown_rx.clone());
+        Some(tokio::spawn(async move {
+            run.await;
+        }))
     } else {
         None
     };
 
     let loan_events = crate::loans::LoanEvents::default();
+    fanout.share_user_events(spot.subscribe_user_events());
+    fanout.share_user_events(seconds.subscribe_user_events());
+    fanout.share_user_events(futures.subscribe_user_events());
+    fanout.share_user_events(earn.subscribe_user_events());
+    fanout.share_user_events(loan_events.subscribe());
     tokio::spawn(crate::loans::sweep::run(
         db.clone(),
         loan_events.clone(),
         config.loans.clone(),
         clock.clone(),
-        Arc::new(crate::lease::DbLease::new(
-            db.clone(),
-            crate::loans::sweep::LEASE,
-        )),
+        lease::for_job(&db, bus, crate::loans::sweep::LEASE, lease::LEASE_MS),
         shutdown_rx.clone(),
     ));
     if config.referral.enabled {
         tokio::spawn(crate::referral::batch::run(
             db.clone(),
             crate::referral::batch::Settings::new(&config.referral, security_percent),
+            Duration::from_secs(config.referral.batch_every_secs),
             clock.clone(),
+            lease::for_job(
+                &db,
+                bus,
+                crate::referral::batch::JOB,
+                crate::referral::batch::LEASE_MS,
+            ),
             shutdown_rx.clone(),
         ));
     }
@@ -357,6 +467,12 @@ pub async fn start(config: Config) -> Result<App, StartError> {
             config.tiers.clone(),
             fee_discounts.clone(),
             clock.clone(),
+            lease::for_job(
+                &db,
+                bus,
+                crate::tiers::job::JOB,
+                crate::tiers::job::lease_ttl_ms(&config.tiers),
+            ),
             shutdown_rx.clone(),
         ));
     }
@@ -389,7 +505,14 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         per_ip_hour: Limit::per_secs(security.codes_per_ip_hour.max(1), 3600),
         ..CodeLimits::default()
     };
-    let limiter = Arc::new(RateLimiter::with_code_limits(code_limits(&config.security)));
+    let limiter = Arc::new(
+        RateLimiter::with_code_limits(code_limits(&config.security)).shared_through(bus.map(
+            |bus| {
+                Arc::new(crate::cluster::NatsCounts::new(bus.clone()))
+                    as Arc<dyn crate::user::rate_limit::SharedCounts>
+            },
+        )),
+    );
     let state = AppState {
         db,
         hub,
@@ -405,6 +528,8 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         earn,
         loan_events,
         fee_discounts,
+        support: crate::support::SupportHub::default(),
+        fanout,
     };
     let endpoint = routes(state.clone()).into_endpoint();
     let mut stop = shutdown_rx;

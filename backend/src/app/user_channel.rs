@@ -27,8 +27,15 @@
 //!   decided or a loan's status changes (repaid, deducted, overdue, settled), and `{"type":
 //!   "loan_notice", "data": {"loanId", "kind", "instalment", "amount", "coin", "dueTime"}, "ts"}`
 //!   with every reminder (`kind` `due_soon`) and overdue notice (`overdue`) the e-mail also carries.
-//! - The session is checked again on every refresh: once revoked or expired the socket is closed
-//!   with code 4401 (`session ended`). A client silent for 60 s is closed.
+//! - The session is checked again on every refresh (every second), and at once when a session of
+//!   the user ends on any instance (the revocation signal of [`crate::cluster::Fanout`]; in
+//!   cluster mode the channel also carries the user's events produced on other instances): once it
+//!   ended the socket gets
+//!   `{"type": "USER_STATUS", "data": {"status"}, "ts"}` — `status` `frozen` (an operator froze
+//!   the account), `session_revoked` (logged out, removed from the device list, or ended by a
+//!   password change) or `session_expired` — and is closed with code 4401 (`session ended`). The
+//!   spec lists USER_STATUS among the market channel's kinds; being about one user, it is
+//!   delivered here, like POSITION and SETTLEMENT. A client silent for 60 s is closed.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -154,6 +161,11 @@ fn au_message(figures: &AccountFigures) -> String {
     .to_string()
 }
 
+/// The `USER_STATUS` message sent before the channel closes because the session ended.
+fn user_status_message(ended: session::Ended) -> String {
+    json!({"type": "USER_STATUS", "data": {"status": ended.status()}, "ts": now_ms()}).to_string()
+}
+
 /// Upgrades to the user channel of `{userId}` for that user's own session only.
 #[handler]
 // A handler takes one argument per extractor: each dependency, header, path and body.
@@ -170,6 +182,7 @@ pub async fn user_push(
     Data(earn): Data<&Arc<crate::earn::EarnEngine>>,
     Data(loans): Data<&crate::loans::LoanEvents>,
     Data(config): Data<&Arc<Config>>,
+    Data(fanout): Data<&crate::cluster::Fanout>,
 ) -> poem::Response {
     let Some((token, source)) = token_of(req) else {
         return StatusCode::UNAUTHORIZED.into_response();
@@ -186,6 +199,7 @@ pub async fn user_push(
     let (spot, seconds, futures) = (spot.clone(), seconds.clone(), futures.clone());
     let earn = earn.clone();
     let loans = loans.clone();
+    let fanout = fanout.clone();
     ws.on_upgrade(move |socket| async move {
         let (mut sink, mut stream) = socket.split();
         let mut refresh = tokio::time::interval(REFRESH_EVERY);
@@ -198,6 +212,9 @@ pub async fn user_push(
         let mut futures_events = futures.subscribe_user_events();
         let mut earn_events = earn.subscribe_user_events();
         let mut loan_events = loans.subscribe();
+        // Other instances' events for this user (cluster mode; never any in one process).
+        let mut remote_events = fanout.subscribe_remote_user_events();
+        let mut sessions_ended = fanout.subscribe_sessions_ended();
         loop {
             let text = tokio::select! {
                 event = async {
@@ -207,6 +224,7 @@ pub async fn user_push(
                         event = futures_events.recv() => event,
                         event = earn_events.recv() => event,
                         event = loan_events.recv() => event,
+                        event = remote_events.recv() => event,
                     }
                 } => match event {
                     Ok(event) if event.user_id == user_id => event.text.to_string(),
@@ -234,10 +252,21 @@ pub async fn user_push(
                         continue;
                     }
                 },
+                // A session of this user ended (here or on another instance): check at once.
+                ended = sessions_ended.recv() => {
+                    if !matches!(ended, Ok(ended) if ended == user_id) {
+                        continue;
+                    }
+                    refresh.reset_immediately();
+                    continue;
+                }
                 _ = refresh.tick() => {
                     match session::authenticate(&db, &token).await {
                         Ok(Some(_)) => {}
                         Ok(None) => {
+                            // Why it ended, so that the page can say so before it signs out.
+                            let ended = session::ended(&db, &token).await.unwrap_or(session::Ended::Expired);
+                            let _ = tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text(user_status_message(ended)))).await;
                             let _ = sink
                                 .send(Message::Close(Some((CloseCode::from(SESSION_ENDED), "session ended".into()))))
                                 .await;

@@ -144,3 +144,57 @@ fn an_unknown_key_in_the_file_is_an_error() {
         Err(ConfigError::Parse { .. })
     ));
 }
+
+#[test]
+fn referral_switches_and_period_come_from_the_environment() {
+    let defaults = Config::load_from(None, |_| None).unwrap().referral;
+    assert!(defaults.withhold_same_address && defaults.withhold_unverified);
+    assert_eq!(defaults.batch_every_secs, 60);
+    let config = Config::load_from(None, |name| match name {
+        "EXCHANGE_REFERRAL_WITHHOLD_SAME_ADDRESS" => Some("false".into()),
+        "EXCHANGE_REFERRAL_BATCH_EVERY_SECS" => Some("5".into()),
+        _ => None,
+    })
+    .unwrap();
+    assert!(!config.referral.withhold_same_address);
+    assert!(config.referral.withhold_unverified);
+    assert_eq!(config.referral.batch_every_secs, 5);
+    for (name, bad) in [
+        ("EXCHANGE_REFERRAL_WITHHOLD_UNVERIFIED", "no"),
+        ("EXCHANGE_REFERRAL_BATCH_EVERY_SECS", "0"),
+        ("EXCHANGE_REFERRAL_BATCH_EVERY_SECS", "soon"),
+    ] {
+        let error = Config::load_from(None, |n| (n == name).then(|| bad.to_owned()));
+        assert!(error.is_err(), "{name}={bad} was accepted");
+    }
+}
+
+#[test]
+fn cluster_mode_comes_from_the_environment_and_needs_postgresql() {
+    let postgres = Config::load_from(None, |name| match name {
+        "EXCHANGE_NATS_URL" => Some("nats://127.0.0.1:4222".into()),
+        "EXCHANGE_INSTANCE" => Some("node-1".into()),
+        "DATABASE_URL" => Some("postgres://x@localhost/db".into()),
+        _ => None,
+    })
+    .unwrap();
+    assert!(postgres.cluster.enabled());
+    assert_eq!(postgres.cluster.instance_name(), "node-1");
+    assert!(!Config::default().cluster.enabled());
+
+    let sqlite = Config::load_from(None, |name| match name {
+        "EXCHANGE_NATS_URL" => Some("nats://127.0.0.1:4222".into()),
+        _ => None,
+    });
+    assert!(
+        matches!(&sqlite, Err(ConfigError::Cluster(message)) if message.contains("PostgreSQL")),
+        "{sqlite:?}"
+    );
+
+    let unnamed = ClusterConfig::default().instance_name();
+    assert_ne!(
+        unnamed,
+        ClusterConfig::default().instance_name(),
+        "a random suffix"
+    );
+}

@@ -152,7 +152,8 @@ pub async fn run(
                 continue;
             }
             if let Some(notice) = notice(&entry, &texts, &vars) {
-                hub.publish_notice("ANNOUNCEMENT", &notice);
+                // Every instance finds the publication in the database: pushed here only.
+                hub.publish_notice_here("ANNOUNCEMENT", &notice);
             }
         }
         pushed.retain(|_, at| *at >= since);

@@ -53,14 +53,15 @@ pub struct EarnEngine {
 
 impl EarnEngine {
     /// The engine over `db` (batches written through `writer`), reading days from `clock`, and its
-    /// periodic task, stopped by `shutdown`.
+    /// periodic task, run while this instance holds `lease` (job [`payout::JOB`]), stopped by
+    /// `shutdown`.
     pub fn start(
         db: DatabaseConnection,
         writer: Writer,
         clock: Clock,
+        lease: Arc<dyn crate::lease::Lease>,
         shutdown: watch::Receiver<bool>,
     ) -> Arc<Self> {
-        let lease = Arc::new(crate::lease::DbLease::new(db.clone(), payout::JOB));
         let engine = Arc::new(Self {
             db,
             writer,

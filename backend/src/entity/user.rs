@@ -48,6 +48,12 @@ pub struct Model {
     pub created_at: i64,
     /// Last change, Unix milliseconds.
     pub updated_at: i64,
+    /// When an operator froze the account (no login, sessions ended), Unix milliseconds; `None`
+    /// while it is not frozen.
+    pub frozen_at: Option<i64>,
+    /// The EIP-55 checksummed address of the Ethereum wallet linked for Sign-In with Ethereum
+    /// (`crate::wallet`); unique; `None` while none is linked.
+    pub wallet_address: Option<String>,
 }
 
 /// Relations are followed by id in the services.

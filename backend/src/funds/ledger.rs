@@ -25,16 +25,15 @@ use std::time::Duration;
 
 use rust_decimal::Decimal;
 use sea_orm::{
-    ActiveModelTrait,
-    ActiveValue::Set,
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait,
-    QueryFilter, QueryOrder, QuerySelect, TransactionTrait,
-    sea_query::{Expr, OnConflict},
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, TransactionTrait,
+    sea_query::Expr,
 };
 
 use crate::entity::{idempotency_record, journal_entry, journal_posting, ledger_account};
 use crate::refusal::Refusal;
 
+mod accounts;
 pub mod batch;
 
 /// Attempts of a transaction that lost a race before giving up.
@@ -735,8 +734,21 @@ pub async fn post_within(
     txn: &DatabaseTransaction,
     entry: &NewEntry,
 ) -> Result<Posted, LedgerError> {
+    post_within_with(txn, entry, &no_extra).await
+}
+
+/// [`post_within`] with `extra` run after the entry's row and before its postings (see
+/// [`Extra`]). The postings lock their accounts' rows until the commit; a caller that writes many
+/// rows carrying the entry's id writes them here, so that those locks (the fee income account's,
+/// which every fill also moves) are held only for the postings and the commit.
+pub async fn post_within_with(
+    txn: &DatabaseTransaction,
+    entry: &NewEntry,
+    extra: &impl Extra,
+) -> Result<Posted, LedgerError> {
     let net = check(entry)?;
     let row = insert_entry(txn, entry).await?;
+    extra(txn, row.id, entry).await?;
     let balances = apply_postings(txn, row.id, entry, &net)
         .await?
         .ok_or(LedgerError::LostRace)?;
@@ -777,9 +789,11 @@ async fn apply_postings(
     let mut balances = BTreeMap::new();
     let mut running = BTreeMap::new();
     let mut account_ids = BTreeMap::new();
-    // BTreeMap order: every entry locks its accounts in the same order (no deadlocks).
+    let mut rows = accounts::lock_accounts(txn, net, now).await?;
     for ((account, asset), delta) in net {
-        let stored = account_row(txn, *account, asset, now).await?;
+        let stored = rows
+            .remove(&(*account, asset.clone()))
+            .ok_or_else(|| DbErr::RecordNotFound("a ledger account just locked".into()))?;
         let before = parse(&stored.balance);
         let after = before + *delta;
         let may_go_negative =
@@ -830,68 +844,8 @@ async fn apply_postings(
             ..Default::default()
         });
     }
-    journal_posting::Entity::insert_many(rows).exec(txn).await?;
+    crate::db::insert_in_chunks(txn, rows).await?;
     Ok(Some(balances))
-}
-
-/// The row of `account` in `asset`, created (at zero) when it does not exist yet.
-async fn account_row(
-    db: &impl ConnectionTrait,
-    account: AccountRef,
-    asset: &str,
-    now: i64,
-) -> Result<ledger_account::Model, DbErr> {
-    if let Some(found) = account_query(account, asset).one(db).await? {
-        return Ok(found);
-    }
-    new_account(account, asset, now)
-        .exec_without_returning(db)
-        .await?;
-    account_query(account, asset)
-        .one(db)
-        .await?
-        .ok_or_else(|| DbErr::RecordNotFound("ledger account just created".into()))
-}
-
-/// The query of `account` in `asset`. `FOR UPDATE` on PostgreSQL (SQLite has no row locks and
-/// takes the database's write lock instead): the row stays locked until the transaction ends, so
-/// a compare-and-swap of its balance does not lose to a concurrent writer of a hot account (the
-/// house fee account every market credits) — the second writer waits, then reads the new balance.
-fn account_query(account: AccountRef, asset: &str) -> sea_orm::Select<ledger_account::Entity> {
-    ledger_account::Entity::find()
-        .filter(ledger_account::Column::Owner.eq(account.owner()))
-        .filter(ledger_account::Column::Asset.eq(asset))
-        .filter(ledger_account::Column::Bucket.eq(account.bucket_name()))
-        .lock_exclusive()
-}
-
-/// The insert of `account` in `asset` at zero, which does nothing where it exists already (a
-/// concurrent writer created it first).
-fn new_account(
-    account: AccountRef,
-    asset: &str,
-    now: i64,
-) -> sea_orm::Insert<ledger_account::ActiveModel> {
-    ledger_account::Entity::insert(ledger_account::ActiveModel {
-        owner: Set(account.owner()),
-        user_id: Set(account.user_id()),
-        asset: Set(asset.to_owned()),
-        bucket: Set(account.bucket_name().to_owned()),
-        balance: Set("0".to_owned()),
-        may_go_negative: Set(account.may_go_negative()),
-        version: Set(0),
-        updated_at: Set(now),
-        ..Default::default()
-    })
-    .on_conflict(
-        OnConflict::columns([
-            ledger_account::Column::Owner,
-            ledger_account::Column::Asset,
-            ledger_account::Column::Bucket,
-        ])
-        .do_nothing()
-        .to_owned(),
-    )
 }
 
 fn parse(text: &str) -> Decimal {

@@ -100,6 +100,8 @@ pub struct Shared {
     pub fee_discounts: Arc<crate::tiers::FeeDiscounts>,
     /// The users' channel messages (`POSITION`, `futuresOrder`).
     pub events: broadcast::Sender<Arc<UserEvent>>,
+    /// The funding rounds' lease in cluster mode (`None`: this instance pays every round).
+    pub funding_lease: Option<Arc<dyn crate::lease::Lease>>,
     cross: Mutex<HashMap<i64, HashMap<String, CrossFigures>>>,
     funding: RwLock<HashMap<String, FundingInfo>>,
 }
@@ -172,6 +174,7 @@ impl FuturesRegistry {
         config: FuturesConfig,
         security_percent: Decimal,
         fee_discounts: Arc<crate::tiers::FeeDiscounts>,
+        funding_lease: Option<Arc<dyn crate::lease::Lease>>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Self>, DbErr> {
         let (events, _) = broadcast::channel(USER_EVENTS);
@@ -182,6 +185,7 @@ impl FuturesRegistry {
             security_percent,
             fee_discounts,
             events,
+            funding_lease,
             cross: Mutex::new(HashMap::new()),
             funding: RwLock::new(HashMap::new()),
         });

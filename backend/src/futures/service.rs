@@ -1,6 +1,7 @@
 //! Rules of the futures calls, free of HTTP: requests checked against the symbol's tick and step
 //! (wasm-core's violation codes), turned into engine commands; the reads of orders, positions,
-//! stop orders and funding payments.
+//! stop orders and funding payments; and everything a user has waiting withdrawn at once (a frozen
+//! account's).
 
 use rust_decimal::Decimal;
 use sea_orm::{
@@ -254,6 +255,107 @@ pub async fn stops(
         .iter()
         .map(FuturesStopOrder::from)
         .collect())
+}
+
+/// What [`withdraw_all_of`] withdrew.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Withdrawn {
+    /// Resting limit orders cancelled.
+    pub orders: usize,
+    /// Waiting stop orders cancelled.
+    pub stops: usize,
+    /// Positions whose take-profit and stop-loss prices were cleared.
+    pub take_profit_stop_loss: usize,
+}
+
+/// Withdraws everything `user_id` has waiting in the futures engines — resting limit orders,
+/// waiting stop orders, and the take-profit and stop-loss prices of open positions — each through
+/// its engine's own command, as the user's cancel does (a hold returned by the engine's entry, the
+/// `futuresOrder`, `futuresStop` and `POSITION` messages on the user's channel): what freezing an
+/// account does. The positions stay open, their liquidation price in force. What finished
+/// meanwhile is passed over, and so is what sits on a symbol no longer traded (no engine runs it).
+/// Running it again finds nothing left.
+pub async fn withdraw_all_of(
+    db: &DatabaseConnection,
+    exchange: &FuturesRegistry,
+    user_id: i64,
+) -> Result<Withdrawn, Refusal> {
+    let mut withdrawn = Withdrawn::default();
+    let traded = |symbol: &str| {
+        let running = exchange.rules(symbol).is_ok();
+        if !running {
+            tracing::warn!(%symbol, user_id, "futures orders on a symbol without an engine were left");
+        }
+        running
+    };
+    // A refusal that only says the thing is gone already.
+    let gone = |refusal: &Refusal| matches!(refusal.msg, Msg::OrderNotFound | Msg::NoOpenPosition);
+    let orders = futures_order::Entity::find()
+        .filter(futures_order::Column::UserId.eq(user_id))
+        .filter(futures_order::Column::Status.is_in(["waitDeal", "partDeal"]))
+        .order_by_asc(futures_order::Column::Id)
+        .all(db)
+        .await?;
+    for order in orders.iter().filter(|o| traded(&o.symbol)) {
+        let answer = exchange
+            .ask(&order.symbol, |reply| Command::Cancel {
+                user_id,
+                order_id: order.id,
+                reply,
+            })
+            .await;
+        match answer {
+            Ok(_) => withdrawn.orders += 1,
+            Err(refusal) if gone(&refusal) => {}
+            Err(refusal) => return Err(refusal),
+        }
+    }
+    let stops = futures_stop::Entity::find()
+        .filter(futures_stop::Column::UserId.eq(user_id))
+        .filter(futures_stop::Column::Status.eq("waiting"))
+        .order_by_asc(futures_stop::Column::Id)
+        .all(db)
+        .await?;
+    for stop in stops.iter().filter(|s| traded(&s.symbol)) {
+        let answer = exchange
+            .ask(&stop.symbol, |reply| Command::CancelStop {
+                user_id,
+                stop_id: stop.id,
+                reply,
+            })
+            .await;
+        match answer {
+            Ok(_) => withdrawn.stops += 1,
+            Err(refusal) if gone(&refusal) => {}
+            Err(refusal) => return Err(refusal),
+        }
+    }
+    let armed = futures_position::Entity::find()
+        .filter(futures_position::Column::UserId.eq(user_id))
+        .filter(futures_position::Column::Status.eq("open"))
+        .filter(
+            Condition::any()
+                .add(futures_position::Column::TakeProfit.is_not_null())
+                .add(futures_position::Column::StopLoss.is_not_null()),
+        )
+        .all(db)
+        .await?;
+    for position in armed.iter().filter(|p| traded(&p.symbol)) {
+        let answer = exchange
+            .ask(&position.symbol, |reply| Command::SetTpSl {
+                user_id,
+                take_profit: None,
+                stop_loss: None,
+                reply,
+            })
+            .await;
+        match answer {
+            Ok(_) => withdrawn.take_profit_stop_loss += 1,
+            Err(refusal) if gone(&refusal) => {}
+            Err(refusal) => return Err(refusal),
+        }
+    }
+    Ok(withdrawn)
 }
 
 /// The user's funding payments, newest first.

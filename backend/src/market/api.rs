@@ -285,7 +285,8 @@ pub struct MergeFavouritesRequest {
     pub favourites: Vec<FavouriteEntry>,
 }
 
-fn favourite_entries(list: Vec<favourites::Favourite>) -> Vec<FavouriteEntry> {
+/// The answer shape of a favourites list.
+pub(crate) fn favourite_entries(list: Vec<favourites::Favourite>) -> Vec<FavouriteEntry> {
     list.into_iter()
         .map(|f| FavouriteEntry {
             market: f.market.into(),

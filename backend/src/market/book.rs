@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rust_decimal::{Decimal, RoundingStrategy};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Levels kept on each side.
 pub const BOOK_LEVELS: usize = 50;
@@ -39,8 +39,15 @@ impl Serialize for Level {
     }
 }
 
+impl<'de> Deserialize<'de> for Level {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (price, quantity) = <(Decimal, Decimal)>::deserialize(deserializer)?;
+        Ok(Level { price, quantity })
+    }
+}
+
 /// The whole book at `seq`: bids best (highest) first, asks best (lowest) first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BookSnapshot {
     /// The sequence number of the last diff included.
@@ -139,7 +146,7 @@ impl BookSnapshot {
 }
 
 /// What changed between two books: new, resized and removed (quantity 0) levels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BookDiff {
     /// This diff's sequence number.

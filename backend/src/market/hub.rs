@@ -24,7 +24,7 @@ use std::{
 use std::collections::VecDeque;
 
 use rust_decimal::Decimal;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use wasm_core::kline::{Candle, Interval};
@@ -40,7 +40,7 @@ pub const EVENT_BUFFER: usize = 256;
 pub const CANDLE_BUFFER: usize = 64;
 
 /// 24-hour statistics and last price of one pair.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Ticker {
     /// Last price.
@@ -108,7 +108,7 @@ pub fn ticker_message(symbol: &str, ticker: &Ticker) -> String {
 }
 
 /// Which side took liquidity in a trade.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// A buyer lifted an ask.
@@ -118,7 +118,7 @@ pub enum Side {
 }
 
 /// One trade of a pair.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Trade {
     /// Trade id, increasing per pair.
@@ -197,7 +197,7 @@ pub fn kline_message(kind: &str, symbol: &str, interval: Interval, candle: &Cand
 }
 
 /// Mark and index prices and the top of the book of a pair (the `DETAIL` message).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Detail {
     /// Last trade price.
@@ -244,7 +244,9 @@ pub struct MarketEvent {
     pub channel: &'static str,
     /// The pair (`btcusdt`).
     pub symbol: Arc<str>,
-    /// The depth diff's sequence number (0 for other channels).
+    /// Where the message stands in its pair's sequence, for the channels a snapshot may already
+    /// cover ([`Topic::is_sequenced`]): a depth diff's `seq`, a trade message's newest trade id;
+    /// 0 for other channels.
     pub seq: u64,
     /// The message as an unmasked text frame: the same bytes for every client.
     frame: Box<[u8]>,
@@ -281,15 +283,16 @@ impl MarketEvent {
 /// Messages published together, delivered together: one item of the broadcast.
 pub type Batch = Arc<Published>;
 
-/// The depth `seq`s a client holds, by pair id.
-pub type HeldDepth = [(u16, u64)];
+/// What a client holds of each sequenced topic ([`Topic::is_sequenced`]): the depth `seq` and the
+/// newest trade id, by topic.
+pub type HeldSeqs = [(Topic, u64)];
 
-/// The most kinds of client (subscriptions and depth held) whose write of one batch is kept for
+/// The most kinds of client (subscriptions and sequences held) whose write of one batch is kept for
 /// others of the same kind (see [`Published::written`]).
 const SHARED_WRITES: usize = 64;
 
 /// The messages of one [`Batch`], and the writes built from them for each kind of client: clients
-/// with the same subscriptions that hold the same depth `seq`s get the same bytes, so the first of
+/// with the same subscriptions that hold the same sequences ([`HeldSeqs`]) get the same bytes, so the first of
 /// them builds the write and the others share it (one reference count instead of a copy and a pass
 /// over the batch each). Derefs to the messages.
 #[derive(Debug)]
@@ -303,10 +306,10 @@ pub struct Published {
 struct SharedWrite {
     /// The client's subscriptions as topics (sorted).
     topics: Box<[Topic]>,
-    /// The depth `seq`s it held before the batch, by pair id.
-    depth_before: Box<[(u16, u64)]>,
-    /// The depth `seq`s it holds after it.
-    depth_after: Arc<HeldDepth>,
+    /// The sequences it held before the batch.
+    held_before: Box<HeldSeqs>,
+    /// The sequences it holds after it.
+    held_after: Arc<HeldSeqs>,
     /// The frames it wants, in order.
     bytes: Arc<[u8]>,
 }
@@ -320,38 +323,34 @@ impl Published {
         }
     }
 
-    /// The write already built for a client subscribed to `topics` that holds the depth `seq`s
-    /// `depth`, with the `seq`s it holds after the batch.
-    pub fn written(
-        &self,
-        topics: &[Topic],
-        depth: &[(u16, u64)],
-    ) -> Option<(Arc<[u8]>, Arc<HeldDepth>)> {
+    /// The write already built for a client subscribed to `topics` that holds the sequences
+    /// `held`, with the sequences it holds after the batch.
+    pub fn written(&self, topics: &[Topic], held: &HeldSeqs) -> Option<(Arc<[u8]>, Arc<HeldSeqs>)> {
         self.lock_writes()
             .iter()
-            .find(|write| &*write.topics == topics && &*write.depth_before == depth)
-            .map(|write| (write.bytes.clone(), write.depth_after.clone()))
+            .find(|write| &*write.topics == topics && &*write.held_before == held)
+            .map(|write| (write.bytes.clone(), write.held_after.clone()))
     }
 
-    /// Keeps `bytes`, built for a client subscribed to `topics` that held `depth_before` and holds
-    /// `depth_after` after the batch, for the next client of the same kind (up to
+    /// Keeps `bytes`, built for a client subscribed to `topics` that held `held_before` and holds
+    /// `held_after` after the batch, for the next client of the same kind (up to
     /// `SHARED_WRITES` kinds a batch).
     pub fn keep_written(
         &self,
         topics: &[Topic],
-        depth_before: &[(u16, u64)],
-        depth_after: Arc<HeldDepth>,
+        held_before: &HeldSeqs,
+        held_after: Arc<HeldSeqs>,
         bytes: Arc<[u8]>,
     ) {
         let mut writes = self.lock_writes();
         let known = writes
             .iter()
-            .any(|write| &*write.topics == topics && &*write.depth_before == depth_before);
+            .any(|write| &*write.topics == topics && &*write.held_before == held_before);
         if !known && writes.len() < SHARED_WRITES {
             writes.push(SharedWrite {
                 topics: topics.into(),
-                depth_before: depth_before.into(),
-                depth_after,
+                held_before: held_before.into(),
+                held_after,
                 bytes,
             });
         }
@@ -400,6 +399,12 @@ impl Topic {
         self.0 >> 16 == DEPTH_INDEX
     }
 
+    /// Whether a message of this topic carries its place in the pair's sequence
+    /// ([`MarketEvent::seq`]: `depth` and `trade`), so a client skips what its snapshot covered.
+    pub fn is_sequenced(self) -> bool {
+        matches!(self.0 >> 16, DEPTH_INDEX | TRADE_INDEX)
+    }
+
     /// The pair's id.
     pub fn pair_id(self) -> u16 {
         (self.0 & 0xFFFF) as u16
@@ -407,6 +412,7 @@ impl Topic {
 }
 
 const DEPTH_INDEX: u32 = 1;
+const TRADE_INDEX: u32 = 2;
 
 /// The index of a channel key in the topic numbering (`ticker` 0, `depth` 1, `trade` 2, `detail` 3,
 /// `simpleData` 4, then `kline:1m` … `kline:1M`).
@@ -414,7 +420,7 @@ pub fn channel_index(channel: &str) -> Option<u16> {
     match channel {
         "ticker" => Some(0),
         "depth" => Some(DEPTH_INDEX as u16),
-        "trade" => Some(2),
+        "trade" => Some(TRADE_INDEX as u16),
         "detail" => Some(3),
         "simpleData" => Some(4),
         _ => Interval::ALL
@@ -440,6 +446,8 @@ pub struct MarketHub {
     notices: broadcast::Sender<Arc<str>>,
     /// The market channel's writers, started by its first client.
     writers: std::sync::OnceLock<crate::market::ws::Writers>,
+    /// Where publications also go (cluster mode: the other instances), set at start.
+    fanout: std::sync::OnceLock<crate::cluster::Fanout>,
 }
 
 impl Default for MarketHub {
@@ -465,7 +473,23 @@ impl MarketHub {
             candle_events: broadcast::channel(CANDLE_BUFFER).0,
             notices: broadcast::channel(64).0,
             writers: std::sync::OnceLock::new(),
+            fanout: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Shares every publication and notice made here through `fanout` from now on (cluster
+    /// mode; see `market/hub/remote.rs`). Set once; later calls change nothing.
+    pub fn share_through(&self, fanout: crate::cluster::Fanout) {
+        let _ = self.fanout.set(fanout);
+    }
+
+    /// Broadcasts `text` on `/ws/business/notice` here and shares it.
+    fn send_notice(&self, text: String) {
+        if let Some(fanout) = self.fanout.get() {
+            fanout.publish("notice", text.as_bytes().to_vec());
+        }
+        // No receiver is not an error: nobody is watching.
+        let _ = self.notices.send(Arc::from(text));
     }
 
     /// The market channel's writers, started on the current runtime the first time.
@@ -599,21 +623,25 @@ impl MarketHub {
             hub: self,
             events: Vec::new(),
             candles: Vec::new(),
+            shared: self
+                .fanout
+                .get()
+                .filter(|fanout| fanout.is_shared())
+                .map(|_| Vec::new()),
         }
     }
 
     /// Announces a newly listed pair on `/ws/business/notice` (an `OWNCOIN` message).
     pub fn publish_listing(&self, listing: &Listing) {
         let text = serde_json::json!({"type": "OWNCOIN", "data": listing}).to_string();
-        // No receiver is not an error: nobody is watching.
-        let _ = self.notices.send(Arc::from(text));
+        self.send_notice(text);
     }
 
     /// Sends a message of another kind on `/ws/business/notice` (`{"type": kind, "data": data}`),
     /// such as a published announcement.
     pub fn publish_notice(&self, kind: &str, data: &impl Serialize) {
         let text = serde_json::json!({"type": kind, "data": data}).to_string();
-        let _ = self.notices.send(Arc::from(text));
+        self.send_notice(text);
     }
 
     /// A receiver of every business notice from now on.
@@ -680,11 +708,17 @@ pub struct Publication<'a> {
     hub: &'a MarketHub,
     events: Vec<MarketEvent>,
     candles: Vec<MarketEvent>,
+    /// The state changes to share with the other instances (cluster mode, made here).
+    shared: Option<Vec<remote::Op>>,
 }
 
 impl Publication<'_> {
     /// Records `ticker` as the latest of `symbol` and adds its message.
     pub fn ticker(&mut self, symbol: &str, ticker: Ticker) {
+        self.share(|| remote::Op::Ticker {
+            symbol: symbol.to_owned(),
+            ticker: ticker.clone(),
+        });
         let text = ticker_message(symbol, &ticker);
         self.hub.write().insert(symbol.to_owned(), ticker);
         self.events.push(self.hub.event("ticker", symbol, &text, 0));
@@ -693,6 +727,11 @@ impl Publication<'_> {
     /// Records `snapshot` as the book of `symbol` and adds `diff` (the snapshot is recorded first,
     /// so a client that takes it before the diff arrives skips the diff by its `seq`).
     pub fn book(&mut self, symbol: &str, snapshot: BookSnapshot, diff: &BookDiff) {
+        self.share(|| remote::Op::Book {
+            symbol: symbol.to_owned(),
+            snapshot: snapshot.clone(),
+            diff: diff.clone(),
+        });
         self.hub
             .books
             .write()
@@ -730,11 +769,23 @@ impl Publication<'_> {
             numbered
         };
         let text = trades_message(symbol, &numbered, false);
-        self.events.push(self.hub.event("trade", symbol, &text, 0));
+        self.share(|| remote::Op::Trades {
+            symbol: symbol.to_owned(),
+            trades: numbered.clone(),
+        });
+        // The newest id: a client whose snapshot already holds these trades skips the message
+        // (they are recorded now, broadcast within the gather window).
+        let newest = numbered.last().map_or(0, |trade| trade.id);
+        self.events
+            .push(self.hub.event("trade", symbol, &text, newest));
     }
 
     /// Records the `DETAIL` of `symbol` and adds its message.
     pub fn detail(&mut self, symbol: &str, detail: Detail) {
+        self.share(|| remote::Op::Detail {
+            symbol: symbol.to_owned(),
+            detail: detail.clone(),
+        });
         let text = detail_message(symbol, &detail);
         self.hub
             .details
@@ -746,6 +797,7 @@ impl Publication<'_> {
 
     /// Adds one `simpleData` message: last price and 24h change of every pair as recorded now.
     pub fn simple_data(&mut self, ts: i64) {
+        self.share(|| remote::Op::SimpleData { ts });
         let text = self.hub.simple_data_message(ts);
         self.events
             .push(self.hub.event("simpleData", "*", &text, 0));
@@ -768,6 +820,11 @@ impl Publication<'_> {
             );
         for (kind, interval, candle) in kinds {
             let text = kline_message(kind, symbol, *interval, candle);
+            self.share(|| remote::Op::Kline {
+                symbol: symbol.to_owned(),
+                channel: kline_channel(*interval).to_owned(),
+                text: text.clone(),
+            });
             self.candles
                 .push(self.hub.event(kline_channel(*interval), symbol, &text, 0));
         }
@@ -780,11 +837,13 @@ impl Publication<'_> {
 
     /// Broadcasts what was collected now: one batch (after what was waiting to be sent soon), and
     /// one of candles.
-    pub fn send(self) {
+    pub fn send(mut self) {
+        self.send_shared(remote::Sending::Now);
         let Publication {
             hub,
             events,
             candles,
+            ..
         } = self;
         hub.events.send(events);
         if !candles.is_empty() {
@@ -798,7 +857,8 @@ impl Publication<'_> {
     /// milliseconds after the simulator's tick that quoted them: one batch for the tick and them
     /// all wakes each client once, and costs it one write, instead of once a pair. Outside a tokio
     /// runtime it sends at once.
-    pub fn send_soon(self) {
+    pub fn send_soon(mut self) {
+        self.send_shared(remote::Sending::Soon);
         self.gather(None);
     }
 
@@ -807,7 +867,8 @@ impl Publication<'_> {
     /// this tick) have joined it since the last batch went out, and within [`GATHER_WINDOW`] at the
     /// latest (a market that skips a quote does not hold the tick longer). With no book to wait
     /// for, it goes out at once. Outside a tokio runtime it sends at once.
-    pub fn send_with_books(self, books: usize) {
+    pub fn send_with_books(mut self, books: usize) {
+        self.send_shared(remote::Sending::WithBooks(books));
         self.gather(Some(books));
     }
 
@@ -816,12 +877,14 @@ impl Publication<'_> {
             hub,
             events,
             candles,
+            ..
         } = self;
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return Publication {
                 hub,
                 events,
                 candles,
+                shared: None,
             }
             .send();
         };
@@ -915,6 +978,8 @@ impl Outbox {
         self.waiting.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+mod remote;
 
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,8 @@ pub mod live_kline;
 pub mod retention;
 pub mod service;
 pub mod simulator;
+pub mod simulator_owner;
+pub mod user_coin_api;
 pub mod ws;
 
 pub use hub::{Listing, MarketEvent, MarketHub, Ticker};

@@ -74,11 +74,17 @@ pub async fn prune_ticks(db: &DatabaseConnection, cutoff_ms: i64) -> Result<u64,
     }
 }
 
+/// The job's lease in cluster mode.
+pub const LEASE: &str = "tick_retention";
+/// How long its lease lasts from each renewal: two periods, so only its holder prunes.
+pub const LEASE_MS: i64 = 2 * PRUNE_EVERY.as_millis() as i64;
+
 /// Prunes at start and then every [`PRUNE_EVERY`] until `shutdown` changes; does nothing when
-/// `retention_days` is 0.
+/// `retention_days` is 0. With a `lease` (cluster mode) only while this instance holds it.
 pub async fn run(
     db: DatabaseConnection,
     retention_days: u32,
+    lease: Option<std::sync::Arc<dyn crate::lease::Lease>>,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     if retention_days == 0 {
@@ -89,6 +95,11 @@ pub async fn run(
     loop {
         tokio::select! {
             _ = every.tick() => {
+                if let Some(lease) = &lease
+                    && !matches!(lease.acquire().await, Ok(true))
+                {
+                    continue;
+                }
                 let Some(cutoff) = cutoff(crate::clock::now_ms(), retention_days) else { return };
                 let pruned = match protected_cutoff(&db, cutoff).await {
                     Ok(cutoff) => prune_ticks(&db, cutoff).await,

@@ -569,6 +569,17 @@ pub struct Simulator {
     /// The turn the spot markets take to write, taken for the ticks' writes too (on an SQLite
     /// file, see [`Simulator::with_write_turn`]).
     write_turn: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// The lease checked before every tick (cluster mode, see [`Simulator::with_lease`]).
+    lease: Option<Arc<dyn crate::lease::Lease>>,
+}
+
+/// Why [`Simulator::run`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The server is stopping.
+    Shutdown,
+    /// This instance no longer holds the simulator's lease: another one simulates now.
+    LostLease,
 }
 
 impl Simulator {
@@ -589,6 +600,7 @@ impl Simulator {
             last_coin_id: 0,
             quote_sink: None,
             write_turn: None,
+            lease: None,
         };
         for spec in pairs {
             simulator.add(spec, hub, db).await?;
@@ -610,6 +622,13 @@ impl Simulator {
     /// tick waits one market batch at most.
     pub fn with_write_turn(mut self, turn: Arc<tokio::sync::Mutex<()>>) -> Self {
         self.write_turn = Some(turn);
+        self
+    }
+
+    /// Takes or renews `lease` before every tick and stops ([`Ended::LostLease`]) as soon as this
+    /// instance does not hold it, without writing anything more (cluster mode).
+    pub fn with_lease(mut self, lease: Arc<dyn crate::lease::Lease>) -> Self {
+        self.lease = Some(lease);
         self
     }
 
@@ -674,14 +693,14 @@ impl Simulator {
         Ok(())
     }
 
-    /// Runs until `shutdown` changes: every `tick_ms`, steps every pair, stores the ticks in one
-    /// insert, then publishes the tickers.
+    /// Runs until `shutdown` changes (or, with a lease, until this instance loses it): every
+    /// `tick_ms`, steps every pair, stores the ticks in one insert, then publishes the tickers.
     pub async fn run(
         mut self,
         db: DatabaseConnection,
         hub: Arc<MarketHub>,
         mut shutdown: watch::Receiver<bool>,
-    ) {
+    ) -> Ended {
         tracing::info!(
             pairs = self.processes.len(),
             tick_ms = self.tick_ms,
@@ -693,7 +712,13 @@ impl Simulator {
         listings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                _ = interval.tick() => self.tick(&db, &hub).await,
+                _ = interval.tick() => {
+                    if !crate::lease::holds(self.lease.as_ref(), "market simulator").await {
+                        tracing::warn!("market simulator lease lost: another instance simulates");
+                        return Ended::LostLease;
+                    }
+                    self.tick(&db, &hub).await;
+                }
                 _ = listings.tick() => {
                     if let Err(error) = self.pick_up_listings(&hub, &db).await {
                         tracing::error!(%error, "reading new listings failed");
@@ -711,6 +736,7 @@ impl Simulator {
             }
         }
         tracing::info!("market simulator stopped");
+        Ended::Shutdown
     }
 
     async fn tick(&mut self, db: &DatabaseConnection, hub: &MarketHub) {

@@ -126,15 +126,15 @@ const HANDSHAKE_GUID: &str = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 /// A client's subscriptions by channel key (`ticker`, `kline:1m`): the pairs, `*` for every pair.
 type Subscriptions = HashMap<&'static str, HashSet<String>>;
 
-/// What one client is subscribed to, and the last depth `seq` it holds per pair.
+/// What one client is subscribed to, and where it stands in each sequenced topic.
 #[derive(Default)]
 struct Client {
     subscriptions: Subscriptions,
     /// The same as topics, sorted: every client looks at every message of the broadcast, and a
     /// number is found without touching strings.
     topics: Vec<Topic>,
-    /// The last depth `seq` held, by pair id.
-    depth_seq: Vec<(u16, u64)>,
+    /// The last depth `seq` and the newest trade id held, by topic ([`Topic::is_sequenced`]).
+    held: Vec<(Topic, u64)>,
 }
 
 /// A message from the client.
@@ -658,12 +658,12 @@ fn take_published(
     true
 }
 
-/// Adds the frames of `batch` the client wants to `out` (and notes the depth it then holds).
+/// Adds the frames of `batch` the client wants to `out` (and notes the sequences it then holds).
 fn add_wanted(batch: &[MarketEvent], client: &mut Client, out: &mut Vec<u8>) {
     for event in batch {
         if client.wants(event) {
-            if event.topic.is_depth() {
-                client.hold_depth(event.topic.pair_id(), event.seq);
+            if event.topic.is_sequenced() {
+                client.hold(event.topic, event.seq);
             }
             if out.capacity() == 0 {
                 out.reserve(WRITE_START);
@@ -674,22 +674,22 @@ fn add_wanted(batch: &[MarketEvent], client: &mut Client, out: &mut Vec<u8>) {
 }
 
 /// The frames of `batch` the client wants, as [`add_wanted`] would add them, shared with every
-/// client of the same subscriptions holding the same depth: the first of them builds the bytes,
-/// the others take a reference count and the depth they then hold.
+/// client of the same subscriptions holding the same sequences: the first of them builds the
+/// bytes, the others take a reference count and the sequences they then hold.
 fn shared_write(batch: &Published, client: &mut Client) -> Arc<[u8]> {
-    if let Some((bytes, depth)) = batch.written(&client.topics, &client.depth_seq) {
-        client.depth_seq.clear();
-        client.depth_seq.extend_from_slice(&depth);
+    if let Some((bytes, held)) = batch.written(&client.topics, &client.held) {
+        client.held.clear();
+        client.held.extend_from_slice(&held);
         return bytes;
     }
-    let before = client.depth_seq.clone();
+    let before = client.held.clone();
     let mut out = Vec::new();
     add_wanted(batch, client, &mut out);
     let bytes: Arc<[u8]> = Arc::from(out);
     batch.keep_written(
         &client.topics,
         &before,
-        Arc::from(client.depth_seq.as_slice()),
+        Arc::from(client.held.as_slice()),
         bytes.clone(),
     );
     bytes
@@ -701,8 +701,8 @@ fn bad_message(lang: Lang) -> String {
 }
 
 impl Client {
-    /// Whether `event` goes to this client: subscribed, and for depth a diff newer than the book
-    /// it holds (a diff already inside its snapshot is skipped).
+    /// Whether `event` goes to this client: subscribed, and for depth and trades newer than what
+    /// it holds (a diff or trades already inside its snapshot are skipped).
     fn wants(&self, event: &MarketEvent) -> bool {
         let topic = event.topic;
         if self.topics.binary_search(&topic).is_err()
@@ -710,10 +710,7 @@ impl Client {
         {
             return false;
         }
-        !topic.is_depth()
-            || self
-                .held_depth(topic.pair_id())
-                .is_none_or(|held| event.seq > held)
+        !topic.is_sequenced() || self.held(topic).is_none_or(|held| event.seq > held)
     }
 
     /// Rebuilds [`Client::topics`] after the subscriptions changed.
@@ -726,11 +723,11 @@ impl Client {
         self.topics.sort_unstable();
     }
 
-    /// The depth `seq` held of pair `pair_id`.
-    fn held_depth(&self, pair_id: u16) -> Option<u64> {
-        self.depth_seq
+    /// Where the client stands in `topic` (a depth `seq`, a trade id), if anywhere.
+    fn held(&self, topic: Topic) -> Option<u64> {
+        self.held
             .iter()
-            .find(|(id, _)| *id == pair_id)
+            .find(|(held, _)| *held == topic)
             .map(|(_, seq)| *seq)
     }
 
@@ -741,17 +738,17 @@ impl Client {
             .any(|key| key.starts_with("kline:"))
     }
 
-    /// Records `seq` as the depth of pair `pair_id` the client holds.
-    fn hold_depth(&mut self, pair_id: u16, seq: u64) {
-        hold(&mut self.depth_seq, pair_id, seq);
+    /// Records `seq` as where the client stands in `topic`.
+    fn hold(&mut self, topic: Topic, seq: u64) {
+        hold(&mut self.held, topic, seq);
     }
 }
 
-/// Records `seq` as the depth of pair `pair_id` in `depth_seq`.
-fn hold(depth_seq: &mut Vec<(u16, u64)>, pair_id: u16, seq: u64) {
-    match depth_seq.iter_mut().find(|(id, _)| *id == pair_id) {
-        Some((_, held)) => *held = seq,
-        None => depth_seq.push((pair_id, seq)),
+/// Records `seq` as where a client stands in `topic` in its `held` list.
+fn hold(held: &mut Vec<(Topic, u64)>, topic: Topic, seq: u64) {
+    match held.iter_mut().find(|(known, _)| *known == topic) {
+        Some((_, known)) => *known = seq,
+        None => held.push((topic, seq)),
     }
 }
 
@@ -782,14 +779,17 @@ fn snapshots(hub: &MarketHub, client: &mut Client, only: Option<(&str, &str)>) -
             && let Some(book) = hub.book(&symbol)
         {
             out.push(depth_snapshot_message(&symbol, &book));
-            hold(&mut client.depth_seq, hub.pair_id(&symbol), book.seq);
+            if let Some(topic) = hub.topic("depth", &symbol) {
+                hold(&mut client.held, topic, book.seq);
+            }
         }
         if only.is_some() && wanted("trade", &symbol) {
-            out.push(trades_message(
-                &symbol,
-                &hub.recent_trades(&symbol, TRADE_SNAPSHOT),
-                true,
-            ));
+            let recent = hub.recent_trades(&symbol, TRADE_SNAPSHOT);
+            // Newest first: the live messages of trades already in the snapshot are skipped.
+            if let (Some(newest), Some(topic)) = (recent.first(), hub.topic("trade", &symbol)) {
+                hold(&mut client.held, topic, newest.id);
+            }
+            out.push(trades_message(&symbol, &recent, true));
         }
         if wanted("detail", &symbol)
             && let Some(detail) = hub.detail(&symbol)
@@ -872,9 +872,16 @@ fn handle(text: &str, hub: &MarketHub, client: &mut Client, lang: Lang) -> Vec<S
                 }
             }
             client.refresh_topics(hub);
-            if key == "depth" {
-                let pair_id = hub.pair_id(&symbol);
-                client.depth_seq.retain(|(id, _)| *id != pair_id);
+            if let Some(topic) = hub.topic(key, &symbol) {
+                // `*` lets go of every pair of the channel.
+                let every = symbol == "*";
+                client.held.retain(|(held, _)| {
+                    if every {
+                        held.every_pair() != topic.every_pair()
+                    } else {
+                        *held != topic
+                    }
+                });
             }
             vec![json!({"type": "unsubscribed", "channel": channel, "symbol": symbol}).to_string()]
         }

@@ -1,7 +1,7 @@
 //! Security and money e-mails: a new login from an unknown device or address, 2FA turned on or
 //! off, the fund password set or changed, the login password changed, the identity review's
 //! result, a deposit credited, a withdrawal submitted, sent or rejected, a loan approved or
-//! rejected, a loan instalment due soon or overdue.
+//! rejected, a loan instalment due soon or overdue, a wallet linked to or unlinked from the account.
 //!
 //! - Recording: [`enqueue`] writes a [`Notice`] as a `notification` row on the connection it is
 //!   given, which is the event's own transaction wherever the event has one (the ledger's entry
@@ -61,10 +61,14 @@ pub enum Kind {
     LoanDueSoon,
     /// A loan instalment is overdue (with the grace days and the penalty rate after them).
     LoanOverdue,
+    /// A wallet was linked for signing in (`address`).
+    WalletLinked,
+    /// The wallet for signing in was unlinked (`address`).
+    WalletUnlinked,
 }
 
 /// Every kind (for the texts' tests).
-pub const ALL_KINDS: [Kind; 16] = [
+pub const ALL_KINDS: [Kind; 18] = [
     Kind::NewLogin,
     Kind::TotpEnabled,
     Kind::TotpDisabled,
@@ -81,6 +85,8 @@ pub const ALL_KINDS: [Kind; 16] = [
     Kind::LoanRejected,
     Kind::LoanDueSoon,
     Kind::LoanOverdue,
+    Kind::WalletLinked,
+    Kind::WalletUnlinked,
 ];
 
 impl Kind {
@@ -103,6 +109,8 @@ impl Kind {
             Kind::LoanRejected => "loan_rejected",
             Kind::LoanDueSoon => "loan_due_soon",
             Kind::LoanOverdue => "loan_overdue",
+            Kind::WalletLinked => "wallet_linked",
+            Kind::WalletUnlinked => "wallet_unlinked",
         }
     }
 
@@ -128,6 +136,13 @@ impl Notice {
             kind,
             params: vec![("time", utc_time(at_ms))],
         }
+    }
+
+    /// A wallet `address` linked or unlinked ([`Kind::WalletLinked`], [`Kind::WalletUnlinked`]).
+    pub fn wallet(kind: Kind, address: &str, at_ms: i64) -> Self {
+        let mut notice = Notice::at(kind, at_ms);
+        notice.params.push(("address", clip(address, 64)));
+        notice
     }
 
     /// A login from `device` at `ip`.

@@ -45,6 +45,11 @@ pub fn messages(kind: Kind) -> (Msg, Msg) {
         Kind::LoanRejected => (Msg::NoticeLoanRejectedSubject, Msg::NoticeLoanRejectedBody),
         Kind::LoanDueSoon => (Msg::NoticeLoanDueSoonSubject, Msg::NoticeLoanDueSoonBody),
         Kind::LoanOverdue => (Msg::NoticeLoanOverdueSubject, Msg::NoticeLoanOverdueBody),
+        Kind::WalletLinked => (Msg::NoticeWalletLinkedSubject, Msg::NoticeWalletLinkedBody),
+        Kind::WalletUnlinked => (
+            Msg::NoticeWalletUnlinkedSubject,
+            Msg::NoticeWalletUnlinkedBody,
+        ),
     }
 }
 
@@ -118,6 +123,16 @@ mod tests {
             Notice::loan_rejected(loan, "documents unreadable"),
             Notice::loan_due_soon(loan),
             Notice::loan_overdue(loan, 3, "0.15"),
+            Notice::wallet(
+                Kind::WalletLinked,
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+                0,
+            ),
+            Notice::wallet(
+                Kind::WalletUnlinked,
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+                0,
+            ),
         ]);
         notices
     }

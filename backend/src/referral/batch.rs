@@ -15,6 +15,7 @@
 //! with a smaller id has committed too, so a cursor never passes a fill not yet visible.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rust_decimal::Decimal;
@@ -34,7 +35,7 @@ use crate::entity::{
 };
 use crate::funds::bill_detail;
 use crate::funds::ledger::{self, AccountRef, House, LedgerError, NewEntry, Posting};
-use crate::lease::{DbLease, Lease};
+use crate::lease::Lease;
 use crate::refusal::Refusal;
 
 /// One hour in milliseconds: the batch's period.
@@ -48,9 +49,7 @@ const FILLS_PER_CHUNK: u64 = 2_000;
 /// The job's name in `job_lease`.
 pub const JOB: &str = "referral_rebates";
 /// How long a lease holds without renewal.
-const LEASE_MS: i64 = 5 * 60_000;
-/// How often an instance tries the lease and runs the batch.
-const TICK: Duration = Duration::from_secs(60);
+pub const LEASE_MS: i64 = 5 * 60_000;
 /// Attempts of a chunk that keeps losing a balance's compare-and-swap to trading.
 const MAX_ATTEMPTS: u32 = 20;
 
@@ -419,6 +418,93 @@ pub async fn run_batch(
     }
 }
 
+/// How one attempt at committing a chunk ended.
+enum Attempt {
+    /// Committed, with the entry posted (if anything was paid).
+    Committed(Option<i64>),
+    /// Another run moved the cursors first: nothing was written.
+    CursorsMoved,
+    /// A balance's compare-and-swap lost to trading: rolled back, to try again.
+    Yielded,
+}
+
+/// Most time the batch waits for a row lock on PostgreSQL before it gives up the attempt: trading
+/// locks the fee income account for each of its batches, and a wait in the other order would be
+/// a deadlock that PostgreSQL breaks only after a second, perhaps by aborting trading's batch.
+/// The rebate batch yields instead and tries again.
+const LOCK_WAIT: &str = "200ms";
+
+/// One attempt at committing a chunk, in a transaction of its own (see [`commit_chunk`]).
+async fn attempt_chunk(
+    db: &DatabaseConnection,
+    job: &referral_job::Model,
+    spot_to: i64,
+    futures_to: i64,
+    chunk: &Chunk,
+    entry: &NewEntry,
+    now: i64,
+) -> Result<Attempt, LedgerError> {
+    let txn = db.begin().await?;
+    crate::db::limit_lock_wait(&txn, LOCK_WAIT).await?;
+    // The cursors first: the write that takes the database's lock, so what follows reads the
+    // balances as they are now.
+    let moved = referral_job::Entity::update_many()
+        .col_expr(referral_job::Column::SpotCursor, Expr::value(spot_to))
+        .col_expr(referral_job::Column::FuturesCursor, Expr::value(futures_to))
+        .col_expr(referral_job::Column::LastRunAt, Expr::value(now))
+        .filter(referral_job::Column::Id.eq(1))
+        .filter(referral_job::Column::SpotCursor.eq(job.spot_cursor))
+        .filter(referral_job::Column::FuturesCursor.eq(job.futures_cursor))
+        .exec(&txn)
+        .await?;
+    if moved.rows_affected != 1 {
+        return Ok(Attempt::CursorsMoved);
+    }
+    // The rows before the postings, which lock the fee income account (that every fill also
+    // moves) until the commit: trading waits for the postings, not for thousands of rows.
+    let entry_id = if entry.postings.is_empty() {
+        crate::db::insert_in_chunks(&txn, rows_with(chunk, None)).await?;
+        None
+    } else {
+        match ledger::post_within_with(&txn, entry, &write_rows(chunk)).await {
+            Ok(posted) => Some(posted.entry_id),
+            Err(LedgerError::LostRace) => return Ok(Attempt::Yielded),
+            Err(error) => return Err(error),
+        }
+    };
+    txn.commit().await?;
+    Ok(Attempt::Committed(entry_id))
+}
+
+/// A chunk's rows, the paid ones carrying `entry_id`.
+fn rows_with(chunk: &Chunk, entry_id: Option<i64>) -> Vec<referral_rebate::ActiveModel> {
+    chunk
+        .rows
+        .iter()
+        .cloned()
+        .map(|(mut row, paid)| {
+            if paid {
+                row.entry_id = Set(entry_id);
+            }
+            row
+        })
+        .collect()
+}
+
+/// The [`ledger::Extra`] that writes a chunk's rows inside its entry's transaction.
+fn write_rows(
+    chunk: &Chunk,
+) -> impl for<'t> Fn(&'t sea_orm::DatabaseTransaction, i64, &'t NewEntry) -> ledger::ExtraFuture<'t> + '_
+{
+    move |txn, entry_id, _| {
+        let rows = rows_with(chunk, Some(entry_id));
+        Box::pin(async move {
+            crate::db::insert_in_chunks(txn, rows).await?;
+            Ok(())
+        })
+    }
+}
+
 /// Commits one chunk: the cursors (compare-and-swap: `None` when another run moved them), the
 /// entry and the rows. Gives the entry's id, if anything was paid.
 async fn commit_chunk(
@@ -447,58 +533,31 @@ async fn commit_chunk(
         memo: bill_detail::referral_rebate_memo(cutoff),
         postings,
     };
-    for _ in 0..MAX_ATTEMPTS {
-        let txn = db.begin().await?;
-        // The cursors first: the write that takes the database's lock, so what follows reads
-        // the balances as they are now.
-        let moved = referral_job::Entity::update_many()
-            .col_expr(referral_job::Column::SpotCursor, Expr::value(spot_to))
-            .col_expr(referral_job::Column::FuturesCursor, Expr::value(futures_to))
-            .col_expr(referral_job::Column::LastRunAt, Expr::value(now))
-            .filter(referral_job::Column::Id.eq(1))
-            .filter(referral_job::Column::SpotCursor.eq(job.spot_cursor))
-            .filter(referral_job::Column::FuturesCursor.eq(job.futures_cursor))
-            .exec(&txn)
-            .await?;
-        if moved.rows_affected != 1 {
-            return Ok(None);
+    for attempt in 0..MAX_ATTEMPTS {
+        match attempt_chunk(db, job, spot_to, futures_to, chunk, &entry, now).await {
+            Ok(Attempt::Committed(entry_id)) => return Ok(Some(entry_id)),
+            Ok(Attempt::CursorsMoved) => return Ok(None),
+            Ok(Attempt::Yielded) => {}
+            Err(LedgerError::Db(error)) if crate::db::is_lock_wait_refused(&error) => {}
+            Err(error) => return Err(Refusal::internal(error)),
         }
-        let entry_id = if entry.postings.is_empty() {
-            None
-        } else {
-            match ledger::post_within(&txn, &entry).await {
-                Ok(posted) => Some(posted.entry_id),
-                Err(LedgerError::LostRace) => continue,
-                Err(error) => return Err(Refusal::internal(error)),
-            }
-        };
-        if !chunk.rows.is_empty() {
-            let rows = chunk.rows.iter().cloned().map(|(mut row, paid)| {
-                if paid {
-                    row.entry_id = Set(entry_id);
-                }
-                row
-            });
-            referral_rebate::Entity::insert_many(rows)
-                .exec(&txn)
-                .await?;
-        }
-        txn.commit().await?;
-        return Ok(Some(entry_id));
+        tokio::time::sleep(Duration::from_millis(20 * u64::from(attempt + 1))).await;
     }
     Err(Refusal::internal("referral batch: too much contention"))
 }
 
-/// The background job every instance starts: each minute, if it holds the lease, it runs the
-/// batch at the clock's time; it stops on shutdown.
+/// The background job every instance starts: every `every` (`[referral] batch_every_secs`, a
+/// minute by default), if it holds `lease` (job [`JOB`], [`LEASE_MS`]), it runs the batch at the
+/// clock's time; it stops on shutdown.
 pub async fn run(
     db: DatabaseConnection,
     settings: Settings,
+    every: Duration,
     clock: Clock,
+    lease: Arc<dyn Lease>,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let lease = DbLease::new(db.clone(), JOB).with_ttl(LEASE_MS);
-    let mut tick = tokio::time::interval(TICK);
+    let mut tick = tokio::time::interval(every);
     loop {
         tokio::select! {
             _ = tick.tick() => {}

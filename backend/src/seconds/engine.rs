@@ -5,6 +5,11 @@
 //! if two instances tried. At start it is rebuilt from the open orders in the database, so an
 //! order accepted before a restart settles after it exactly as it would have on time.
 //!
+//! In cluster mode the task runs on every instance but settles only while its instance holds the
+//! lease [`LEASE`] (checked before every settlement pass), and the holder reads the open orders
+//! from the database every [`RELOAD_EVERY`], so it settles the orders every instance accepted; an
+//! instance that takes the lease over rebuilds from the database the same way.
+//!
 //! Accepted and settled orders are announced on the user channel (`seconds_order` and
 //! `SETTLEMENT` messages, the `SecondsOrder` shape) after their transaction commits.
 
@@ -29,6 +34,12 @@ use crate::user::events::UserEvent;
 
 /// How often an expired order looks again for the tick that covers its expiry.
 pub const RETRY_EVERY: Duration = Duration::from_millis(100);
+/// The settlement's lease in cluster mode.
+pub const LEASE: &str = "seconds_settlement";
+/// How long that lease lasts from each renewal.
+pub const LEASE_MS: i64 = 5_000;
+/// How often the lease holder reads the open orders again (cluster mode).
+pub const RELOAD_EVERY: Duration = Duration::from_secs(1);
 /// Messages of the users' channels kept for slow readers.
 const USER_EVENTS: usize = 4096;
 
@@ -40,8 +51,10 @@ pub struct SecondsEngine {
 
 impl SecondsEngine {
     /// Starts the task over the open orders stored in `db`; it stops when `shutdown` changes.
+    /// With a `lease` (cluster mode) it settles only while this instance holds it.
     pub async fn start(
         db: DatabaseConnection,
+        lease: Option<Arc<dyn crate::lease::Lease>>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Arc<Self>, DbErr> {
         let open = seconds_order::Entity::find()
@@ -52,6 +65,7 @@ impl SecondsEngine {
         let (events, _) = broadcast::channel(USER_EVENTS);
         let task = Task {
             db,
+            lease,
             events: events.clone(),
             due: BTreeSet::new(),
             orders: HashMap::new(),
@@ -81,6 +95,7 @@ fn publish(events: &broadcast::Sender<Arc<UserEvent>>, kind: &str, order: &secon
 
 struct Task {
     db: DatabaseConnection,
+    lease: Option<Arc<dyn crate::lease::Lease>>,
     events: broadcast::Sender<Arc<UserEvent>>,
     /// `(expiry_ms, id)` of every open order, soonest first.
     due: BTreeSet<(i64, i64)>,
@@ -98,6 +113,8 @@ impl Task {
             self.add(order);
         }
         let mut retry_at = 0_i64;
+        let mut reload = tokio::time::interval(RELOAD_EVERY);
+        reload.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let wait = match self.due.first() {
                 Some(&(expiry, _)) => {
@@ -112,11 +129,48 @@ impl Task {
                     None => return,
                 },
                 _ = shutdown.changed() => return,
+                _ = reload.tick(), if self.lease.is_some() => {
+                    if self.holds_lease().await {
+                        self.reload().await;
+                    }
+                }
                 _ = tokio::time::sleep(wait), if !self.due.is_empty() => {
-                    self.settle_due().await;
+                    if self.holds_lease().await {
+                        self.settle_due().await;
+                    }
                     retry_at = now_ms() + RETRY_EVERY.as_millis() as i64;
                 }
             }
+        }
+    }
+
+    /// Whether this instance may settle: always outside cluster mode, while it holds the lease in it.
+    async fn holds_lease(&self) -> bool {
+        match &self.lease {
+            None => true,
+            Some(lease) => match lease.acquire().await {
+                Ok(held) => held,
+                Err(error) => {
+                    tracing::warn!(%error, "seconds settlement lease");
+                    false
+                }
+            },
+        }
+    }
+
+    /// Adds the open orders of the database (accepted by any instance).
+    async fn reload(&mut self) {
+        match seconds_order::Entity::find()
+            .filter(seconds_order::Column::Status.eq("open"))
+            .all(&self.db)
+            .await
+        {
+            Ok(open) => {
+                for order in open {
+                    self.add(order);
+                }
+            }
+            Err(error) => tracing::warn!(%error, "reading the open seconds orders"),
         }
     }
 

@@ -532,6 +532,8 @@ mod tests {
             lang: None,
             created_at: 0,
             updated_at: 0,
+            frozen_at: None,
+            wallet_address: None,
         };
         assert_eq!(
             contact_of(&user, Channel::Email).unwrap(),

@@ -3,17 +3,26 @@
 //! simulator's books arrive through [`QuoteSink`], without waiting (a busy market skips a quote,
 //! the next one replaces it). Pairs listed while the server runs get their market on the first
 //! quote. Each pair's market maker is given its inventory once, when its market first opens.
+//!
+//! In cluster mode (a bus given) an instance runs the engine only of the pairs it owns
+//! (`ownership.rs`); it knows every pair's rules, and an order or cancellation for a pair it does
+//! not own goes to the owner (`forward.rs`), retried against a new owner while a pair changes hands,
+//! for at most [`FORWARD_WITHIN`].
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use rust_decimal::Decimal;
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use super::engine::{Answer, Command, EngineContext, SpotEngine, Submit};
+use super::forward::{self, Done, Sent, WireCommand, WireQuote};
 use super::rules::PairRules;
 use super::views::SpotOrder;
+use crate::cluster::{Bus, Fence};
 use crate::config::TradingConfig;
 use crate::db::Writer;
 use crate::entity::{coin, journal_entry};
@@ -30,10 +39,19 @@ use crate::market::simulator::QuoteSink;
 const QUEUE: usize = 8192;
 /// Messages of the users' channels kept for slow readers.
 const USER_EVENTS: usize = 4096;
+/// How long an order or cancellation keeps looking for its pair's owner while the pair changes
+/// hands (cluster mode): longer than a dead owner's lease and a look of the next one.
+pub const FORWARD_WITHIN: Duration = Duration::from_secs(10);
+/// The pause between two tries to reach a pair's owner.
+const RETRY_EVERY: Duration = Duration::from_millis(50);
 
 struct Handle {
     rules: Arc<PairRules>,
-    commands: mpsc::Sender<Command>,
+    /// The engine's queue: always on a lone instance; in cluster mode while this instance owns
+    /// the pair.
+    commands: Option<mpsc::Sender<Command>>,
+    /// The owner's fence (cluster mode, while owned).
+    fence: Option<Arc<Fence>>,
 }
 
 /// Every spot market of the server.
@@ -45,6 +63,10 @@ pub struct SpotRegistry {
     shutdown: watch::Receiver<bool>,
     /// Where the markets run: a thread of their own on an SQLite file, else the server's runtime.
     runtime: tokio::runtime::Handle,
+    /// The cluster's bus (cluster mode: engines only for the pairs this instance owns).
+    bus: Option<Arc<Bus>>,
+    /// How many pairs this instance owns (cluster mode).
+    owned: AtomicUsize,
 }
 
 /// A thread with a runtime of its own for the markets of an SQLite file, running until `shutdown`
@@ -106,7 +128,8 @@ impl SpotRegistry {
 
     /// Starts a market for every pair listed for spot trading; they write through `db`
     /// ([`crate::db::connect_writer`]) and read outside their transactions on `pool` (the shared
-    /// pool).
+    /// pool). In cluster mode (`bus` given) each pair's engine runs on its owner alone.
+    #[allow(clippy::too_many_arguments)]
     pub async fn start(
         writer: Writer,
         pool: DatabaseConnection,
@@ -115,6 +138,7 @@ impl SpotRegistry {
         security_percent: Decimal,
         fee_discounts: Arc<crate::tiers::FeeDiscounts>,
         shutdown: watch::Receiver<bool>,
+        bus: Option<Arc<Bus>>,
     ) -> Result<Arc<Self>, DbErr> {
         let (user_events, _) = broadcast::channel(USER_EVENTS);
         let runtime = match writer {
@@ -141,6 +165,8 @@ impl SpotRegistry {
             trading,
             runtime,
             shutdown,
+            bus,
+            owned: AtomicUsize::new(0),
         });
         let coins = coin::Entity::find()
             .filter(coin::Column::SpotEnabled.eq(true))
@@ -153,8 +179,9 @@ impl SpotRegistry {
         Ok(exchange)
     }
 
-    /// Starts the market of `coin` (once).
-    fn open(&self, coin: &coin::Model) {
+    /// Starts the market of `coin` (once); in cluster mode, the loop that owns it while this
+    /// instance holds its lease.
+    fn open(self: &Arc<Self>, coin: &coin::Model) {
         let Some(rules) = PairRules::of(
             coin,
             self.trading.maker_fee_rate,
@@ -168,10 +195,132 @@ impl SpotRegistry {
             return;
         }
         let rules = Arc::new(rules);
+        if let Some(bus) = &self.bus {
+            markets.insert(
+                coin.symbol.clone(),
+                Handle {
+                    rules,
+                    commands: None,
+                    fence: None,
+                },
+            );
+            tokio::spawn(super::ownership::run(
+                self.clone(),
+                bus.clone(),
+                coin.symbol.clone(),
+                self.shutdown.clone(),
+            ));
+            return;
+        }
         let (commands, queue) = mpsc::channel(QUEUE);
         let market = SpotEngine::new(rules.clone(), self.context.clone());
         self.runtime.spawn(market.run(queue, self.shutdown.clone()));
-        markets.insert(coin.symbol.clone(), Handle { rules, commands });
+        markets.insert(
+            coin.symbol.clone(),
+            Handle {
+                rules,
+                commands: Some(commands),
+                fence: None,
+            },
+        );
+    }
+
+    /// Starts `symbol`'s engine under `fence` (cluster mode: this instance took the pair); its
+    /// queue, or `None` for a pair not listed.
+    pub(super) fn install(&self, symbol: &str, fence: Arc<Fence>) -> Option<mpsc::Sender<Command>> {
+        let mut markets = self.markets.write().unwrap_or_else(|e| e.into_inner());
+        let handle = markets.get_mut(symbol)?;
+        let (commands, queue) = mpsc::channel(QUEUE);
+        let market =
+            SpotEngine::new(handle.rules.clone(), self.context.clone()).with_fence(fence.clone());
+        self.runtime.spawn(market.run(queue, self.shutdown.clone()));
+        if handle.commands.replace(commands.clone()).is_none() {
+            self.owned.fetch_add(1, Ordering::SeqCst);
+        }
+        if let Some(old) = handle.fence.replace(fence) {
+            old.lose();
+        }
+        Some(commands)
+    }
+
+    /// Stops `symbol`'s engine here (cluster mode: this instance no longer owns the pair).
+    pub(super) fn uninstall(&self, symbol: &str) {
+        let mut markets = self.markets.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(handle) = markets.get_mut(symbol) {
+            if handle.commands.take().is_some() {
+                self.owned.fetch_sub(1, Ordering::SeqCst);
+            }
+            if let Some(fence) = handle.fence.take() {
+                fence.lose();
+            }
+        }
+    }
+
+    /// How many pairs this instance owns (cluster mode).
+    pub(super) fn owned_pairs(&self) -> usize {
+        self.owned.load(Ordering::SeqCst)
+    }
+
+    /// The shared pool.
+    pub(super) fn pool(&self) -> &DatabaseConnection {
+        &self.context.pool
+    }
+
+    /// `symbol`'s engine queue here and the owner's fence, if this instance runs it.
+    fn local(&self, symbol: &str) -> Option<(mpsc::Sender<Command>, Option<Arc<Fence>>)> {
+        self.markets
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(symbol)
+            .and_then(|handle| {
+                handle
+                    .commands
+                    .clone()
+                    .map(|commands| (commands, handle.fence.clone()))
+            })
+    }
+
+    /// `command` done by `symbol`'s owner (cluster mode): this instance's engine when it owns the
+    /// pair, else the owner's through the bus; retried while the pair changes hands (nothing of a
+    /// refused try was stored), for at most [`FORWARD_WITHIN`].
+    async fn in_cluster(
+        &self,
+        bus: &Bus,
+        symbol: &str,
+        command: WireCommand,
+    ) -> Result<Done, Refusal> {
+        let deadline = Instant::now() + FORWARD_WITHIN;
+        loop {
+            if let Some((sender, fence)) = self.local(symbol) {
+                let (local, pending) = command.clone().into_command();
+                match sender.try_send(local) {
+                    Ok(()) => {
+                        let answer = pending.answer().await;
+                        if answer.is_ok() || !fence.is_some_and(|fence| fence.is_lost()) {
+                            return answer;
+                        }
+                    }
+                    Err(mpsc::error::TrySendError::Full(_)) => return Err(busy()),
+                    // The engine ended: this instance just lost the pair.
+                    Err(mpsc::error::TrySendError::Closed(_)) => {}
+                }
+            } else {
+                match forward::send(bus, symbol, &command).await {
+                    Sent::Replied(reply) => {
+                        if let Some(done) = reply.into_done() {
+                            return done;
+                        }
+                    }
+                    Sent::NoOwner => {}
+                    Sent::Unknown if command.retry_safe() => {}
+                    Sent::Unknown => return Err(busy()),
+                }
+            }
+            if Instant::now() >= deadline {
+                return Err(busy());
+            }
+            tokio::time::sleep(RETRY_EVERY).await;
+        }
     }
 
     /// The rules of a spot pair.
@@ -188,7 +337,7 @@ impl SpotRegistry {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .get(symbol)
-            .map(|handle| handle.commands.clone())
+            .and_then(|handle| handle.commands.clone())
             .ok_or_else(|| unavailable(symbol))
     }
 
@@ -198,6 +347,15 @@ impl SpotRegistry {
         symbol: &str,
         make: impl FnOnce(oneshot::Sender<Result<Answer, Refusal>>) -> Submit,
     ) -> Result<Answer, Refusal> {
+        if let Some(bus) = &self.bus {
+            self.rules(symbol).ok_or_else(|| unavailable(symbol))?;
+            let (reply, _) = oneshot::channel();
+            let command = WireCommand::of_submit(&make(reply));
+            return match self.in_cluster(bus, symbol, command).await? {
+                Done::Submitted(answer) => Ok(answer),
+                Done::Cancelled(_) => Err(Refusal::internal("a cancellation answered an order")),
+            };
+        }
         let sender = self.sender(symbol)?;
         let (reply, answer) = oneshot::channel();
         enqueue(&sender, Command::Submit(Box::new(make(reply))))?;
@@ -211,6 +369,14 @@ impl SpotRegistry {
         user_id: i64,
         order_id: i64,
     ) -> Result<SpotOrder, Refusal> {
+        if let Some(bus) = &self.bus {
+            self.rules(symbol).ok_or_else(|| unavailable(symbol))?;
+            let command = WireCommand::Cancel { user_id, order_id };
+            return match self.in_cluster(bus, symbol, command).await? {
+                Done::Cancelled(order) => Ok(*order),
+                Done::Submitted(_) => Err(Refusal::internal("an order answered a cancellation")),
+            };
+        }
         let sender = self.sender(symbol)?;
         let (reply, answer) = oneshot::channel();
         enqueue(
@@ -286,7 +452,20 @@ impl QuoteSink for SpotQuoteSink {
             markets.get(symbol).map(|handle| handle.commands.clone())
         };
         match sender {
-            Some(sender) => {
+            // Cluster mode: a pair this instance knows but does not own; its owner quotes.
+            Some(None) => {
+                if let Some(bus) = &self.0.bus
+                    && let Ok(payload) = serde_json::to_vec(&WireQuote::of(book, price))
+                {
+                    let client = bus.client().clone();
+                    let subject = forward::quote_subject(symbol);
+                    tokio::spawn(async move {
+                        let _ = client.publish(subject, payload.into()).await;
+                    });
+                }
+                true
+            }
+            Some(Some(sender)) => {
                 // A full queue skips this quote; the next tick's replaces it.
                 let _ = sender.try_send(Command::Quote {
                     book: book.clone(),
@@ -363,6 +542,7 @@ pub fn unavailable(symbol: &str) -> Refusal {
         .with_param("symbol", symbol.to_uppercase())
 }
 
-fn busy() -> Refusal {
+/// The refusal of a command the market could not take now; nothing was done.
+pub(super) fn busy() -> Refusal {
     Refusal::new(RefusalKind::Unavailable, Msg::TradingBusy)
 }

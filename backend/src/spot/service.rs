@@ -1,5 +1,6 @@
 //! Rules of the spot calls, free of HTTP: an order checked by wasm-core's `validate_spot_order`
-//! (the form's own rule) and turned into decimals, and the reads of orders and fills.
+//! (the form's own rule) and turned into decimals, the reads of orders and fills, and every open
+//! order of a user cancelled at once (a frozen account's).
 
 use std::sync::Arc;
 
@@ -142,6 +143,37 @@ pub async fn symbol_of(
         return Err(Refusal::new(RefusalKind::Invalid, Msg::OrderNotOpen).with_field("id"));
     }
     Ok(order.symbol)
+}
+
+/// Cancels every open order of `user_id` — resting in a book or waiting for its trigger — each
+/// through its market's own cancel, as the user's cancel does (the hold released by the market's
+/// entry, the `order` message on the user's channel): what freezing an account does. An order
+/// that finished meanwhile is passed over, and so is one on a pair with no market running (nothing
+/// can trade it). Running it again finds nothing left. How many were cancelled.
+pub async fn cancel_all_of(
+    db: &DatabaseConnection,
+    exchange: &SpotRegistry,
+    user_id: i64,
+) -> Result<usize, Refusal> {
+    let open = spot_order::Entity::find()
+        .filter(spot_order::Column::UserId.eq(user_id))
+        .filter(spot_order::Column::Status.is_in(OrderStatus::OPEN))
+        .order_by_asc(spot_order::Column::Id)
+        .all(db)
+        .await?;
+    let mut cancelled = 0;
+    for order in open {
+        if exchange.rules(&order.symbol).is_none() {
+            tracing::warn!(order = order.id, symbol = %order.symbol, "an open spot order on a pair without a market was left");
+            continue;
+        }
+        match exchange.cancel(&order.symbol, user_id, order.id).await {
+            Ok(_) => cancelled += 1,
+            Err(refusal) if matches!(refusal.msg, Msg::OrderNotOpen | Msg::OrderNotFound) => {}
+            Err(refusal) => return Err(refusal),
+        }
+    }
+    Ok(cancelled)
 }
 
 /// A page of the user's fills, newest first.

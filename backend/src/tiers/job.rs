@@ -15,7 +15,7 @@ use super::service::recompute_all;
 use crate::clock::Clock;
 use crate::config::TiersConfig;
 use crate::funds::prices::Rates;
-use crate::lease::{DbLease, Lease};
+use crate::lease::Lease;
 use crate::market::MarketHub;
 
 /// The job's name in `job_lease`.
@@ -35,17 +35,24 @@ pub async fn run_once(
     recompute_all(db, config, &rates, discounts, now).await
 }
 
-/// The background job every instance starts (see the module); it stops on shutdown.
+/// How long the job's lease lasts from each renewal: two periods, so that of instances started
+/// at different times only the holder runs in a period.
+pub fn lease_ttl_ms(config: &TiersConfig) -> i64 {
+    2 * config.recompute_minutes.max(1) as i64 * 60_000
+}
+
+/// The background job every instance starts (see the module), run while it holds `lease` (job
+/// [`JOB`], [`lease_ttl_ms`]); it stops on shutdown.
 pub async fn run(
     db: DatabaseConnection,
     hub: Arc<MarketHub>,
     config: TiersConfig,
     discounts: Arc<FeeDiscounts>,
     clock: Clock,
+    lease: Arc<dyn Lease>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let period = config.recompute_minutes.max(1) * 60;
-    let lease = DbLease::new(db.clone(), JOB).with_ttl(2 * period as i64 * 1000);
     let mut tick = tokio::time::interval(Duration::from_secs(period));
     loop {
         tokio::select! {

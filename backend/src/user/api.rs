@@ -73,6 +73,23 @@ pub struct LoginResult {
     pub expires_at: i64,
 }
 
+impl LoginResult {
+    /// The answer to a successful login of any kind (password or wallet), once the login's
+    /// follow-ups have run (the login log, the new-device notice).
+    pub async fn after_login(
+        db: &DatabaseConnection,
+        new: crate::user::session::NewSession,
+    ) -> Self {
+        crate::notify::logins::after_login(db, &new.session).await;
+        Self {
+            satoken: new.token,
+            user_id: new.session.user_id,
+            device_id: new.session.id,
+            expires_at: new.session.expires_at,
+        }
+    }
+}
+
 /// Registration with an e-mail address or phone number.
 #[derive(Debug, Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
@@ -158,7 +175,8 @@ pub struct UserInfo {
     /// Identity level: 0 none, 1 basic passed, 2 advanced (real-name) passed.
     #[oai(rename = "kycLevel")]
     pub kyc_level: i32,
-    /// Deposit wallet address, once funds are set up.
+    /// The EIP-55 address of the Ethereum wallet linked for Sign-In with Ethereum
+    /// (`wallet/link`); absent while none is linked.
     #[oai(rename = "walletAddress")]
     pub wallet_address: Option<String>,
 }
@@ -243,7 +261,7 @@ pub fn user_info(user: &user::Model) -> UserInfo {
             phone_bound: user.phone.is_some(),
         },
         kyc_level: user.kyc_level,
-        wallet_address: None,
+        wallet_address: user.wallet_address.clone(),
     }
 }
 
@@ -276,13 +294,7 @@ impl UserApi {
                 config.security.session_ttl_secs,
             )
             .await?;
-            crate::notify::logins::after_login(db, &new.session).await;
-            Ok(LoginResult {
-                satoken: new.token,
-                user_id: new.session.user_id,
-                device_id: new.session.id,
-                expires_at: new.session.expires_at,
-            })
+            Ok(LoginResult::after_login(db, new).await)
         }
         .await;
         PublicResponse::of(result, Msg::LoggedIn)

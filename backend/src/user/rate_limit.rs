@@ -1,11 +1,32 @@
 //! Fixed-window rate limits per key (`login:account:…`, `code:ip:…`), in memory. One process holds
-//! the counters; behind a load balancer each instance limits on its own (docs/operations.md).
+//! the counters. In cluster mode the failure limits ([`RateLimiter::reserve`],
+//! [`RateLimiter::reserve_guarded`]: logins, fund password, re-authentication) are also counted
+//! in [`SharedCounts`] that every instance shares (`cluster/counters.rs`): an attempt is counted
+//! there before its check (one atomic update), refused or raised by the shared count, and given
+//! back when it succeeds, so N instances do not give N times the allowance. The code-sending
+//! limits ([`RateLimiter::hit`]) stay per process (docs/operations.md).
 
 use std::{
     collections::HashMap,
-    sync::Mutex,
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
+
+use futures_util::future::BoxFuture;
+
+/// Counters every instance of a cluster shares: a fixed window per key, updated atomically.
+pub trait SharedCounts: Send + Sync {
+    /// Adds `delta` to `key`'s count in its current window of `window` (a new window when the
+    /// last one ended) and answers the count after it.
+    fn add<'a>(
+        &'a self,
+        key: &'a str,
+        window: Duration,
+        delta: i64,
+    ) -> BoxFuture<'a, Result<u32, String>>;
+    /// Ends `key`'s window (its count is 0 again).
+    fn clear<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), String>>;
+}
 
 /// A limit: at most `max` events per `window`.
 #[derive(Debug, Clone, Copy)]
@@ -74,6 +95,8 @@ pub struct RateLimiter {
     /// Woken whenever an attempt in flight is decided.
     decided: tokio::sync::Notify,
     codes: CodeLimits,
+    /// The cluster's counters (cluster mode), beside this process's.
+    shared: Option<Arc<dyn SharedCounts>>,
 }
 
 /// Whether an attempt reserved with [`RateLimiter::reserve_guarded`] is within its guard.
@@ -111,6 +134,12 @@ impl RateLimiter {
     }
 
     /// The code-sending limits in force.
+    /// This limiter, counting failures in `shared` too (cluster mode; see the module).
+    pub fn shared_through(mut self, shared: Option<Arc<dyn SharedCounts>>) -> Self {
+        self.shared = shared;
+        self
+    }
+
     pub fn code_limits(&self) -> CodeLimits {
         self.codes
     }
@@ -145,7 +174,12 @@ impl RateLimiter {
             // Registered before the state is read: a decision in between still wakes this one.
             decided.as_mut().enable();
             match self.try_reserve_at(limits, None, Instant::now()) {
-                Reservation::Reserved(attempt, _) => return Ok(attempt),
+                Reservation::Reserved(attempt, guard) => {
+                    return self
+                        .count_shared(attempt, guard, limits, None)
+                        .await
+                        .map(|(attempt, _)| attempt);
+                }
                 Reservation::Refused(seconds) => return Err(seconds),
                 Reservation::Wait => decided.await,
             }
@@ -168,7 +202,11 @@ impl RateLimiter {
             tokio::pin!(decided);
             decided.as_mut().enable();
             match self.try_reserve_at(limits, Some(guard), Instant::now()) {
-                Reservation::Reserved(attempt, guard) => return Ok((attempt, guard)),
+                Reservation::Reserved(attempt, raised) => {
+                    return self
+                        .count_shared(attempt, raised, limits, Some(guard))
+                        .await;
+                }
                 Reservation::Refused(seconds) => return Err(seconds),
                 Reservation::Wait => decided.await,
             }
@@ -211,13 +249,79 @@ impl RateLimiter {
                 limiter: self,
                 limits: all,
                 outcome: Outcome::Failed,
+                shared: Vec::new(),
             },
             if raised { Guard::Raised } else { Guard::Open },
         )
     }
 
     /// Ends an attempt in flight: a failure is counted under each of its keys.
+    /// Counts a reserved attempt in the cluster's counters (nothing in one process): refused when
+    /// a limit's shared count passes its maximum, raised when the guard's does. A counter the
+    /// cluster cannot answer leaves this process's decision standing.
+    async fn count_shared<'a>(
+        &'a self,
+        mut attempt: Attempt<'a>,
+        mut guard: Guard,
+        limits: &[(&str, Limit)],
+        guarded: Option<(&str, Limit)>,
+    ) -> Result<(Attempt<'a>, Guard), u64> {
+        let Some(shared) = &self.shared else {
+            return Ok((attempt, guard));
+        };
+        for (key, limit) in limits.iter().chain(guarded.as_ref()) {
+            match shared.add(key, limit.window, 1).await {
+                Ok(count) => {
+                    attempt.shared.push((*key).to_owned());
+                    if count <= limit.max {
+                        continue;
+                    }
+                    if guarded.is_some_and(|(guard_key, _)| guard_key == *key) {
+                        guard = Guard::Raised;
+                        continue;
+                    }
+                    // Refused: not an attempt, so nothing counts (given back on drop).
+                    attempt.succeeded();
+                    return Err(limit.window.as_secs().max(1));
+                }
+                Err(error) => tracing::warn!(%error, key, "shared rate limit not counted"),
+            }
+        }
+        Ok((attempt, guard))
+    }
+
     fn decide(&self, attempt: &Attempt<'_>) {
+        if let (Some(shared), Outcome::Succeeded { clearing }) = (&self.shared, &attempt.outcome)
+            && !attempt.shared.is_empty()
+        {
+            // Counted before the check, given back now that it succeeded.
+            let (shared, keys, clearing) =
+                (shared.clone(), attempt.shared.clone(), clearing.clone());
+            let windows: Vec<Duration> = keys
+                .iter()
+                .map(|key| {
+                    attempt
+                        .limits
+                        .iter()
+                        .find(|(known, _)| known == key)
+                        .map_or(Duration::from_secs(1), |(_, limit)| limit.window)
+                })
+                .collect();
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(async move {
+                    for (key, window) in keys.iter().zip(windows) {
+                        let done = if clearing.as_deref() == Some(key.as_str()) {
+                            shared.clear(key).await
+                        } else {
+                            shared.add(key, window, -1).await.map(|_| ())
+                        };
+                        if let Err(error) = done {
+                            tracing::warn!(%error, key, "shared rate limit not given back");
+                        }
+                    }
+                });
+            }
+        }
         {
             let mut counters = self.counters();
             let now = Instant::now();
@@ -302,6 +406,8 @@ pub struct Attempt<'a> {
     limiter: &'a RateLimiter,
     limits: Vec<(String, Limit)>,
     outcome: Outcome,
+    /// The keys counted in the cluster's counters (given back if it succeeds).
+    shared: Vec<String>,
 }
 
 impl Attempt<'_> {

@@ -373,6 +373,10 @@ pub async fn login(
         log_attempt(db, user.id, &form.device, false).await?;
         return Err(fail());
     }
+    // Told only to whoever knows the password, like every other state of the account.
+    if user.frozen_at.is_some() {
+        return Err(Refusal::forbidden(Msg::AccountFrozen));
+    }
     if user.totp_enabled {
         let Some(code) = form.totp_code.as_deref().filter(|c| !c.trim().is_empty()) else {
             // The password is right; with the account's code too, the account is its owner's
@@ -423,7 +427,8 @@ pub async fn use_totp_code(
     Ok(updated.rows_affected == 1)
 }
 
-async fn log_attempt(
+/// Records a login attempt of `user_id` from `device` in the login log.
+pub async fn log_attempt(
     db: &impl ConnectionTrait,
     user_id: i64,
     device: &Device,

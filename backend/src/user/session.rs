@@ -150,6 +150,10 @@ async fn read_live(
     let Some((session, Some(user))) = found else {
         return Ok(None);
     };
+    // Freezing ends the account's sessions; a login racing the freeze must not outlive it.
+    if user.frozen_at.is_some() {
+        return Ok(None);
+    }
     if now - session.last_seen_at > TOUCH_INTERVAL_MS {
         touch_soon(db, session.id, now);
     }
@@ -183,6 +187,43 @@ fn touch_soon(
             tracing::warn!(%error, session_id, "a session's last activity was not written");
         }
     }))
+}
+
+/// Why the session of a token is no longer live (the `USER_STATUS` message of the user channel).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// An operator froze the account.
+    Frozen,
+    /// Logged out, or revoked from the device list or by a password change.
+    Revoked,
+    /// Expired, or no such token.
+    Expired,
+}
+
+impl Ended {
+    /// The `status` of the `USER_STATUS` message.
+    pub fn status(self) -> &'static str {
+        match self {
+            Ended::Frozen => "frozen",
+            Ended::Revoked => "session_revoked",
+            Ended::Expired => "session_expired",
+        }
+    }
+}
+
+/// Why the session of `token` ended (call it once [`authenticate`] found none): the account was
+/// frozen, else the session was revoked, else it expired (or never existed).
+pub async fn ended(db: &DatabaseConnection, token: &str) -> Result<Ended, Refusal> {
+    let found = Session::find()
+        .filter(Column::TokenHash.eq(token_hash(token.trim())))
+        .find_also_related(user::Entity)
+        .one(db)
+        .await?;
+    Ok(match found {
+        Some((_, Some(user))) if user.frozen_at.is_some() => Ended::Frozen,
+        Some((session, _)) if session.revoked_at.is_some() => Ended::Revoked,
+        _ => Ended::Expired,
+    })
 }
 
 /// The live sessions of `user_id`, newest first.

@@ -16,13 +16,27 @@
 //! answer back: [`forget_user`] moves an epoch, and [`remember`] refuses an answer read under an
 //! older epoch.
 //!
-//! **Several instances.** The cache is per process and nothing is broadcast. A session ended
-//! through another instance keeps working here for the cached calls for at most [`TTL`] (2 s);
-//! the expiry is exact everywhere, and every other call sees the change at once.
+//! **Several instances.** The cache is per process. In cluster mode [`forget_user`] also tells
+//! the other instances, through the instance's [`Fanout`] (a request runs [`in_scope`] of it),
+//! which forget the user's sessions on receipt ([`forget_user_here`]), so a session ended through
+//! one instance stops on every instance at once (within the NATS hop), not after [`TTL`]. Without
+//! NATS (one process) nothing leaves the process.
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+use crate::cluster::Fanout;
+
+tokio::task_local! {
+    /// The fanout of the instance serving the current request.
+    static FANOUT: Fanout;
+}
+
+/// Runs `request` with `fanout` as its instance's (what [`forget_user`] tells).
+pub async fn in_scope<F: std::future::Future>(fanout: Fanout, request: F) -> F::Output {
+    FANOUT.scope(fanout, request).await
+}
 
 /// How long a cached session is served before it is read again.
 pub const TTL: Duration = Duration::from_secs(2);
@@ -98,9 +112,17 @@ pub fn remember(token_hash: String, identity: SessionIdentity, expires_at_ms: i6
     );
 }
 
-/// Drops every cached session of `user_id`, and refuses answers read before now. Call it after
-/// the change is written (after the commit, when it is in a transaction).
+/// Drops every cached session of `user_id`, and refuses answers read before now, here and (in
+/// cluster mode) on every instance. Call it after the change is written (after the commit, when
+/// it is in a transaction).
 pub fn forget_user(user_id: i64) {
+    forget_user_here(user_id);
+    // Outside a request (a unit test, a job) there is no instance to tell.
+    let _ = FANOUT.try_with(|fanout| fanout.session_ended(user_id));
+}
+
+/// [`forget_user`] in this process only (what another instance's signal does).
+pub fn forget_user_here(user_id: i64) {
     let mut cache = cache();
     cache.epoch = cache.epoch.wrapping_add(1);
     cache

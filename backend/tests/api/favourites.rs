@@ -270,3 +270,80 @@ async fn merging_adds_the_new_listed_favourites_once() {
     assert_eq!(body["data"]["field"], "favourites[1].market", "{body}");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn user_coin_save_and_cancel_collect_markets_beside_get_user_coin() {
+    let app = spawn_app().await;
+    let member = app.member("usercoin@example.com").await;
+    let (status, body) = app
+        .post(
+            "/api/userCoin/save",
+            Some(&json!({"symbol": "btcusdt"}).to_string()),
+            &[],
+        )
+        .await;
+    assert_eq!(status, 401, "{body}");
+
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            "/api/userCoin/save",
+            Some(json!({"symbol": "ETHUSDT"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            "/api/userCoin/save",
+            Some(json!({"symbol": "btcusdt", "market": "contract"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        entries(&body),
+        pairs(&[("spot", "ethusdt"), ("contract", "btcusdt")])
+    );
+    // The same list as the favourites call.
+    let (_, listed) = app.get_as(&member.token, PATH).await;
+    assert_eq!(entries(&listed), entries(&body));
+
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            "/api/userCoin/cancel",
+            Some(json!({"symbol": "ethusdt"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(entries(&body), pairs(&[("contract", "btcusdt")]));
+
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            "/api/userCoin/save",
+            Some(json!({"symbol": "nopeusdt"})),
+        )
+        .await;
+    assert_eq!(
+        (status, body["data"]["reason"].as_str()),
+        (404, Some("unknown_symbol")),
+        "{body}"
+    );
+    let (status, body) = app
+        .post_as(
+            &member.token,
+            "/api/userCoin/delete",
+            Some(json!({"symbol": "btcusdt"})),
+        )
+        .await;
+    assert_eq!(status, 400, "an unknown action: {body}");
+
+    // The fixed `getUserCoin` path still answers the balances.
+    let (status, body) = app
+        .post_as(&member.token, "/api/userCoin/getUserCoin", None)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["data"]["coins"].is_array(), "{body}");
+    app.stop().await;
+}

@@ -222,3 +222,36 @@ async fn the_audit_command_reports_a_tampered_balance() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_limited_lock_wait_gives_up_on_a_held_account_and_says_so() {
+    use sea_orm::{DbBackend, QueryFilter, QuerySelect, TransactionTrait};
+    let app = spawn_app().await;
+    let member = app.member("lock-wait@example.com").await;
+    app.credit(member.user_id, "usdt", dec!(10)).await;
+    let held = || {
+        ledger_account::Entity::find()
+            .filter(sea_orm::ColumnTrait::eq(
+                &ledger_account::Column::UserId,
+                member.user_id,
+            ))
+            .lock_exclusive()
+    };
+    let holder = app.db().begin().await.unwrap();
+    assert!(!held().all(&holder).await.unwrap().is_empty());
+    let waiter = app.db().begin().await.unwrap();
+    backend::db::limit_lock_wait(&waiter, "50ms").await.unwrap();
+    let waited = held().all(&waiter).await;
+    match app.db().get_database_backend() {
+        // The row is locked by the holder: the waiter gives up after 50 ms and says why.
+        DbBackend::Postgres => {
+            let error = waited.expect_err("the held row cannot be locked");
+            assert!(backend::db::is_lock_wait_refused(&error), "{error}");
+        }
+        // No row locks: a read waits for nothing (writes take the database's lock instead).
+        _ => assert!(waited.is_ok()),
+    }
+    waiter.rollback().await.ok();
+    holder.rollback().await.unwrap();
+    app.stop().await;
+}

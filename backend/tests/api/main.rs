@@ -2,9 +2,11 @@
 //! port with a fresh database (SQLite in a temporary folder; PostgreSQL when `TEST_POSTGRES_URL`
 //! names an administrative connection), and talks to it as the webapp does.
 
+mod account_status;
 mod admin;
 mod attempts;
 mod channels;
+mod cluster;
 mod common;
 mod content;
 mod conversion;
@@ -34,6 +36,7 @@ mod paging;
 mod prices;
 mod push;
 mod referral;
+mod referral_model;
 mod reports;
 mod retention;
 mod seconds;
@@ -41,9 +44,11 @@ mod security;
 mod session_cache;
 mod spot;
 mod statements;
+mod support;
 mod test_clock;
 mod tiers;
 mod uploads;
 mod user;
+mod wallet;
 mod webapp;
 mod withdrawals;

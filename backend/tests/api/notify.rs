@@ -11,50 +11,18 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, Quer
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    FUND_PASSWORD, Member, PASSWORD, TestApp, set_fund_password, spawn_app, spawn_app_in, urlencode,
+    FUND_PASSWORD, Member, PASSWORD, TestApp, set_fund_password, spawn_app, spawn_app_in,
 };
 
 const M: &str = "/api/coin/coin";
 const ANTI_CODE: &str = "Nora2026";
-
-/// The dev outbox's messages to `to`, newest first.
-async fn outbox(app: &TestApp, to: &str) -> Vec<Value> {
-    let (status, _, text) = app
-        .get(&format!("/api/dev/outbox?to={}", urlencode(to)))
-        .await;
-    assert_eq!(status, 200, "{text}");
-    let body: Value = serde_json::from_str(&text).unwrap();
-    body["data"].as_array().cloned().unwrap_or_default()
-}
-
-/// Waits (polling, at most 10 s) until the outbox holds a message to `to` whose subject is
-/// `subject`, and answers the messages with that subject.
-async fn arrived(app: &TestApp, to: &str, subject: &str) -> Vec<Value> {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let found: Vec<Value> = outbox(app, to)
-            .await
-            .into_iter()
-            .filter(|message| message["subject"] == subject)
-            .collect();
-        if !found.is_empty() {
-            return found;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no {subject:?} for {to}: {:?}",
-            outbox(app, to).await
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
 
 /// Waits until every notification row is delivered (so that a second copy would be in the
 /// outbox by now), then checks that `to` got exactly one message per subject, in German, with
 /// the anti-phishing line.
 async fn assert_each_once(app: &TestApp, to: &str, subjects: &[&str]) {
     for subject in subjects {
-        arrived(app, to, subject).await;
+        app.mail_arrived(to, subject).await;
     }
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while notification::Entity::find()
@@ -67,7 +35,7 @@ async fn assert_each_once(app: &TestApp, to: &str, subjects: &[&str]) {
         assert!(tokio::time::Instant::now() < deadline, "undelivered rows");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let messages = outbox(app, to).await;
+    let messages = app.outbox(to).await;
     for subject in subjects {
         let copies: Vec<&Value> = messages
             .iter()
@@ -113,7 +81,7 @@ async fn logins_from_new_devices_and_security_changes_each_send_one_email() {
     let member = german_member(&app, to).await;
     // Registration's own first login and the same device again sent nothing.
     assert!(
-        outbox(&app, to)
+        app.outbox(to)
             .await
             .iter()
             .all(|message| !message["subject"].as_str().unwrap().contains("Anmeldung")),
@@ -134,7 +102,9 @@ async fn logins_from_new_devices_and_security_changes_each_send_one_email() {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let login = arrived(&app, to, "Kestrel Exchange: neue Anmeldung bei Ihrem Konto").await;
+    let login = app
+        .mail_arrived(to, "Kestrel Exchange: neue Anmeldung bei Ihrem Konto")
+        .await;
     let text = login[0]["body"].as_str().unwrap();
     assert!(text.contains("IP-Adresse: 127.0.0.1"), "{text}");
     assert!(text.contains(" UTC"), "{text}");
@@ -219,7 +189,9 @@ async fn identity_reviews_deposits_and_withdrawals_each_send_one_email() {
     let (status, body) =
         crate::kyc::review(&app, &ops, id, false, Some("Das Foto ist unscharf")).await;
     assert_eq!(status, 200, "{body}");
-    let rejected = arrived(&app, to, "Kestrel Exchange: Identitätsprüfung abgelehnt").await;
+    let rejected = app
+        .mail_arrived(to, "Kestrel Exchange: Identitätsprüfung abgelehnt")
+        .await;
     assert!(
         rejected[0]["body"]
             .as_str()
@@ -242,7 +214,9 @@ async fn identity_reviews_deposits_and_withdrawals_each_send_one_email() {
     let deposit = body["data"]["id"].as_i64().unwrap();
     let (status, body) = crate::deposits::review(&app, &ops, deposit, true, None).await;
     assert_eq!(status, 200, "{body}");
-    let credited = arrived(&app, to, "Kestrel Exchange: Einzahlung gutgeschrieben").await;
+    let credited = app
+        .mail_arrived(to, "Kestrel Exchange: Einzahlung gutgeschrieben")
+        .await;
     assert!(
         credited[0]["body"]
             .as_str()
@@ -279,11 +253,15 @@ async fn identity_reviews_deposits_and_withdrawals_each_send_one_email() {
     .await;
     assert_eq!(status, 200, "{body}");
 
-    let sent = arrived(&app, to, "Kestrel Exchange: Auszahlung gesendet").await;
+    let sent = app
+        .mail_arrived(to, "Kestrel Exchange: Auszahlung gesendet")
+        .await;
     let text = sent[0]["body"].as_str().unwrap();
     assert!(text.contains(&format!("Transaktions-Hash: {tx}")), "{text}");
     assert!(text.contains(tron), "{text}");
-    let refused = arrived(&app, to, "Kestrel Exchange: Auszahlung abgelehnt").await;
+    let refused = app
+        .mail_arrived(to, "Kestrel Exchange: Auszahlung abgelehnt")
+        .await;
     assert!(
         refused[0]["body"]
             .as_str()
@@ -291,7 +269,9 @@ async fn identity_reviews_deposits_and_withdrawals_each_send_one_email() {
             .contains("Grund: Adresse gesperrt"),
         "{refused:?}"
     );
-    let submitted = arrived(&app, to, "Kestrel Exchange: Auszahlungsantrag eingegangen").await;
+    let submitted = app
+        .mail_arrived(to, "Kestrel Exchange: Auszahlungsantrag eingegangen")
+        .await;
     assert_eq!(submitted.len(), 2, "one per withdrawal: {submitted:?}");
     let subjects = [
         "Kestrel Exchange: Identitätsprüfung abgelehnt",
@@ -475,7 +455,9 @@ async fn the_language_follows_the_one_the_webapp_uses() {
         .await;
     assert_eq!(status, 200, "{body}");
     set_fund_password(&app, &member).await;
-    let notice = arrived(&app, to, "Kestrel Exchange : mot de passe des fonds défini").await;
+    let notice = app
+        .mail_arrived(to, "Kestrel Exchange : mot de passe des fonds défini")
+        .await;
     assert!(
         notice[0]["body"]
             .as_str()

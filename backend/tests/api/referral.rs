@@ -389,6 +389,61 @@ async fn a_burst_of_fills_and_concurrent_batches_pay_each_rebate_once() {
 }
 
 #[tokio::test]
+async fn a_chunk_of_thousands_of_rebates_stays_within_the_statement_limits() {
+    use backend::entity::spot_trade;
+    use backend::funds::ledger::{NewEntry, Posting};
+    let app = referral_app(false).await;
+    let [a, b, c, d] = chain(&app).await;
+    let buyer = app.member("bulk-buyer@example.com").await;
+    app.credit(d.user_id, "btc", dec!(1)).await;
+    app.credit(buyer.user_id, "usdt", dec!(10000)).await;
+    maker_sale(&app, &d, &buyer, "0.01").await;
+    // 1,500 more fills like the real one, read in one chunk: 4,503 rebate rows bind more
+    // variables than one statement may carry on SQLite or PostgreSQL.
+    let trade = spot_trade::Entity::find()
+        .one(app.db())
+        .await
+        .unwrap()
+        .unwrap();
+    let copies = (0..1_500)
+        .map(|_| {
+            let mut row = spot_trade::ActiveModel::from(trade.clone());
+            row.id = sea_orm::ActiveValue::NotSet;
+            row
+        })
+        .collect();
+    backend::db::insert_in_chunks(app.db(), copies)
+        .await
+        .unwrap();
+    // Their fees, which the copies did not earn, so the fee income can pay their rebates.
+    let fees = NewEntry {
+        kind: "deposit".into(),
+        reference: "test-fees".into(),
+        user_id: None,
+        actor_id: None,
+        memo: String::new(),
+        postings: Posting::transfer(
+            AccountRef::House(House::DepositsInTransit),
+            AccountRef::House(House::Fees),
+            "usdt",
+            dec!(1000),
+        )
+        .to_vec(),
+    };
+    ledger::post(app.db(), &fees).await.unwrap();
+
+    let report = run_next_hour(&app).await;
+    assert_eq!(report.fills, 1_501);
+    assert_eq!(report.paid, 1_501 * 3);
+    assert_eq!(report.entries.len(), 1);
+    let n = dec!(1501);
+    assert_eq!(usdt(&app, c.user_id).await, dec!(0.09) * n);
+    assert_eq!(usdt(&app, b.user_id).await, dec!(0.045) * n);
+    assert_eq!(usdt(&app, a.user_id).await, dec!(0.0225) * n);
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_code_binds_later_only_within_the_rules() {
     let app = referral_app(false).await;
     let a = app.member("bind-a@example.com").await;

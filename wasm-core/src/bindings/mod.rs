@@ -12,6 +12,11 @@
 //! JSON text reads every value JSON can hold exactly as before; what `JSON.stringify` cannot write
 //! changes meaning inside an object argument: a non-finite number reads as `null` (an optional number
 //! as absent), a `BigInt` or a cycle throws `invalid_argument`, and `toJSON` is honoured.
+//!
+//! Which exports a build carries is chosen by cargo features: `exports-main` (every module but earn
+//! and loan) and `exports-earn-loan` (those two), so the webapp can fetch the earn and loan exports
+//! as a second module on the screens that use them (scripts/build-wasm.sh builds one module per
+//! feature). The code an export does not reach is left out of the module by the linker.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -20,18 +25,30 @@ use wasm_bindgen::prelude::*;
 use crate::error::CoreError;
 use crate::json;
 
+#[cfg(feature = "exports-earn-loan")]
 mod earn;
+#[cfg(feature = "exports-main")]
 mod format;
+#[cfg(feature = "exports-main")]
 mod funds;
+#[cfg(feature = "exports-main")]
 mod kline;
+#[cfg(feature = "exports-earn-loan")]
 mod loan;
+#[cfg(feature = "exports-main")]
 mod margin;
+#[cfg(feature = "exports-main")]
 mod validate;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &str = r#"
+const CORE_ERROR_TS: &str = r#"
 /** The payload every export throws on bad input; `key` is an i18n key, `params` its values. */
 export interface CoreErrorPayload { code: string; key: string; params: Record<string, string>; }
+"#;
+
+#[cfg(feature = "exports-main")]
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
 /** One entry of the time zone table. */
 export interface TimeZone { zoneId: string; offSetValue: string; offsetMinutes: number; }
 /** One ticker row to format; decimals are strings. */

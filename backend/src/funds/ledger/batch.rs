@@ -32,7 +32,7 @@ use sea_orm::{
 };
 
 use super::{AccountRef, Idempotency, LedgerError, NewEntry, check, parse};
-use crate::db::WriterTransaction;
+use crate::db::{ROWS_PER_STATEMENT, WriterTransaction};
 use crate::entity::{idempotency_record, journal_entry, journal_posting, ledger_account};
 
 /// An entry of a batch by its position; its id exists once the batch is flushed.
@@ -106,28 +106,10 @@ impl LedgerBatch {
         if missing.is_empty() {
             return Ok(());
         }
-        // Per bucket, its owners and assets: the index on (owner, asset, bucket) is probed for
-        // each combination, and users' and the house's buckets differ, so one set of owners
-        // times one of buckets would probe house buckets for every user.
-        let mut by_bucket: BTreeMap<&str, (BTreeSet<String>, BTreeSet<&str>)> = BTreeMap::new();
-        for (account, asset) in &missing {
-            let (owners, assets) = by_bucket.entry(account.bucket_name()).or_default();
-            owners.insert(account.owner());
-            assets.insert(asset);
-        }
-        let mut any = Condition::any();
-        for (bucket, (owners, assets)) in by_bucket {
-            any = any.add(
-                Condition::all()
-                    .add(ledger_account::Column::Bucket.eq(bucket))
-                    .add(ledger_account::Column::Owner.is_in(owners))
-                    .add(ledger_account::Column::Asset.is_in(assets)),
-            );
-        }
         let rows = txn
             .find(
                 ledger_account::Entity::find()
-                    .filter(any)
+                    .filter(accounts_condition(&missing))
                     .order_by_asc(ledger_account::Column::Id)
                     .lock_exclusive(),
             )
@@ -176,12 +158,12 @@ impl LedgerBatch {
         if self.accounts.contains_key(&(account, asset.to_owned())) {
             return Ok(());
         }
-        let find = || txn.find(super::account_query(account, asset));
+        let find = || txn.find(super::accounts::account_query(account, asset));
         let row = match find().await?.pop() {
             Some(row) => row,
             None => {
                 let now = crate::clock::now_ms();
-                let insert = super::new_account(account, asset, now);
+                let insert = super::accounts::new_account(account, asset, now);
                 txn.execute(insert.build(txn.backend())).await?;
                 find().await?.pop().ok_or_else(|| {
                     DbErr::RecordNotFound(format!("the {asset} account just created"))
@@ -369,9 +351,6 @@ impl LedgerBatch {
     }
 }
 
-/// Most rows in one `INSERT` statement of [`Writes`].
-const ROWS_PER_STATEMENT: usize = 1_000;
-
 /// Statements collected as SQL text and sent to the database in one round trip
 /// ([`Writes::run`]). Values are written into the text by sea-query's builder for the
 /// connection's backend, which quotes and escapes them; nothing is bound, so the bound-value
@@ -456,6 +435,29 @@ impl Writes {
         }
         Ok(())
     }
+}
+
+/// The rows of `accounts` (with others of the same buckets, owners and assets, which a caller
+/// filters out): per bucket, its owners and assets, so the index on (owner, asset, bucket) is
+/// probed for each combination — users' and the house's buckets differ, and one set of owners
+/// times one of buckets would probe house buckets for every user.
+pub(crate) fn accounts_condition(accounts: &[(AccountRef, &str)]) -> Condition {
+    let mut by_bucket: BTreeMap<&str, (BTreeSet<String>, BTreeSet<&str>)> = BTreeMap::new();
+    for (account, asset) in accounts {
+        let (owners, assets) = by_bucket.entry(account.bucket_name()).or_default();
+        owners.insert(account.owner());
+        assets.insert(asset);
+    }
+    let mut any = Condition::any();
+    for (bucket, (owners, assets)) in by_bucket {
+        any = any.add(
+            Condition::all()
+                .add(ledger_account::Column::Bucket.eq(bucket))
+                .add(ledger_account::Column::Owner.is_in(owners))
+                .add(ledger_account::Column::Asset.is_in(assets)),
+        );
+    }
+    any
 }
 
 /// Where a batch's new row ids come from, so that rows can be written with their ids (and refer

@@ -5,6 +5,11 @@
 //! none is skipped: without a mark it waits for one; a time that passed while the server was down
 //! is settled at start (see [`Engine::load`]), a position that already has its row for a time (a
 //! crash in the middle of a round) is not paid again.
+//!
+//! In cluster mode every instance runs the engines, but only the holder of the funding lease
+//! ([`FUNDING_LEASE`], taken at each funding time) pays a round; the others wait for its
+//! `futures_funding_round` row, looking every second, and take the lease over (paying what is
+//! left) if the holder dies before writing it.
 
 use std::collections::{HashMap, HashSet};
 
@@ -27,7 +32,53 @@ use crate::futures::position::Position;
 use crate::futures::settle::{self, USDT};
 use crate::futures::views::{FundingInfo, side_str};
 
+/// The funding rounds' lease in cluster mode (one holder pays every symbol's rounds).
+pub const FUNDING_LEASE: &str = "futures_funding";
+/// How long that lease lasts from its renewal at a funding time.
+pub const FUNDING_LEASE_MS: i64 = 10_000;
+
 impl Engine {
+    /// Whether this instance pays funding rounds: always outside cluster mode, while it holds
+    /// [`FUNDING_LEASE`] in it.
+    async fn holds_funding_lease(&self) -> bool {
+        match &self.shared.funding_lease {
+            None => true,
+            Some(lease) => match lease.acquire().await {
+                Ok(held) => held,
+                Err(error) => {
+                    tracing::warn!(%error, "funding lease");
+                    false
+                }
+            },
+        }
+    }
+
+    /// Another instance pays the round of `funding_time`: once its row is written, moves on as if
+    /// this engine had paid it; until then looks again in a second.
+    async fn follow_round(&mut self, funding_time: i64, interval: i64) {
+        let round = futures_funding_round::Entity::find()
+            .filter(futures_funding_round::Column::Symbol.eq(&self.rules.symbol))
+            .filter(futures_funding_round::Column::FundingTime.eq(funding_time))
+            .one(&self.shared.db)
+            .await;
+        match round {
+            Ok(Some(round)) => {
+                self.funding_retry_at = None;
+                self.next_funding = next_funding_time(funding_time, interval);
+                self.last_rate = round.rate.parse().ok();
+                if !round.caught_up {
+                    self.premiums = PremiumSampler::default();
+                }
+                self.publish_funding();
+            }
+            Ok(None) => self.funding_retry_at = Some(now_ms() + 1000),
+            Err(error) => {
+                tracing::warn!(symbol = %self.rules.symbol, %error, "reading a funding round");
+                self.funding_retry_at = Some(now_ms() + 1000);
+            }
+        }
+    }
+
     /// The rate a funding would have now: the premium sampled since the last one (or the standing
     /// mark's) plus the interest, capped.
     fn funding_rate_now(&self) -> Decimal {
@@ -74,6 +125,10 @@ impl Engine {
     pub(super) async fn fund(&mut self) {
         let funding_time = self.next_funding;
         let interval = self.shared.config.funding_interval_secs as i64 * 1000;
+        if !self.holds_funding_lease().await {
+            self.follow_round(funding_time, interval).await;
+            return;
+        }
         let Some(mark) = self.standing_mark() else {
             self.funding_retry_at = Some(now_ms() + 1000);
             self.publish_funding();

@@ -20,7 +20,7 @@ use crate::refusal::{Refusal, RefusalKind};
 
 impl Engine {
     /// Sets (or clears, with `None`) the take-profit and stop-loss prices of the user's position;
-    /// each must be on its side of the mark.
+    /// each price set must be on its side of the mark (clearing both needs no mark).
     pub(super) async fn set_tp_sl(
         &mut self,
         user_id: i64,
@@ -30,19 +30,21 @@ impl Engine {
         let Some(mut position) = self.positions.get(&user_id).cloned() else {
             return Err(bad(Msg::NoOpenPosition, "symbol"));
         };
-        let mark = self.mark_price()?;
-        let long = position.side == Side::Long;
-        if let Some(tp) = take_profit
-            && (tp <= Decimal::ZERO || (long && tp <= mark) || (!long && tp >= mark))
-        {
-            return Err(bad(Msg::TakeProfitWrongSide, "takeProfitPrice")
-                .with_param("mark", mark.normalize().to_string()));
-        }
-        if let Some(sl) = stop_loss
-            && (sl <= Decimal::ZERO || (long && sl >= mark) || (!long && sl <= mark))
-        {
-            return Err(bad(Msg::StopLossWrongSide, "stopLossPrice")
-                .with_param("mark", mark.normalize().to_string()));
+        if take_profit.is_some() || stop_loss.is_some() {
+            let mark = self.mark_price()?;
+            let long = position.side == Side::Long;
+            if let Some(tp) = take_profit
+                && (tp <= Decimal::ZERO || (long && tp <= mark) || (!long && tp >= mark))
+            {
+                return Err(bad(Msg::TakeProfitWrongSide, "takeProfitPrice")
+                    .with_param("mark", mark.normalize().to_string()));
+            }
+            if let Some(sl) = stop_loss
+                && (sl <= Decimal::ZERO || (long && sl >= mark) || (!long && sl <= mark))
+            {
+                return Err(bad(Msg::StopLossWrongSide, "stopLossPrice")
+                    .with_param("mark", mark.normalize().to_string()));
+            }
         }
         position.take_profit = take_profit;
         position.stop_loss = stop_loss;

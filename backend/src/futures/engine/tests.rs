@@ -79,6 +79,7 @@ impl Bench {
             futures.clone(),
             dec!(10),
             Arc::default(),
+            None,
             shutdown,
         )
         .await
@@ -144,6 +145,26 @@ impl Bench {
 
     async fn balance(&self, account: AccountRef) -> Decimal {
         ledger::balance(&self.db, account, "usdt").await.unwrap()
+    }
+
+    /// A bench where ALICE (20,000 USDT) holds a 5× isolated long of 0.2 BTC opened at the mark of
+    /// 50,000, with a take profit at 52,000 and a stop loss at 48,000.
+    async fn with_long_and_tp_sl() -> Self {
+        let mut bench = Self::new().await;
+        bench.fund(ALICE, dec!(20000)).await;
+        bench.tick(dec!(50000)).await;
+        bench
+            .submit(
+                ALICE,
+                market(OrderSide::Buy, dec!(0.2), dec!(5), MarginMode::Isolated),
+            )
+            .await;
+        bench
+            .engine
+            .set_tp_sl(ALICE, Some(dec!(52000)), Some(dec!(48000)))
+            .await
+            .unwrap();
+        bench
     }
 
     /// Places an order and gives its id.
@@ -577,20 +598,7 @@ async fn a_mark_past_a_cross_liquidation_price_liquidates_against_the_wallet() {
 
 #[tokio::test]
 async fn a_mark_that_crosses_nothing_writes_nothing() {
-    let mut bench = Bench::new().await;
-    bench.fund(ALICE, dec!(20000)).await;
-    bench.tick(dec!(50000)).await;
-    bench
-        .submit(
-            ALICE,
-            market(OrderSide::Buy, dec!(0.2), dec!(5), MarginMode::Isolated),
-        )
-        .await;
-    bench
-        .engine
-        .set_tp_sl(ALICE, Some(dec!(52000)), Some(dec!(48000)))
-        .await
-        .unwrap();
+    let mut bench = Bench::with_long_and_tp_sl().await;
     bench
         .submit(
             ALICE,
@@ -621,5 +629,35 @@ async fn a_mark_that_crosses_nothing_writes_nothing() {
     assert_eq!(bench.engine.orders.len(), 1);
     assert_eq!(bench.engine.stops.len(), 1);
     assert_eq!(bench.engine.triggers.len(), 5);
+    bench.assert_audit_clean().await;
+}
+
+#[tokio::test]
+async fn clearing_the_take_profit_and_stop_loss_needs_no_mark_setting_one_does() {
+    let mut bench = Bench::with_long_and_tp_sl().await;
+    // The price source loses its mark (a restart before the first tick): what freezing an account
+    // does — clearing both — still goes through; setting a price is refused without a mark to
+    // check its side against.
+    bench.engine.mark = None;
+    *bench.prices.0.lock().unwrap() = None;
+    let refused = bench
+        .engine
+        .set_tp_sl(ALICE, Some(dec!(52000)), None)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.msg, crate::i18n::Msg::NoLiquidity);
+    let cleared = bench.engine.set_tp_sl(ALICE, None, None).await.unwrap();
+    assert_eq!(
+        (cleared.take_profit_price, cleared.stop_loss_price),
+        (None, None)
+    );
+    let row = &bench.positions_of(ALICE).await[0];
+    assert_eq!(
+        (row.take_profit.clone(), row.stop_loss.clone()),
+        (None, None)
+    );
+    for target in [Target::TakeProfit(ALICE), Target::StopLoss(ALICE)] {
+        assert!(bench.engine.triggers.get(target).is_none(), "{target:?}");
+    }
     bench.assert_audit_clean().await;
 }

@@ -243,10 +243,10 @@ fn a_batch_keeps_one_write_per_kind_of_client_until_the_next_batch() {
     hub.publish_ticker("btcusdt", ticker());
     let batch = events.try_recv().unwrap();
     let topics = [hub.topic("ticker", "btcusdt").unwrap()];
-    let depth = [(hub.pair_id("btcusdt"), 3)];
+    let depth = [(hub.topic("depth", "btcusdt").unwrap(), 3)];
     assert!(batch.written(&topics, &depth).is_none());
     let bytes: Arc<[u8]> = Arc::from(batch[0].frame());
-    let after: Arc<[(u16, u64)]> = Arc::from(&depth[..]);
+    let after: Arc<HeldSeqs> = Arc::from(&depth[..]);
     batch.keep_written(&topics, &depth, after.clone(), bytes.clone());
     let (shared, held) = batch.written(&topics, &depth).unwrap();
     assert!(Arc::ptr_eq(&shared, &bytes));

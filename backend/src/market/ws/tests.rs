@@ -174,11 +174,11 @@ async fn clients_of_the_same_kind_share_one_write_of_a_batch() {
     subscribe(&mut first);
     subscribe(&mut second);
     subscribe(&mut behind);
-    let btc = hub.pair_id("btcusdt");
+    let btc = hub.topic("depth", "btcusdt").unwrap();
     for client in [&mut first, &mut second] {
-        client.hold_depth(btc, 4);
+        client.hold(btc, 4);
     }
-    behind.hold_depth(btc, 3);
+    behind.hold(btc, 3);
     let mut events = hub.subscribe();
     let book = |seq| BookSnapshot {
         seq,
@@ -197,7 +197,7 @@ async fn clients_of_the_same_kind_share_one_write_of_a_batch() {
     let mut expected = Vec::new();
     let mut copy = Client::default();
     subscribe(&mut copy);
-    copy.hold_depth(btc, 4);
+    copy.hold(btc, 4);
     add_wanted(&batch, &mut copy, &mut expected);
 
     let one = shared_write(&batch, &mut first);
@@ -205,12 +205,12 @@ async fn clients_of_the_same_kind_share_one_write_of_a_batch() {
     assert!(Arc::ptr_eq(&one, &two), "one write for both");
     assert_eq!(&*one, &expected[..]);
     assert_eq!(texts(&one).len(), 2);
-    assert_eq!(second.held_depth(btc), Some(5));
+    assert_eq!(second.held(btc), Some(5));
     // Holding another depth, a client is another kind: same bytes here, built on its own.
     let own = shared_write(&batch, &mut behind);
     assert!(!Arc::ptr_eq(&one, &own));
     assert_eq!(&*own, &expected[..]);
-    assert_eq!(behind.held_depth(btc), Some(5));
+    assert_eq!(behind.held(btc), Some(5));
 }
 
 #[tokio::test]
@@ -300,13 +300,13 @@ fn messages_match_by_channel_and_pair_or_wildcard() {
     assert!(!client.wants(&event("kline:1h", "btcusdt", 0)));
     assert!(!client.wants(&event("depth", "ethusdt", 1)));
     assert!(!client.wants(&event("trade", "btcusdt", 0)));
-    let btc = hub.pair_id("btcusdt");
-    client.hold_depth(btc, 7);
+    let btc = hub.topic("depth", "btcusdt").unwrap();
+    client.hold(btc, 7);
     assert!(!client.wants(&event("depth", "btcusdt", 7)));
     assert!(client.wants(&event("depth", "btcusdt", 8)));
-    client.hold_depth(btc, 8);
-    assert_eq!(client.held_depth(btc), Some(8));
-    assert_eq!(client.depth_seq.len(), 1);
+    client.hold(btc, 8);
+    assert_eq!(client.held(btc), Some(8));
+    assert_eq!(client.held.len(), 1);
     handle(
         r#"{"op":"unsubscribe","channel":"kline","symbol":"ethusdt","interval":"1h"}"#,
         &hub,
@@ -323,8 +323,43 @@ fn messages_match_by_channel_and_pair_or_wildcard() {
         Lang::En,
     );
     assert!(!client.wants(&event("depth", "btcusdt", 9)));
-    assert_eq!(client.held_depth(btc), None);
+    assert_eq!(client.held(btc), None);
     assert!(client.wants(&event("ticker", "btcusdt", 0)));
+}
+
+#[test]
+fn trades_already_in_the_snapshot_are_not_sent_again() {
+    let hub = MarketHub::new();
+    let trade = |id| crate::market::hub::Trade {
+        id,
+        price: dec!(100),
+        quantity: dec!(1),
+        side: crate::market::hub::Side::Buy,
+        ts: 1,
+    };
+    hub.publish_ticker("btcusdt", ticker_at(100));
+    hub.publish_trades("btcusdt", &[trade(1), trade(2)]);
+    let mut client = Client::default();
+    let answers = handle(
+        r#"{"op":"subscribe","channel":"trade","symbol":"btcusdt"}"#,
+        &hub,
+        &mut client,
+        Lang::En,
+    );
+    assert!(answers.iter().any(|a| a.contains(r#""snapshot":true"#)));
+    let topic = hub.topic("trade", "btcusdt").unwrap();
+    assert_eq!(client.held(topic), Some(2));
+    let event = |seq| MarketEvent::new(topic, "trade", "btcusdt", "{}", seq);
+    // Recorded before the snapshot, broadcast after it: skipped.
+    assert!(!client.wants(&event(2)));
+    assert!(client.wants(&event(3)));
+    handle(
+        r#"{"op":"unsubscribe","channel":"trade","symbol":"btcusdt"}"#,
+        &hub,
+        &mut client,
+        Lang::En,
+    );
+    assert_eq!(client.held(topic), None);
 }
 
 /// The limits in tests: the same proportions as [`LIMITS`], in milliseconds.

@@ -102,6 +102,12 @@ impl From<LedgerError> for Stop {
     }
 }
 
+/// The answer to a command that was not done: the market is busy (or no longer here); the
+/// caller may retry.
+pub(super) fn busy() -> Refusal {
+    Refusal::new(RefusalKind::Unavailable, Msg::TradingBusy)
+}
+
 /// `first` and whatever else is queued, up to [`MAX_BATCH`] commands.
 pub(super) fn batch_from(first: Command, commands: &mut mpsc::Receiver<Command>) -> Vec<Command> {
     let mut batch = vec![first];
@@ -142,12 +148,15 @@ impl SpotEngine {
             }
             Err(cause) => {
                 tracing::error!(%cause, symbol = %self.rules.symbol, "a spot batch failed; nothing of it was kept");
-                let busy = || Refusal::new(RefusalKind::Unavailable, Msg::TradingBusy);
                 for (reply, _) in outbox.submits {
                     let _ = reply.send(Err(busy()));
                 }
                 for (reply, _) in outbox.cancels {
                     let _ = reply.send(Err(busy()));
+                }
+                if self.fenced_out() {
+                    // Another instance owns the pair now: its book is the one to keep.
+                    return;
                 }
                 if let Err(error) = self.rebuild().await {
                     tracing::error!(%error, "reloading the spot book failed");
@@ -178,6 +187,23 @@ impl SpotEngine {
             txn.execute_unprepared("SELECT pg_advisory_xact_lock(7411)")
                 .await
                 .map_err(|e| e.to_string())?;
+        }
+        // Cluster mode: only the pair's current owner writes (`crate::cluster::fence`); the
+        // check keeps the owner's row locked until this batch ends.
+        if let Some(fence) = &self.fence
+            && !crate::cluster::fence::still_holds(&txn, fence)
+                .await
+                .map_err(|e| e.to_string())?
+        {
+            fence.lose();
+            for command in batch {
+                command.refuse(busy());
+            }
+            return Err(format!(
+                "{} was taken by a newer owner than token {}: the batch is refused",
+                fence.market(),
+                fence.token()
+            ));
         }
         phases.mark("begin");
         self.prepare(&txn, &batch, outbox)

@@ -11,7 +11,7 @@ use crate::market::book::BookSnapshot;
 use crate::refusal::Refusal;
 
 /// What an order asks for, checked against the pair's rules by the caller.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum OrderSpec {
     /// A limit order.
     Limit {
@@ -90,4 +90,19 @@ pub enum Command {
         /// The last simulated trade price.
         last: Decimal,
     },
+}
+
+impl Command {
+    /// Answers the command with `refusal` without doing it (a quote has nobody to answer).
+    pub fn refuse(self, refusal: Refusal) {
+        match self {
+            Command::Submit(submit) => {
+                let _ = submit.reply.send(Err(refusal));
+            }
+            Command::Cancel { reply, .. } => {
+                let _ = reply.send(Err(refusal));
+            }
+            Command::Quote { .. } => {}
+        }
+    }
 }

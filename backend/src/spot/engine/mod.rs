@@ -20,6 +20,10 @@
 //! - `open_orders.rs`: the index of the open orders' pairs ([`OpenOrderIndex`]), and an open order
 //!   as the engine keeps it;
 //! - this file: the engine's state and context, its task loop and the rebuild.
+//!
+//! In cluster mode an engine runs only on the pair's owner and carries its [`Fence`]: every batch
+//! checks it in its transaction (`batch.rs`), and an engine that finds the pair taken by a newer
+//! owner refuses that batch whole, answers what is still queued "busy" and ends.
 
 mod batch;
 mod book_events;
@@ -49,6 +53,7 @@ use tokio::sync::{Mutex, broadcast, mpsc, watch};
 
 use super::rules::PairRules;
 use super::views::OrderStatus;
+use crate::cluster::Fence;
 use crate::db::Writer;
 use crate::entity::spot_order;
 use crate::market::MarketHub;
@@ -94,6 +99,8 @@ pub struct SpotEngine {
     finished: HashMap<i64, spot_order::Model>,
     /// The pair's symbol, shared with the open-order index.
     symbol: Arc<str>,
+    /// The owner's fence in cluster mode (checked by every batch), `None` on a lone instance.
+    fence: Option<Arc<Fence>>,
 }
 
 impl SpotEngine {
@@ -110,7 +117,21 @@ impl SpotEngine {
             events: Vec::new(),
             finished: HashMap::new(),
             symbol,
+            fence: None,
         }
+    }
+
+    /// The same market writing under `fence` (cluster mode: this instance owns the pair).
+    pub fn with_fence(self, fence: Arc<Fence>) -> Self {
+        Self {
+            fence: Some(fence),
+            ..self
+        }
+    }
+
+    /// Whether a newer owner took the pair: this engine must not write again.
+    fn fenced_out(&self) -> bool {
+        self.fence.as_ref().is_some_and(|fence| fence.is_lost())
     }
 
     /// Loads the open orders, then serves commands until the queue closes or `shutdown` changes.
@@ -143,6 +164,16 @@ impl SpotEngine {
                 }
             };
             self.process(batch_from(first, &mut commands)).await;
+            if self.fenced_out() {
+                // A newer owner took the pair: what is queued was not done; the callers retry
+                // with the owner.
+                commands.close();
+                while let Some(command) = commands.recv().await {
+                    command.refuse(batch::busy());
+                }
+                tracing::warn!(symbol = %self.rules.symbol, "a newer owner took the spot pair; this engine stopped");
+                break;
+            }
         }
     }
 

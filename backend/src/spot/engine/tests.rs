@@ -599,3 +599,53 @@ async fn a_rebuild_puts_the_stored_open_orders_back_in_the_book_and_replaces_the
     );
     assert!(audit_is_clean(&db).await);
 }
+
+#[tokio::test]
+async fn a_stale_owners_batch_is_refused_whole_and_stores_nothing() {
+    use crate::cluster::fence;
+    let dir = tempfile::tempdir().unwrap();
+    let db = database(&dir).await;
+    fund(&db, AccountRef::funding(7), "usdt", dec!(10000)).await;
+    let context = context(&db);
+    let pair = rules("btc", dec!(0.01), dec!(0.00001));
+
+    // Instance a owns the pair and places an order.
+    let first = Arc::new(fence::take(&db, "spot:btcusdt", "a").await.unwrap());
+    let mut stale = SpotEngine::new(pair.clone(), context.clone()).with_fence(first.clone());
+    stale.rebuild().await.unwrap();
+    let (command, answer) = order(7, OrderSide::Buy, limit(dec!(100), dec!(1)));
+    stale.process(vec![command]).await;
+    placed(answer.await.unwrap());
+
+    // Instance b takes the pair over (a still runs, as if paused) and rebuilds it.
+    let second = Arc::new(fence::take(&db, "spot:btcusdt", "b").await.unwrap());
+    assert!(second.token() > first.token());
+    let mut owner = SpotEngine::new(pair, context).with_fence(second.clone());
+    owner.rebuild().await.unwrap();
+    assert_eq!(owner.open.len(), 1);
+    let (rows, journal) = (order_rows(&db).await, entries(&db).await);
+
+    // a's next batch — an order and a cancellation — is refused whole: nothing of it is stored.
+    let (command, refused) = order(7, OrderSide::Buy, limit(dec!(101), dec!(1)));
+    let (cancelling, refused_cancel) = cancel(7, rows[0].id);
+    stale.process(vec![command, cancelling]).await;
+    let refusal = refused
+        .await
+        .unwrap()
+        .expect_err("the stale owner's order is refused");
+    assert_eq!(refusal.msg, Msg::TradingBusy);
+    refused_cancel
+        .await
+        .unwrap()
+        .expect_err("the stale owner's cancellation is refused");
+    assert!(first.is_lost() && !second.is_lost());
+    assert_eq!(order_rows(&db).await, rows, "the stale batch wrote orders");
+    assert_eq!(entries(&db).await, journal, "the stale batch wrote entries");
+    assert!(audit_is_clean(&db).await);
+
+    // The new owner writes.
+    let (command, answer) = order(7, OrderSide::Buy, limit(dec!(102), dec!(1)));
+    owner.process(vec![command]).await;
+    placed(answer.await.unwrap());
+    assert_eq!(order_rows(&db).await.len(), 2);
+}

@@ -1,0 +1,68 @@
+//! The connection to the cluster's NATS server: the client, its JetStream context and the name
+//! this instance holds leases under.
+
+use std::sync::Arc;
+
+use async_nats::jetstream;
+
+use crate::config::ClusterConfig;
+
+/// Why the NATS server could not be reached.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot connect to NATS at {url}: {reason}")]
+pub struct BusError {
+    /// The URL tried.
+    pub url: String,
+    /// What the client said.
+    pub reason: String,
+}
+
+/// This instance's connection to the cluster.
+pub struct Bus {
+    client: async_nats::Client,
+    jetstream: jetstream::Context,
+    instance: String,
+    holder: String,
+}
+
+impl Bus {
+    /// Connects to `config.nats_url` as `config`'s instance.
+    pub async fn connect(config: &ClusterConfig) -> Result<Arc<Self>, BusError> {
+        let instance = config.instance_name();
+        let client = async_nats::ConnectOptions::new()
+            .name(instance.clone())
+            .connect(config.nats_url.as_str())
+            .await
+            .map_err(|error| BusError {
+                url: config.nats_url.clone(),
+                reason: error.to_string(),
+            })?;
+        Ok(Arc::new(Self {
+            jetstream: jetstream::new(client.clone()),
+            client,
+            // A process's own token: two processes given the same name never share a lease.
+            holder: format!("{instance}#{:08x}", rand::random::<u32>()),
+            instance,
+        }))
+    }
+
+    /// The core NATS client.
+    pub fn client(&self) -> &async_nats::Client {
+        &self.client
+    }
+
+    /// The JetStream context (streams, key-value buckets).
+    pub fn jetstream(&self) -> &jetstream::Context {
+        &self.jetstream
+    }
+
+    /// This instance's name (`[cluster] instance`, or the host name with a random suffix).
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// What this process writes into the leases it holds: its name and a token of its own.
+    pub fn holder(&self) -> &str {
+        &self.holder
+    }
+}

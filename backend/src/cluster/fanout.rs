@@ -1,0 +1,232 @@
+//! [`Fanout`]: where the live channels' events go beyond this process. Chosen once at start:
+//!
+//! - [`Fanout::local`] (one process, the default): nothing leaves the process; every producer's
+//!   broadcast reaches the sockets of this process, as it always did.
+//! - [`Fanout::start`] (cluster mode): each event produced here is also published once on the
+//!   cluster's NATS server, and every instance feeds what it receives from the other instances
+//!   into its own local broadcasts, so a client connected to any instance gets every message.
+//!
+//! Subjects (one subscription `kestrel.live.>` per instance, so messages of one producer arrive
+//! in the order they were published, whatever their subject):
+//!
+//! | subject | payload | fed into |
+//! | --- | --- | --- |
+//! | `kestrel.live.market.<pair>.<kind>` (`kind`: `ticker`, `depth`, `trade`, `detail`, `kline`), `kestrel.live.market.all.tick` (a publication of several pairs, such as a simulator tick) | the publication's state changes, JSON ([`crate::market::hub`]'s `remote` module) | the market hub: recorded (tickers, books, trades, details) and broadcast as if produced here |
+//! | `kestrel.live.notice` | the message's text | `/ws/business/notice` |
+//! | `kestrel.live.user.<id>` | the message's text | the user channel of `<id>` |
+//! | `kestrel.live.session.<id>` | empty | the session cache forgets user `<id>` (a session of it ended) and its user channels check their session at once |
+//!
+//! Exactly once: every message carries the publishing process's token in the `Kestrel-Origin`
+//! header, and an instance drops what it published itself (it delivered that locally already).
+//! Publishing never waits: events are handed to one task that publishes them in order.
+
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use tokio::sync::{broadcast, mpsc, watch};
+
+use super::Bus;
+use crate::market::MarketHub;
+use crate::user::events::UserEvent;
+
+/// The header naming the process that published a message.
+const ORIGIN: &str = "Kestrel-Origin";
+/// The prefix of every live subject.
+const PREFIX: &str = "kestrel.live.";
+/// How many user events received from other instances a slow user channel may fall behind.
+const REMOTE_USER_EVENTS: usize = 1024;
+
+/// Where live events go beyond this process (see the module). Cloning it is one reference count.
+#[derive(Clone)]
+pub struct Fanout(Arc<Inner>);
+
+struct Inner {
+    /// `None`: one process, nothing is published.
+    nats: Option<mpsc::UnboundedSender<(String, Vec<u8>)>>,
+    /// User events received from other instances.
+    remote_user_events: broadcast::Sender<Arc<UserEvent>>,
+    /// Users a session of whom ended (here or on another instance).
+    sessions_ended: broadcast::Sender<i64>,
+}
+
+impl Default for Fanout {
+    fn default() -> Self {
+        Self::local()
+    }
+}
+
+impl Fanout {
+    /// One process: nothing is published, nothing is received.
+    pub fn local() -> Self {
+        Self::with(None)
+    }
+
+    fn with(nats: Option<mpsc::UnboundedSender<(String, Vec<u8>)>>) -> Self {
+        Self(Arc::new(Inner {
+            nats,
+            remote_user_events: broadcast::channel(REMOTE_USER_EVENTS).0,
+            sessions_ended: broadcast::channel(REMOTE_USER_EVENTS).0,
+        }))
+    }
+
+    /// Cluster mode on `bus`: subscribes to the other instances' events (feeding `hub` and this
+    /// fanout's receivers) and starts the task that publishes this instance's, both until
+    /// `shutdown` changes.
+    pub async fn start(
+        bus: &Arc<Bus>,
+        hub: Arc<MarketHub>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Result<Self, super::BusError> {
+        let client = bus.client().clone();
+        let origin = bus.holder().to_owned();
+        let subscription = client
+            .subscribe(format!("{PREFIX}>"))
+            .await
+            .map_err(|error| super::BusError {
+                url: String::new(),
+                reason: error.to_string(),
+            })?;
+        // The subscription is in place on the server before this instance serves anyone.
+        client.flush().await.map_err(|error| super::BusError {
+            url: String::new(),
+            reason: error.to_string(),
+        })?;
+        let (sender, outbox) = mpsc::unbounded_channel();
+        let fanout = Self::with(Some(sender));
+        tokio::spawn(publish(client, origin.clone(), outbox, shutdown.clone()));
+        tokio::spawn(receive(subscription, origin, hub, fanout.clone(), shutdown));
+        Ok(fanout)
+    }
+
+    /// Whether events are shared with other instances (cluster mode).
+    pub fn is_shared(&self) -> bool {
+        self.0.nats.is_some()
+    }
+
+    /// Publishes `payload` on `kestrel.live.<subject>` (nothing in one process). Never waits.
+    pub fn publish(&self, subject: &str, payload: Vec<u8>) {
+        if let Some(nats) = &self.0.nats {
+            // The task ends only at shutdown: a message after it has nowhere to go.
+            let _ = nats.send((format!("{PREFIX}{subject}"), payload));
+        }
+    }
+
+    /// Publishes every event of `source` (a producer's user events) for the other instances,
+    /// until the source closes (nothing in one process).
+    pub fn share_user_events(&self, mut source: broadcast::Receiver<Arc<UserEvent>>) {
+        if !self.is_shared() {
+            return;
+        }
+        let fanout = self.clone();
+        tokio::spawn(async move {
+            loop {
+                match source.recv().await {
+                    Ok(event) => fanout.publish(
+                        &format!("user.{}", event.user_id),
+                        event.text.as_bytes().to_vec(),
+                    ),
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::warn!(missed, "user events not shared with the cluster");
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        });
+    }
+
+    /// A receiver of the user events other instances produced, from now on.
+    pub fn subscribe_remote_user_events(&self) -> broadcast::Receiver<Arc<UserEvent>> {
+        self.0.remote_user_events.subscribe()
+    }
+
+    /// Says that a session of `user_id` ended here: this instance's user channels of that user
+    /// check their session at once, and so do the other instances' (which also drop the user's
+    /// cached sessions).
+    pub fn session_ended(&self, user_id: i64) {
+        let _ = self.0.sessions_ended.send(user_id);
+        self.publish(&format!("session.{user_id}"), Vec::new());
+    }
+
+    /// A receiver of the users a session of whom ended, on any instance, from now on.
+    pub fn subscribe_sessions_ended(&self) -> broadcast::Receiver<i64> {
+        self.0.sessions_ended.subscribe()
+    }
+}
+
+/// Publishes what `outbox` hands over, in order, each with this process's `origin`.
+async fn publish(
+    client: async_nats::Client,
+    origin: String,
+    mut outbox: mpsc::UnboundedReceiver<(String, Vec<u8>)>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    loop {
+        let (subject, payload) = tokio::select! {
+            next = outbox.recv() => match next {
+                Some(next) => next,
+                None => return,
+            },
+            _ = shutdown.changed() => return,
+        };
+        let mut headers = async_nats::HeaderMap::new();
+        headers.insert(ORIGIN, origin.as_str());
+        if let Err(error) = client
+            .publish_with_headers(subject, headers, payload.into())
+            .await
+        {
+            tracing::warn!(%error, "live event not published to the cluster");
+        }
+    }
+}
+
+/// Feeds what other instances publish into this instance's broadcasts.
+async fn receive(
+    mut subscription: async_nats::Subscriber,
+    origin: String,
+    hub: Arc<MarketHub>,
+    fanout: Fanout,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    loop {
+        let message = tokio::select! {
+            next = subscription.next() => match next {
+                Some(message) => message,
+                None => return,
+            },
+            _ = shutdown.changed() => return,
+        };
+        let own = message
+            .headers
+            .as_ref()
+            .and_then(|headers| headers.get(ORIGIN))
+            .is_some_and(|value| value.as_str() == origin);
+        if own {
+            continue;
+        }
+        let Some(subject) = message.subject.as_str().strip_prefix(PREFIX) else {
+            continue;
+        };
+        let payload = &message.payload;
+        if subject.starts_with("market.") {
+            if let Err(error) = hub.replay(payload) {
+                tracing::warn!(%error, subject, "unreadable market event from the cluster");
+            }
+        } else if subject == "notice" {
+            if let Ok(text) = std::str::from_utf8(payload) {
+                hub.relay_notice(text);
+            }
+        } else if let Some(user) = subject.strip_prefix("user.") {
+            if let (Ok(user_id), Ok(text)) = (user.parse(), std::str::from_utf8(payload)) {
+                let _ = fanout.0.remote_user_events.send(Arc::new(UserEvent {
+                    user_id,
+                    text: Arc::from(text),
+                }));
+            }
+        } else if let Some(user) = subject.strip_prefix("session.")
+            && let Ok(user_id) = user.parse()
+        {
+            crate::user::session_cache::forget_user_here(user_id);
+            let _ = fanout.0.sessions_ended.send(user_id);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Fencing of a market's owner in cluster mode: a `market_owner` row per market (`spot:btcusdt`,
+//! and futures symbols the same way) holds the token of its current owner. An instance that takes
+//! a market's lease raises the token by one ([`take`]) before it rebuilds the market from the
+//! database; every batch of that market's engine then checks, inside its own write transaction,
+//! that the row still holds its token ([`still_holds`], a conditional update that locks the row
+//! until the batch commits). A stale owner — one that lost the lease but still runs, paused or cut
+//! off — finds a higher token and its whole batch is rolled back: nothing of it is stored.
+//!
+//! The token comes from the database rather than from the lease's revision so that a NATS server
+//! started afresh (its revisions start again at 1) never leaves a market without a possible
+//! owner; the lease only decides who may raise it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use sea_orm::{ConnectionTrait, DatabaseBackend, DatabaseConnection, DbErr, Statement, Value};
+
+use crate::clock::now_ms;
+use crate::db::WriterTransaction;
+
+/// The token a market's owner writes under (see the module), and whether it found it stale.
+#[derive(Debug)]
+pub struct Fence {
+    market: String,
+    token: i64,
+    lost: AtomicBool,
+}
+
+impl Fence {
+    /// The market's name in `market_owner` (`spot:btcusdt`).
+    pub fn market(&self) -> &str {
+        &self.market
+    }
+
+    /// The token this owner took.
+    pub fn token(&self) -> i64 {
+        self.token
+    }
+
+    /// Whether this owner found the market taken by a newer one, or gave it up.
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::SeqCst)
+    }
+
+    /// Marks this owner as no longer the market's.
+    pub fn lose(&self) {
+        self.lost.store(true, Ordering::SeqCst);
+    }
+
+    /// A fence for `market` at `token` (tests play two owners of one market).
+    pub fn at(market: &str, token: i64) -> Self {
+        Self {
+            market: market.to_owned(),
+            token,
+            lost: AtomicBool::new(false),
+        }
+    }
+}
+
+/// `?` placeholders for SQLite, `$n` for PostgreSQL.
+fn placeholders(backend: DatabaseBackend, sql: &str) -> String {
+    if backend != DatabaseBackend::Postgres {
+        return sql.to_owned();
+    }
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut n = 0;
+    for c in sql.chars() {
+        if c == '?' {
+            n += 1;
+            out.push_str(&format!("${n}"));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Takes `market` for `holder`: raises its token by one (the first owner gets 1) and answers the
+/// fence to write under. Called by the holder of the market's lease, before it rebuilds the market.
+pub async fn take(db: &DatabaseConnection, market: &str, holder: &str) -> Result<Fence, DbErr> {
+    let backend = db.get_database_backend();
+    let sql = placeholders(
+        backend,
+        "INSERT INTO market_owner (market, token, holder, taken_at) VALUES (?, 1, ?, ?) \
+         ON CONFLICT (market) DO UPDATE SET token = market_owner.token + 1, \
+         holder = excluded.holder, taken_at = excluded.taken_at RETURNING token",
+    );
+    let values: Vec<Value> = vec![market.into(), holder.into(), now_ms().into()];
+    let row = db
+        .query_one_raw(Statement::from_sql_and_values(backend, sql, values))
+        .await?
+        .ok_or_else(|| DbErr::Custom(format!("taking {market} returned no token")))?;
+    let token: i64 = row.try_get_by_index(0)?;
+    Ok(Fence::at(market, token))
+}
+
+/// Whether `fence` is still its market's current token, checked inside the batch's transaction
+/// `txn` by a conditional update that keeps the row locked until the batch ends, so a takeover
+/// waits for the batch and a batch after the takeover finds the new token.
+pub async fn still_holds(txn: &WriterTransaction<'_>, fence: &Fence) -> Result<bool, DbErr> {
+    let backend = txn.backend();
+    let sql = placeholders(
+        backend,
+        "UPDATE market_owner SET token = token WHERE market = ? AND token = ? RETURNING token",
+    );
+    let values: Vec<Value> = vec![fence.market.as_str().into(), fence.token.into()];
+    let rows = txn
+        .integers(Statement::from_sql_and_values(backend, sql, values))
+        .await?;
+    Ok(rows.len() == 1)
+}
