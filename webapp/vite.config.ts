@@ -19,6 +19,8 @@ export default defineConfig({
     alias: {
       // The wasm-pack bundler build (scripts/build-wasm.sh); src/lib/wasm.ts is its only importer.
       'wasm-core': fileURLToPath(new URL('../wasm-core/pkg/wasm_core.js', import.meta.url)),
+      // The earn and loan module, imported on demand by the screens that use it.
+      'wasm-core-earn-loan': fileURLToPath(new URL('../wasm-core/pkg-earn-loan/wasm_core_earn_loan.js', import.meta.url)),
     },
   },
   server: {

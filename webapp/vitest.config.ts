@@ -1,5 +1,5 @@
 /**
- * Vitest: same app config, but `wasm-core` resolves to the Node.js build of the package. Two
+ * Vitest: same app config, but `wasm-core` and `wasm-core-earn-loan` resolve to the Node.js builds of the packages. Two
  * projects: the app's tests (`src/`, jsdom, i18n set up) and the build's (`build/`, Node.js: the
  * first-load budget builds the webapp and measures it).
  *
@@ -15,10 +15,11 @@ export default defineConfig({
   resolve: {
     alias: {
       'wasm-core': fileURLToPath(new URL('../wasm-core/pkg-node/wasm_core.js', import.meta.url)),
+      'wasm-core-earn-loan': fileURLToPath(new URL('../wasm-core/pkg-earn-loan-node/wasm_core_earn_loan.js', import.meta.url)),
     },
   },
   test: {
-    server: { deps: { external: [/wasm-core[\\/]pkg-node/] } },
+    server: { deps: { external: [/wasm-core[\\/]pkg(-earn-loan)?-node/] } },
     css: false,
     // Generous limits: CI machines have 2 cores shared with cargo builds.
     testTimeout: 30_000,

@@ -14,8 +14,8 @@ import type { Area } from '../i18n/areas';
 
 /** Module → the areas it needs. */
 export const SCREEN_AREAS = {
-  'features/account/account-center-page': ['account', 'kyc', 'referral', 'verify'],
-  'features/admin/admin-page': ['content', 'earn', 'funds', 'kyc', 'loans', 'referral'],
+  'features/account/account-center-page': ['account', 'kyc', 'referral', 'tiers', 'verify'],
+  'features/admin/admin-page': ['content', 'earn', 'funds', 'kyc', 'loans', 'referral', 'support', 'tiers'],
   'features/auth/login-page': ['auth'],
   'features/auth/register-page': ['auth'],
   'features/auth/reset-page': ['auth'],
@@ -34,6 +34,7 @@ export const SCREEN_AREAS = {
   'features/content/user-index-page': ['content', 'funds', 'trade'],
   'features/futures/futures-page': ['futures', 'market', 'trade'],
   'features/seconds/seconds-page': ['market', 'seconds'],
+  'features/support/chat-widget': ['support'],
   'features/trade/full-screen-chart': ['market', 'trade'],
   'features/trade/trade-page': ['market', 'trade'],
   'app/shell/account-menu': [],

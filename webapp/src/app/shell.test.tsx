@@ -149,7 +149,7 @@ describe('top bar and side menu', () => {
     const nav = await screen.findByRole('navigation', { name: 'Main menu' });
     fireEvent.click(within(nav).getByRole('button', { name: 'Online Customer' }));
     const chat = await screen.findByRole('dialog', { name: 'Online Customer Service' });
-    expect(within(chat).getByText('Live support chat is coming soon.')).toBeTruthy();
+    expect(await within(chat).findByRole('button', { name: 'Start chat' })).toBeTruthy();
     fireEvent.click(within(chat).getByRole('button', { name: 'Close chat' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Online Customer Service' })).toBeNull());
   });

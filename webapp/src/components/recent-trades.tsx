@@ -7,16 +7,25 @@
  * @module
  */
 
-import { Box, Flex, Table, Text, chakra } from '@chakra-ui/react';
+import { Box, Flex, Table, Text, type SystemStyleObject } from '@chakra-ui/react';
 import { memo, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../api/generated/model';
 import { useTrades } from '../lib/live';
-import { CompactCell, CompactHeader } from './compact-table';
+import { BlankRows, COMPACT_TABLE, CompactHeader } from './compact-table';
 import { formatTrades, type TradeView } from '../lib/wasm';
 
 /** Trades shown. */
 export const TRADE_ROWS = 26;
+
+/** The table (see `compact-table`): the price in the taker's side's colour, the time muted. */
+const TRADES_TABLE: SystemStyleObject = {
+  ...COMPACT_TABLE,
+  '& tr[data-side] > td:first-of-type': { fontWeight: 'medium' },
+  '& tr[data-side="buy"] > td:first-of-type': { color: 'up' },
+  '& tr[data-side="sell"] > td:first-of-type': { color: 'down' },
+  '& tr[data-side] > td:last-of-type': { color: 'fg.muted' },
+};
 
 export const RecentTrades = memo(function RecentTrades({ coin, offsetMinutes, rows: rowCount = TRADE_ROWS }: { coin: CoinListEntry; offsetMinutes: number; rows?: number }) {
   const { t } = useTranslation();
@@ -39,6 +48,8 @@ export const RecentTrades = memo(function RecentTrades({ coin, offsetMinutes, ro
 
   const base = coin.coin.toUpperCase();
   const quote = coin.baseCoin.toUpperCase();
+  const buyText = t('market.trades.buy');
+  const sellText = t('market.trades.sell');
   return (
     // Focusable: the list runs longer than the panel shows, and keyboard users reach it too.
     <Box as="section" aria-labelledby={headingId} borderWidth="1px" rounded="xl" bg="bg.panel" overflow="hidden" minW="0" tabIndex={0} _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing' }}>
@@ -47,37 +58,41 @@ export const RecentTrades = memo(function RecentTrades({ coin, offsetMinutes, ro
           {t('market.trades.title')}
         </Text>
       </Flex>
-      {rows.length === 0 ? (
-        <Box role="status" p="6" textAlign="center" color="fg.muted" fontSize="sm">
-          {t('market.trades.loading')}
-        </Box>
-      ) : (
-        <Table.Root size="sm" aria-labelledby={headingId} css={{ '& td, & th': { borderBottomWidth: 0 } }}>
-          <CompactHeader labels={[t('market.book.price', { quote }), t('market.book.amount', { base }), t('market.trades.time')]} />
-          <Table.Body>
-            {rows.map((row) => (
-              <TradeRow key={row.id} price={row.price} quantity={row.quantity} time={row.time} side={row.side} />
-            ))}
-          </Table.Body>
-        </Table.Root>
-      )}
+      {/* The table keeps `rowCount` rows from the first paint (blank ones until the trades arrive),
+          so the panel never grows under what follows it (no layout shift). */}
+      <Table.Root size="sm" aria-labelledby={headingId} aria-busy={rows.length === 0} css={TRADES_TABLE}>
+        <CompactHeader labels={[t('market.book.price', { quote }), t('market.book.amount', { base }), t('market.trades.time')]} />
+        <Table.Body>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={3} data-note="">
+                <span role="status">{t('market.trades.loading')}</span>
+              </td>
+            </tr>
+          )}
+          {rows.map((row) => (
+            <TradeRow key={row.id} price={row.price} quantity={row.quantity} time={row.time} side={row.side} sideText={row.side === 'buy' ? buyText : sellText} />
+          ))}
+          <BlankRows count={rowCount - Math.max(rows.length, 1)} columns={3} />
+        </Table.Body>
+      </Table.Root>
     </Box>
   );
 });
 
-/** One trade (memoised: a new trade renders one row; the others keep theirs, keyed by trade id). */
-const TradeRow = memo(function TradeRow({ price, quantity, time, side }: { price: string; quantity: string; time: string; side: 'buy' | 'sell' }) {
-  const { t } = useTranslation();
+/**
+ * One trade (memoised: a new trade renders one row; the others keep theirs, keyed by trade id). Plain
+ * elements styled by the table (see `compact-table`); the side in words for screen readers.
+ */
+const TradeRow = memo(function TradeRow({ price, quantity, time, side, sideText }: { price: string; quantity: string; time: string; side: 'buy' | 'sell'; sideText: string }) {
   return (
-    <Table.Row bg="transparent">
-      <CompactCell fontWeight="medium" color={side === 'buy' ? 'up' : 'down'}>
+    <tr data-side={side}>
+      <td>
         {price}
-        <chakra.span srOnly> {t(`market.trades.${side}`)}</chakra.span>
-      </CompactCell>
-      <CompactCell textAlign="end">{quantity}</CompactCell>
-      <CompactCell textAlign="end" color="fg.muted">
-        {time}
-      </CompactCell>
-    </Table.Row>
+        <span data-sr-only=""> {sideText}</span>
+      </td>
+      <td>{quantity}</td>
+      <td>{time}</td>
+    </tr>
   );
 });

@@ -7,7 +7,7 @@
  */
 
 /** Every feature area (the locale test checks this against the folders). */
-export const AREAS = ['account', 'auth', 'content', 'earn', 'entrust', 'funds', 'futures', 'kyc', 'loans', 'market', 'referral', 'rules', 'seconds', 'trade', 'verify'] as const;
+export const AREAS = ['account', 'auth', 'content', 'earn', 'entrust', 'funds', 'futures', 'kyc', 'loans', 'market', 'referral', 'rules', 'seconds', 'support', 'tiers', 'trade', 'verify'] as const;
 
 /** One feature area. */
 export type Area = (typeof AREAS)[number];

@@ -11,7 +11,9 @@
  * a language's base file when it is chosen, an area's file when a screen needing it is about to
  * render ({@link loadAreas}, awaited by the screen's loader in `src/app/lazy-screen.ts`, so a
  * screen's first render never shows raw keys), in the current language, and again in any language
- * chosen later. A new area is picked up by the globs below once it is listed in `./areas.ts`.
+ * chosen later. A new area is picked up by the globs below once it is listed in `./areas.ts`. The
+ * loaders of the other languages' area files are a chunk of their own (`./area-loaders.ts`),
+ * fetched with the first non-English language.
  *
  * @module
  */
@@ -28,7 +30,23 @@ export const LANGUAGE_STORAGE_KEY = 'lang';
 
 type Bundle = Record<string, unknown>;
 const baseLoaders = import.meta.glob<Bundle>(['./*.json', '!./en.json'], { import: 'default' });
-const areaLoaders = import.meta.glob<Bundle>('./*/*.json', { import: 'default' });
+type Loader = () => Promise<Bundle>;
+const englishAreaLoaders = import.meta.glob<Bundle>('./*/en.json', { import: 'default' });
+/** The other languages' area loaders (`./area-loaders.ts`), fetched once one of them is needed. */
+let otherAreaLoaders: Promise<Record<string, Loader>> | undefined;
+
+/** The loader of `area`'s texts in `code`, if there is one. */
+async function areaLoader(code: LanguageCode, area: Area): Promise<Loader | undefined> {
+  if (code === DEFAULT_LANGUAGE) return englishAreaLoaders[`./${area}/en.json`];
+  otherAreaLoaders ??= import('./area-loaders').then(
+    (module) => module.otherAreaLoaders,
+    (error: unknown) => {
+      otherAreaLoaders = undefined;
+      throw error;
+    },
+  );
+  return (await otherAreaLoaders)[`./${area}/${code}.json`];
+}
 
 /** The areas some screen asked for: loaded in every language the interface switches to. */
 const wanted = new Set<Area>();
@@ -55,11 +73,13 @@ function ensureArea(code: LanguageCode, area: Area): Promise<void> {
   const id = `${code}/${area}`;
   let pending = areaLoads.get(id);
   if (!pending) {
-    const load = areaLoaders[`./${area}/${code}.json`];
-    if (!load) return Promise.reject(new Error(`No ${area} translations for ${code}`));
     // Settled either way, the entry goes: loaded texts are in i18next, and after a failure the next
     // screen load (a retry of its boundary) fetches the file again.
-    pending = Promise.all([load(), initialised])
+    pending = areaLoader(code, area)
+      .then((load) => {
+        if (!load) throw new Error(`No ${area} translations for ${code}`);
+        return Promise.all([load(), initialised]);
+      })
       .then(([messages]) => {
         i18n.addResourceBundle(code, 'translation', messages, true, true);
       })

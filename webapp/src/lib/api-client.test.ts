@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n, setLanguage } from '../i18n';
-import { ApiError, apiClient, errorMessage, HTTP_TIMEOUT_MS, responseCode } from './api-client';
+import { ApiError, apiClient, DESCRIPTION_WHITELIST, errorMessage, HTTP_TIMEOUT_MS, isWhitelisted, responseCode, STATUS_WHITELIST } from './api-client';
 import { setPlatformConfig } from './platform-config';
 import { isLoggedIn } from './session';
 import { STORAGE_PREFIX } from './storage';
@@ -137,6 +137,32 @@ describe('apiClient', () => {
     await expect(apiClient({ url: '/api/a', method: 'POST' })).rejects.toThrow(i18n.t('errors.unknown'));
     expect(i18n.t('errors.unknown')).not.toBe('Unknown error');
     expect(toast).toHaveBeenCalledTimes(4);
+  });
+
+  it('has an empty status whitelist and the login step as its one whitelisted description', () => {
+    expect(STATUS_WHITELIST).toEqual([]);
+    expect(DESCRIPTION_WHITELIST).toEqual(['totp_required']);
+    expect(isWhitelisted(400, { code: 400, msg: 'x', data: { reason: 'totp_required' } })).toBe(true);
+    expect(isWhitelisted(400, { code: 400, msg: 'x', data: { reason: 'invalid_totp' } })).toBe(false);
+    expect(isWhitelisted(400, { error_description: 'totp_required' })).toBe(true);
+    expect(isWhitelisted(400, { code: 400, msg: 'totp_required' })).toBe(false);
+  });
+
+  it('rejects a whitelisted description untouched: no toast, no logout, the body for the caller', async () => {
+    document.cookie = 'coin-access-token=tok; path=/';
+    const body = { code: 400, msg: 'Enter the authenticator code.', data: { reason: 'totp_required', field: 'totpCode' } };
+    stubFetch({ status: 400, body });
+    const error = (await apiClient({ url: '/api/user/login', method: 'POST' }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe(400);
+    expect(error.body).toEqual(body);
+    expect(toast).not.toHaveBeenCalled();
+    expect(isLoggedIn()).toBe(true);
+
+    // Any other description of the same call is shown.
+    stubFetch({ status: 400, body: { ...body, msg: 'The code is wrong.', data: { reason: 'invalid_totp' } } });
+    await expect(apiClient({ url: '/api/user/login', method: 'POST' })).rejects.toThrow('The code is wrong.');
+    expect(toast).toHaveBeenCalledTimes(1);
   });
 
   it('skips the toast for silent calls', async () => {

@@ -8,6 +8,9 @@
  *   `null`, since react-query refuses `undefined` as a query's data;
  * - the code comes from the body, else the HTTP status; 401 logs the user out; any other
  *   non-200 code shows an error toast with `msg`, else `error_description`, else 'Unknown error';
+ * - an answer whose code is in {@link STATUS_WHITELIST} (empty) or whose description is in
+ *   {@link DESCRIPTION_WHITELIST} (the login's authenticator step) is rejected untouched: no toast,
+ *   no logout — the caller handles it (spec section 8);
  * - a network failure or the 300 s timeout rejects the call without a toast.
  *
  * @module
@@ -98,6 +101,34 @@ export function responseCode(body: unknown, status: number): number {
     if (typeof code === 'string' && /^\d+$/.test(code.trim())) return Number(code);
   }
   return status;
+}
+
+/**
+ * Answer codes the handler leaves to the caller (no toast, no logout). Empty, as the spec has it:
+ * every failed code is either 401 (logout) or shown.
+ */
+export const STATUS_WHITELIST: readonly number[] = [];
+
+/**
+ * Failure descriptions the handler leaves to the caller (no toast, no logout): the one login-step
+ * text of the spec, `totp_required` — the password was right and the login screen now asks for
+ * the authenticator code, which is a step, not an error. A description is the answer's stable
+ * `data.reason` (or an OAuth-style `error_description`), never its translated `msg`.
+ */
+export const DESCRIPTION_WHITELIST: readonly string[] = ['totp_required'];
+
+/** The description of a failed answer: `data.reason`, else `error_description`, else `undefined`. */
+export function errorDescription(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const data = body.data;
+  if (isRecord(data) && typeof data.reason === 'string') return data.reason;
+  return typeof body.error_description === 'string' ? body.error_description : undefined;
+}
+
+/** Whether a failed answer is rejected untouched (see {@link STATUS_WHITELIST}, {@link DESCRIPTION_WHITELIST}). */
+export function isWhitelisted(code: number, body: unknown): boolean {
+  const description = errorDescription(body);
+  return STATUS_WHITELIST.includes(code) || (description !== undefined && DESCRIPTION_WHITELIST.includes(description));
 }
 
 /** The message shown for a failed answer: `msg`, else `error_description`, else 'Unknown error'. */
@@ -200,7 +231,9 @@ export async function apiClient<T>(config: RequestConfig, options: RequestOption
     return (isRecord(parsed) && 'code' in parsed ? (parsed.data ?? null) : parsed) as Unwrap<T>;
   }
   const message = errorMessage(parsed);
-  if (code === 401) {
+  if (isWhitelisted(code, parsed)) {
+    // Left to the caller untouched.
+  } else if (code === 401) {
     logout();
   } else if (!options.silent) {
     toaster.create({ id: `api-error:${message}`, type: 'error', title: message });

@@ -20,6 +20,8 @@ import {
   userPushUrl,
 } from './user-push';
 import { setPlatformConfig } from './platform-config';
+import { isLoggedIn } from './session';
+import { toaster } from './toaster';
 
 function makeClient() {
   return new UserPushClient({ url: () => 'ws://test/ws/user/push/1001', createSocket: (url) => new FakeSocket(url) });
@@ -75,6 +77,52 @@ describe('user channel', () => {
     vi.advanceTimersByTime(USER_PUSH_RECONNECT_MS * 3);
     expect(FakeSocket.created).toHaveLength(2);
     expect(client.sessionEnded).toBe(true);
+  });
+
+  it('signs out on USER_STATUS and says why: frozen, revoked (User Revoked Authorization), expired (Authorization Failed)', () => {
+    const toast = vi.spyOn(toaster, 'create').mockImplementation(() => 'toast');
+    const cases = [
+      ['frozen', 'Your account has been frozen'],
+      ['session_revoked', 'User Revoked Authorization'],
+      ['session_expired', 'Authorization Failed'],
+    ] as const;
+    for (const [status, title] of cases) {
+      document.cookie = 'coin-access-token=tok; path=/';
+      const client = makeClient();
+      const heard: string[] = [];
+      client.listen((message) => heard.push(message.type));
+      client.start();
+      const socket = FakeSocket.latest();
+      socket.open();
+      socket.receive({ type: 'USER_STATUS', data: { status }, ts: 5 });
+      expect(heard).toEqual(['USER_STATUS']);
+      expect(isLoggedIn()).toBe(false);
+      expect(toast).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'error', title: expect.stringContaining(title) }));
+      expect(client.sessionEnded).toBe(true);
+      expect(socket.closed).toBe(true);
+      const created = FakeSocket.created.length;
+      vi.advanceTimersByTime(USER_PUSH_RECONNECT_MS * 3);
+      expect(FakeSocket.created).toHaveLength(created);
+    }
+    // Signed out in this browser already (Exit, here or in another tab): nothing more to say.
+    const calls = toast.mock.calls.length;
+    const after = makeClient();
+    after.start();
+    FakeSocket.latest().open();
+    FakeSocket.latest().receive({ type: 'USER_STATUS', data: { status: 'session_revoked' }, ts: 6 });
+    expect(toast.mock.calls.length).toBe(calls);
+    expect(after.sessionEnded).toBe(true);
+
+    // An unknown status is no message: nobody is signed out by it.
+    document.cookie = 'coin-access-token=tok; path=/';
+    const client = makeClient();
+    client.start();
+    FakeSocket.latest().open();
+    FakeSocket.latest().receive({ type: 'USER_STATUS', data: { status: 'sleepy' }, ts: 6 });
+    expect(isLoggedIn()).toBe(true);
+    client.stop();
+    document.cookie = 'coin-access-token=; Max-Age=0; path=/';
+    toast.mockRestore();
   });
 
   it('shares one connection per user and closes it with the last user', () => {

@@ -19,6 +19,9 @@
  * Loans add `loan` (an application was decided or a loan's status changed) and `loan_notice` (a
  * reminder before a due time or an overdue notice); the loan screens refetch their own reads on them.
  *
+ * `USER_STATUS` (the session ended: the account was frozen, the session revoked or expired) signs
+ * out at once with a toast saying why (`user-status.ts`); the channel then stays closed.
+ *
  * `useUserPush(userId)` keeps one shared connection per user open while any component uses it and
  * turns `order`, `fill`, `seconds_order` and `SETTLEMENT` messages into a refetch of the reads they
  * change: the user's spot orders (`listSpotOrders`), fills (`getEntrustLogCurrency`), seconds
@@ -47,6 +50,7 @@ import { getPlatformConfig, wsOrigin } from './platform-config';
 import { invalidateOperations } from './query-keys';
 import { getAccessToken } from './session';
 import { type SocketLike, SocketLoop } from './socket-loop';
+import { type UserStatus, isUserStatus, signOutFor } from './user-status';
 
 /** Delay before reconnecting after an error or close (spec section 9). */
 export const USER_PUSH_RECONNECT_MS = 3_000;
@@ -76,7 +80,8 @@ export type UserPushMessage =
   | { type: 'earnPayout'; data: EarnPayout; ts: number }
   | { type: 'earnOrder'; data: PositionView; ts: number }
   | { type: 'loan'; data: LoanChange; ts: number }
-  | { type: 'loan_notice'; data: LoanNotice; ts: number };
+  | { type: 'loan_notice'; data: LoanNotice; ts: number }
+  | { type: 'USER_STATUS'; data: { status: UserStatus }; ts: number };
 
 /** An application decided or a loan's status changed (`loan`); the ids of both are the same. */
 export interface LoanChange {
@@ -155,6 +160,10 @@ function readMessage(raw: unknown): UserPushMessage | null {
       return typeof (data as LoanChange).applicationId === 'number' ? { type, data: data as LoanChange, ts: time } : null;
     case 'loan_notice':
       return typeof (data as LoanNotice).loanId === 'number' ? { type, data: data as LoanNotice, ts: time } : null;
+    case 'USER_STATUS': {
+      const status = (data as { status?: unknown }).status;
+      return isUserStatus(status) ? { type, data: { status }, ts: time } : null;
+    }
     default:
       return null;
   }
@@ -177,7 +186,14 @@ export class UserPushClient {
       reconnectMs: USER_PUSH_RECONNECT_MS,
       onMessage: (data) => {
         const message = readMessage(data);
-        if (message) for (const listener of [...this.listeners]) listener(message);
+        if (!message) return;
+        for (const listener of [...this.listeners]) listener(message);
+        if (message.type === 'USER_STATUS') {
+          // The server closes with 4401 next: stay closed, sign out now and say why.
+          this.ended = true;
+          this.stop();
+          signOutFor(message.data.status);
+        }
       },
       onLost: (close) => {
         if (close?.code !== SESSION_ENDED_CLOSE_CODE) return;
@@ -309,7 +325,7 @@ export function useUserPush(userId: number | null | undefined, onMessage?: (mess
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stopListening = client.listen((message) => {
       listener.current?.(message);
-      if (message.type === 'au') return;
+      if (message.type === 'au' || message.type === 'USER_STATUS') return;
       if (timer !== undefined) return;
       timer = setTimeout(() => {
         timer = undefined;

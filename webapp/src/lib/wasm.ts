@@ -1,10 +1,16 @@
 /**
- * The only importer of `wasm-core`, the exchange's Rust compute core compiled to WebAssembly.
+ * The only importer of `wasm-core`, the exchange's Rust compute core compiled to WebAssembly, in
+ * two modules (scripts/build-wasm.sh):
  *
- * In the app `wasm-core` is the wasm-pack bundler build (`../wasm-core/pkg`), instantiated by
- * vite-plugin-wasm when this module is first imported (a top-level await), so every export is
- * ready to call synchronously. In vitest the alias points at the Node.js build instead.
- * Errors thrown by the core are `{code, key, params}` payloads; `coreErrorText` translates them.
+ * - `wasm-core`, every export but earn and loan: the wasm-pack bundler build (`../wasm-core/pkg`),
+ *   instantiated by vite-plugin-wasm when this module is first imported (a top-level await), so
+ *   every export is ready to call synchronously;
+ * - `wasm-core-earn-loan` (`../wasm-core/pkg-earn-loan`), the earn schedule and the loan figures:
+ *   fetched and instantiated by {@link loadEarnLoanCore} only, which the earn and loan screens await
+ *   before they render, so no other page downloads it.
+ *
+ * In vitest the aliases point at the Node.js builds instead. Errors thrown by the core are
+ * `{code, key, params}` payloads; `coreErrorText` translates them.
  *
  * @module
  */
@@ -14,14 +20,8 @@ import * as core from 'wasm-core';
 import type {
   BankCardFormInput,
   DepositFormInput,
-  EarnSchedule,
-  EarnTerms,
   IdentityFormInput,
   LiquidationInput,
-  LoanEarlyRepayment,
-  LoanOverduePenalty,
-  LoanRepayWay,
-  LoanSchedule,
   MarginAdjustment,
   MarginAdjustmentInput,
   MaxOpenSize,
@@ -46,17 +46,8 @@ import type {
 export type {
   BankCardFormInput,
   DepositFormInput,
-  EarnRedemption,
-  EarnSchedule,
-  EarnScheduleDay,
-  EarnTerms,
   IdentityFormInput,
   LiquidationInput,
-  LoanEarlyRepayment,
-  LoanInstalment,
-  LoanOverduePenalty,
-  LoanRepayWay,
-  LoanSchedule,
   MarginAdjustment,
   MarginAdjustmentInput,
   MarginTier,
@@ -79,6 +70,26 @@ export type {
   ValidationError,
   WithdrawalFormInput,
 } from 'wasm-core';
+import type {
+  EarnSchedule,
+  EarnTerms,
+  LoanEarlyRepayment,
+  LoanOverduePenalty,
+  LoanRepayWay,
+  LoanSchedule,
+} from 'wasm-core-earn-loan';
+
+export type {
+  EarnRedemption,
+  EarnSchedule,
+  EarnScheduleDay,
+  EarnTerms,
+  LoanEarlyRepayment,
+  LoanInstalment,
+  LoanOverduePenalty,
+  LoanRepayWay,
+  LoanSchedule,
+} from 'wasm-core-earn-loan';
 
 /** What the core throws: a stable code, an i18n key and the values the message interpolates. */
 export type CoreError = core.CoreErrorPayload;
@@ -391,20 +402,7 @@ export function marginAdjustment(input: MarginAdjustmentInput): MarginAdjustment
   return core.marginAdjustment(input);
 }
 
-// --- Earn: the schedule the server posts (docs/api.md "Earn") ---
-
-/**
- * An earn position's whole schedule — value date (D+1, 00:00 UTC), first payout (D+2), each day's
- * reward rounded down to 8 decimals with the residue carried, the total at maturity, the delivery
- * date — and, with `at`, what redeeming then returns by the product's rule. The function the server
- * posts with. Throws a `CoreError` for a malformed decimal, a principal not above zero or a cycle
- * outside 1–3650 days.
- */
-export function earnSchedule(terms: EarnTerms, at?: number | null): EarnSchedule {
-  return core.earnSchedule(terms, at ?? undefined);
-}
-
-// --- Loans: the figures the server charges (docs/api.md "Loans") ---
+// --- Earn and loans: the second module (docs/api.md "Earn", "Loans") ---
 
 /** A loan's terms as the loan calculator takes them. */
 export interface LoanTermsInput {
@@ -422,21 +420,52 @@ export interface LoanTermsInput {
   scale: number;
 }
 
-/**
- * A loan's whole schedule (each instalment's due time, principal, interest and amount, the total
- * interest) and, with `at`, what repaying everything then costs — wasm-core's `LoanCalculator`, the
- * function the server charges with. Throws a `CoreError` for bad terms.
- */
-export function loanPreview(terms: LoanTermsInput, at?: number | null): { schedule: LoanSchedule; early: LoanEarlyRepayment | null } {
-  const calculator = new core.LoanCalculator(terms.principal, terms.dayRate, terms.cycleDays, terms.repayWay, terms.startTime, terms.scale);
-  try {
-    return { schedule: calculator.schedule(), early: at == null ? null : calculator.earlyRepayment(at) };
-  } finally {
-    calculator.free();
-  }
+/** The earn and loan exports, once their module has arrived ({@link loadEarnLoanCore}). */
+export interface EarnLoanCore {
+  /**
+   * An earn position's whole schedule — value date (D+1, 00:00 UTC), first payout (D+2), each
+   * day's reward rounded down to 8 decimals with the residue carried, the total at maturity, the
+   * delivery date — and, with `at`, what redeeming then returns by the product's rule. The function
+   * the server posts with. Throws a `CoreError` for a malformed decimal, a principal not above zero
+   * or a cycle outside 1–3650 days.
+   */
+  earnSchedule(terms: EarnTerms, at?: number | null): EarnSchedule;
+  /**
+   * A loan's whole schedule (each instalment's due time, principal, interest and amount, the total
+   * interest) and, with `at`, what repaying everything then costs — wasm-core's `LoanCalculator`,
+   * the function the server charges with. Throws a `CoreError` for bad terms.
+   */
+  loanPreview(terms: LoanTermsInput, at?: number | null): { schedule: LoanSchedule; early: LoanEarlyRepayment | null };
+  /** The penalty on `amount` unpaid since `dueTime` as of `atTime` (wasm-core's `overdue_penalty`). */
+  loanOverduePenalty(amount: string, penaltyDayRate: string, graceDays: number, dueTime: number, atTime: number, scale: number): LoanOverduePenalty;
 }
 
-/** The penalty on `amount` unpaid since `dueTime` as of `atTime` (wasm-core's `overdue_penalty`). */
-export function loanOverduePenalty(amount: string, penaltyDayRate: string, graceDays: number, dueTime: number, atTime: number, scale: number): LoanOverduePenalty {
-  return core.loanOverduePenalty(amount, penaltyDayRate, graceDays, dueTime, atTime, scale);
+let earnLoan: Promise<EarnLoanCore> | null = null;
+
+/**
+ * Fetches and instantiates the earn and loan module (once; after a failure the next call tries
+ * again). The earn and loan screens' modules await it at their top level, so their synchronous
+ * previews can call it while rendering.
+ */
+export function loadEarnLoanCore(): Promise<EarnLoanCore> {
+  earnLoan ??= import('wasm-core-earn-loan').then(
+    (module): EarnLoanCore => ({
+      earnSchedule: (terms, at) => module.earnSchedule(terms, at ?? undefined),
+      loanPreview(terms, at) {
+        const calculator = new module.LoanCalculator(terms.principal, terms.dayRate, terms.cycleDays, terms.repayWay, terms.startTime, terms.scale);
+        try {
+          return { schedule: calculator.schedule(), early: at == null ? null : calculator.earlyRepayment(at) };
+        } finally {
+          calculator.free();
+        }
+      },
+      loanOverduePenalty: (amount, penaltyDayRate, graceDays, dueTime, atTime, scale) =>
+        module.loanOverduePenalty(amount, penaltyDayRate, graceDays, dueTime, atTime, scale),
+    }),
+    (error: unknown) => {
+      earnLoan = null;
+      throw error;
+    },
+  );
+  return earnLoan;
 }

@@ -12,7 +12,8 @@ import { Link as RouterLink } from 'react-router';
 import { ShieldIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { useSecurityFundPercent, useSiteName } from '../../hooks/use-settings';
-import { openChat } from './chat-store';
+import { ChatBadge } from './chat-badge';
+import { openChat } from '../../lib/chat-store';
 
 /** Rule and policy pages by `modelType`. */
 export const RULE_PAGES = {
@@ -108,6 +109,7 @@ export function Footer() {
             <li>
               <FooterButton type="button" onClick={openChat}>
                 {t('menu.onlineCustomer')}
+                <ChatBadge />
               </FooterButton>
             </li>
             <FooterLink to={rule(RULE_PAGES.secondsContract)}>{t('footer.rulesSeconds')}</FooterLink>

@@ -17,7 +17,8 @@ import { LogoMark } from '../../components/logo';
 import { useSiteName } from '../../hooks/use-settings';
 import { useSignOut } from '../../hooks/use-sign-out';
 import { useIsLoggedIn } from '../../lib/session';
-import { openChat } from './chat-store';
+import { ChatBadge } from './chat-badge';
+import { openChat } from '../../lib/chat-store';
 import { TimeZoneSelect } from './time-zone-select';
 import { FEATURE_LINKS } from './top-bar';
 
@@ -113,6 +114,7 @@ export function SideMenu({ open, onOpenChange }: { open: boolean; onOpenChange: 
                       }}
                     >
                       {t('menu.onlineCustomer')}
+                      <ChatBadge />
                       <ChatIcon boxSize="4" color="fg.muted" ms="auto" />
                     </ItemButton>
                   </li>

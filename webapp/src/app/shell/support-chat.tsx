@@ -1,58 +1,45 @@
 /**
- * The online customer-chat widget: hidden until opened (side menu, footer); for now it says that
- * live chat is coming and offers the support e-mail.
+ * The online customer-chat widget's place in every page: nothing until the chat is opened (side
+ * menu, footer), then the widget (`features/support/chat-widget`), fetched on demand with its texts
+ * — it is never part of a page's first download. A visitor who already has a conversation (its token
+ * is stored) gets the widget fetched in the background a little after the page settles, so the
+ * unread badge shows answers without opening the chat. Once loaded it stays mounted.
  *
  * @module
  */
 
-import { Box, CloseButton, Flex, Heading, Link, Stack, Text } from '@chakra-ui/react';
-import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ChatIcon, CloseIcon } from '../../components/icons';
-import { useSupportEmail } from '../../hooks/use-settings';
-import { closeChat, useChatOpen } from './chat-store';
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { readStored } from '../../lib/storage';
+import { loadWithAreas } from '../lazy-screen';
+import { ChunkErrorBoundary } from '../route-boundary';
+import { SCREEN_AREAS } from '../screen-areas';
+import { useChatOpen } from '../../lib/chat-store';
+import { VISITOR_TOKEN_KEY } from '../../lib/support-chat';
+
+/** How long after the page settles a returning visitor's widget is fetched. */
+const BACKGROUND_LOAD_MS = 4000;
+
+const ChatWidget = lazy(() =>
+  loadWithAreas(() => import('../../features/support/chat-widget'), SCREEN_AREAS['features/support/chat-widget']).then((m) => ({
+    default: m.ChatWidget,
+  })),
+);
 
 export function SupportChat() {
-  const { t } = useTranslation();
   const open = useChatOpen();
-  const email = useSupportEmail();
-  const titleId = useId();
-  if (!open) return null;
+  const [wanted, setWanted] = useState(open);
+  if (open && !wanted) setWanted(true);
+  useEffect(() => {
+    if (wanted || readStored(VISITOR_TOKEN_KEY) === null) return;
+    const timer = setTimeout(() => setWanted(true), BACKGROUND_LOAD_MS);
+    return () => clearTimeout(timer);
+  }, [wanted]);
+  if (!wanted) return null;
   return (
-    <Box
-      role="dialog"
-      aria-labelledby={titleId}
-      position="fixed"
-      bottom={{ base: '3', md: '6' }}
-      right={{ base: '3', md: '6' }}
-      w={{ base: 'calc(100vw - 24px)', sm: '360px' }}
-      bg="bg.panel"
-      borderWidth="1px"
-      rounded="xl"
-      shadow="2xl"
-      zIndex="modal"
-      overflow="hidden"
-    >
-      <Flex align="center" gap="3" px="4" py="3" bg="brand.solid" color="brand.contrast">
-        <ChatIcon boxSize="5" />
-        <Heading as="h2" id={titleId} fontSize="md" flex="1" color="inherit">
-          {t('chat.title')}
-        </Heading>
-        <CloseButton size="sm" color="inherit" aria-label={t('chat.close')} onClick={closeChat}>
-          <CloseIcon />
-        </CloseButton>
-      </Flex>
-      <Stack gap="3" px="4" py="5">
-        <Text fontSize="sm">{t('chat.comingSoon')}</Text>
-        {email && (
-          <Text fontSize="sm" color="fg.muted">
-            {t('chat.emailPrefix')}{' '}
-            <Link href={`mailto:${email}`} color="brand.fg" fontWeight="medium">
-              {email}
-            </Link>
-          </Text>
-        )}
-      </Stack>
-    </Box>
+    <ChunkErrorBoundary>
+      <Suspense fallback={null}>
+        <ChatWidget />
+      </Suspense>
+    </ChunkErrorBoundary>
   );
 }

@@ -122,6 +122,10 @@ export const KlineChart = memo(function KlineChart({
       thousandsSeparator: { sign: ',' },
     });
     if (!chart) return;
+    // klinecharts makes its drawing box focusable with tabindex="1", which would put the chart before
+    // everything else in the page's tab order; the chart is an image described in text (its keys
+    // are read on the document), so its box leaves the tab order.
+    for (const focusable of container.querySelectorAll<HTMLElement>('[tabindex]')) focusable.tabIndex = -1;
     chartRef.current = chart;
     const loader = new ChartLoader(
       {

@@ -10,15 +10,52 @@
  * @module
  */
 
-import { Box, Flex, HStack, NativeSelect, Table, Text, chakra } from '@chakra-ui/react';
+import { Box, Flex, HStack, NativeSelect, Table, Text, chakra, type SystemStyleObject } from '@chakra-ui/react';
+import type { TFunction } from 'i18next';
 import { memo, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinListEntry } from '../../api/generated/model';
 import type { Direction } from '../../hooks/use-tick-direction';
 import { useMarketDetail, useOrderBook } from '../../lib/live';
 import { coreErrorText, formatOrderBook, formatPrice, isCoreError, type OrderBookRow } from '../../lib/wasm';
-import { CompactCell, CompactHeader } from '../compact-table';
+import { BlankRows, COMPACT_TABLE, CompactHeader } from '../compact-table';
 import { decimalsOf, tickChoices } from './ticks';
+
+/** The height of a level whose price is a button: WCAG 2.2's minimum target size (24 px). */
+const TARGET_ROW_HEIGHT = '6';
+
+/**
+ * A side's table (see `compact-table`): the price column in the side's colour, the total muted, the
+ * depth bar behind each level; with `pick`, each price a button and every row (blank ones included)
+ * 24 px high, the smallest target WCAG 2.2 allows between neighbours (2.5.8).
+ */
+function sideTable(color: string, pick: boolean): SystemStyleObject {
+  return {
+    ...COMPACT_TABLE,
+    '& tr[data-level] > td:first-of-type': { color, fontWeight: 'medium', ...(pick ? { py: '0' } : {}) },
+    '& tr[data-level] > td:last-of-type': { color: 'fg.muted' },
+    ...(pick
+      ? {
+          '& tbody > tr': { h: TARGET_ROW_HEIGHT },
+          '& td > button': {
+            font: 'inherit',
+            color: 'inherit',
+            minH: TARGET_ROW_HEIGHT,
+            verticalAlign: 'middle',
+            cursor: 'pointer',
+            _hover: { textDecoration: 'underline' },
+            _focusVisible: { outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '1px', rounded: 'sm' },
+          },
+        }
+      : {}),
+  };
+}
+
+/** The four tables: asks and bids, prices as buttons or not (objects made once: the styles are resolved once). */
+const SIDE_TABLES = {
+  ask: { plain: sideTable('down', false), pick: sideTable('down', true) },
+  bid: { plain: sideTable('up', false), pick: sideTable('up', true) },
+};
 
 /** Rows shown per side. */
 export const BOOK_ROWS = 12;
@@ -98,13 +135,11 @@ export function OrderBookPanel({ coin, lastPrice, direction, rows: rowCount = BO
         <Box role="alert" p="6" textAlign="center" color="fg.error" fontSize="sm">
           {isCoreError(formatted.error) ? coreErrorText(t, formatted.error) : t('errors.unknown')}
         </Box>
-      ) : !book ? (
-        <Box role="status" p="6" textAlign="center" color="fg.muted" fontSize="sm">
-          {t('market.book.loading')}
-        </Box>
       ) : (
-        <Box opacity={book.resyncing ? 0.6 : 1} transition="opacity 0.2s" aria-busy={book.resyncing}>
-          <BookSide label={t('market.book.asks')} rows={asks} side="ask" base={base} quote={quote} onPickPrice={onPickPrice} />
+        // Both sides keep `rowCount` rows from the first paint (blank ones while the book loads or
+        // runs short), so the panel never grows under what follows it (no layout shift).
+        <Box opacity={book?.resyncing ? 0.6 : 1} transition="opacity 0.2s" aria-busy={!book || book.resyncing}>
+          <BookSide label={t('market.book.asks')} rows={asks} rowCount={rowCount} pending={!book} side="ask" base={base} quote={quote} onPickPrice={onPickPrice} />
           <Flex px="3" py="2" align="baseline" justify="space-between" gap="2" borderYWidth="1px" bg="bg.subtle">
             <Text
               as="span"
@@ -118,11 +153,17 @@ export function OrderBookPanel({ coin, lastPrice, direction, rows: rowCount = BO
                 {direction === 'up' ? '↑' : direction === 'down' ? '↓' : ''}
               </Box>
             </Text>
-            <Text as="span" fontSize="xs" color="fg.muted" fontVariantNumeric="tabular-nums">
-              {t('market.book.mark', { price: detail ? formatPrice(detail.markPrice, coin.pricePrecision) : '--' })}
-            </Text>
+            {book ? (
+              <Text as="span" fontSize="xs" color="fg.muted" fontVariantNumeric="tabular-nums">
+                {t('market.book.mark', { price: detail ? formatPrice(detail.markPrice, coin.pricePrecision) : '--' })}
+              </Text>
+            ) : (
+              <Text as="span" role="status" fontSize="xs" color="fg.muted">
+                {t('market.book.loading')}
+              </Text>
+            )}
           </Flex>
-          <BookSide label={t('market.book.bids')} rows={bids} side="bid" base={base} quote={quote} onPickPrice={onPickPrice} />
+          <BookSide label={t('market.book.bids')} rows={bids} rowCount={rowCount} pending={!book} side="bid" base={base} quote={quote} onPickPrice={onPickPrice} />
         </Box>
       )}
     </Box>
@@ -132,6 +173,8 @@ export function OrderBookPanel({ coin, lastPrice, direction, rows: rowCount = BO
 function BookSide({
   label,
   rows,
+  rowCount,
+  pending,
   side,
   base,
   quote,
@@ -139,28 +182,35 @@ function BookSide({
 }: {
   label: string;
   rows: OrderBookRow[];
+  /** The rows the side always takes (blank ones fill it up). */
+  rowCount: number;
+  /** The book has not arrived yet: blank rows only. */
+  pending: boolean;
   side: 'bid' | 'ask';
   base: string;
   quote: string;
   onPickPrice?: (price: string) => void;
 }) {
   const { t } = useTranslation();
-  const color = side === 'bid' ? 'up' : 'down';
+  const blanks = rowCount - Math.max(rows.length, pending ? 0 : 1);
   const bar = side === 'bid' ? 'var(--chakra-colors-up-subtle, rgba(3, 135, 90, 0.12))' : 'var(--chakra-colors-down-subtle, rgba(217, 48, 79, 0.12))';
   return (
-    <Table.Root size="sm" aria-label={label} variant="line" css={{ '& td, & th': { borderBottomWidth: 0 } }}>
+    <Table.Root size="sm" aria-label={label} variant="line" css={SIDE_TABLES[side][onPickPrice ? 'pick' : 'plain']}>
       <CompactHeader labels={[t('market.book.price', { quote }), t('market.book.amount', { base }), t('market.book.total', { quote })]} srOnly={side === 'bid'} />
       <Table.Body>
+        {/* Asks run up from the mid price: their blank rows go on top. */}
+        {side === 'ask' && <BlankRows count={blanks} columns={3} />}
         {rows.map((row) => (
-          <BookRow key={row.price} price={row.price} quantity={row.quantity} total={row.total} depth={row.depth} color={color} bar={bar} onPickPrice={onPickPrice} />
+          <BookRow key={row.price} price={row.price} quantity={row.quantity} total={row.total} depth={row.depth} bar={bar} t={t} onPickPrice={onPickPrice} />
         ))}
-        {rows.length === 0 && (
-          <Table.Row>
-            <Table.Cell colSpan={3} textAlign="center" py="3" fontSize="xs" color="fg.muted">
+        {rows.length === 0 && !pending && (
+          <tr>
+            <td colSpan={3} data-note="">
               {t('market.book.empty')}
-            </Table.Cell>
-          </Table.Row>
+            </td>
+          </tr>
         )}
+        {side === 'bid' && <BlankRows count={blanks} columns={3} />}
       </Table.Body>
     </Table.Root>
   );
@@ -175,46 +225,32 @@ const BookRow = memo(function BookRow({
   quantity,
   total,
   depth,
-  color,
   bar,
+  t,
   onPickPrice,
 }: {
   price: string;
   quantity: string;
   total: string;
   depth: string;
-  color: string;
   bar: string;
+  t: TFunction;
   onPickPrice?: (price: string) => void;
 }) {
-  const { t } = useTranslation();
+  // Plain elements styled by the side's table (see `compact-table`).
   return (
-    <Table.Row
-      bg="transparent"
-      style={{ backgroundImage: `linear-gradient(to left, ${bar} ${depth}%, transparent ${depth}%)` }}
-    >
-      <CompactCell color={color} fontWeight="medium">
+    <tr data-level="" style={{ backgroundImage: `linear-gradient(to left, ${bar} ${depth}%, transparent ${depth}%)` }}>
+      <td>
         {onPickPrice ? (
-          <chakra.button
-            type="button"
-            font="inherit"
-            color="inherit"
-            cursor="pointer"
-            _hover={{ textDecoration: 'underline' }}
-            _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', outlineOffset: '1px', rounded: 'sm' }}
-            aria-label={t('trade.book.usePrice', { price })}
-            onClick={() => onPickPrice(plainPrice(price))}
-          >
+          <button type="button" aria-label={t('trade.book.usePrice', { price })} onClick={() => onPickPrice(plainPrice(price))}>
             {price}
-          </chakra.button>
+          </button>
         ) : (
           price
         )}
-      </CompactCell>
-      <CompactCell textAlign="end">{quantity}</CompactCell>
-      <CompactCell textAlign="end" color="fg.muted">
-        {total}
-      </CompactCell>
-    </Table.Row>
+      </td>
+      <td>{quantity}</td>
+      <td>{total}</td>
+    </tr>
   );
 });

@@ -53,20 +53,22 @@ describe('tabs', () => {
     backend(user);
     const { router } = renderAccount('/account/center', user);
     await waitFor(() => expect(where(router)).toBe('/account/center/info'));
-    expect(await tabNames()).toEqual(['Profile', 'Security', 'Device management', 'Identity verification', 'Reward center', 'Agent management']);
+    expect(await tabNames()).toEqual(['Profile', 'Security', 'Device management', 'Identity verification', 'Tier', 'Reward center', 'Agent management']);
     const current = within(await accountNav()).getByRole('link', { name: 'Profile' });
     await waitFor(() => expect(current.getAttribute('aria-current')).toBe('page'));
     expect(within(await accountNav()).getByRole('link', { name: 'Security' }).getAttribute('aria-current')).toBeNull();
     expect(await screen.findByRole('heading', { level: 1, name: 'Account center' })).toBeTruthy();
 
-    // A normal user typing the merchant path lands on the info tab.
+    // A normal user on the merchant path gets the application, still without a merchant tab.
     await router.navigate('/account/center/merchant');
-    await waitFor(() => expect(where(router)).toBe('/account/center/info'));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Become a merchant' })).toBeTruthy();
+    expect(where(router)).toBe('/account/center/merchant');
+    expect(await tabNames()).not.toContain('Merchant');
   });
 
   it('shows the merchant tab only when is_merchant is 2', async () => {
     const merchant = makeUser({ is_merchant: 2 });
-    backend(merchant);
+    backend(merchant, { 'GET /api/merchant/mine': ok({ isMerchant: 2 }) });
     renderAccount('/account/center/merchant', merchant);
     expect(await tabNames()).toContain('Merchant');
     expect(await screen.findByText('Active merchant')).toBeTruthy();
@@ -225,5 +227,7 @@ describe('step-up re-authentication', () => {
     expect(callsTo(calls, 'POST', '/api/coin/coin/member/reauth')).toHaveLength(0);
     expect(where(router)).toBe('/account/center/security/setting/anti-code');
     expect(screen.queryByRole('alert')).toBeNull();
+    // The spec's message says why nothing happened.
+    expect(toast).toHaveBeenCalledWith(expect.objectContaining({ type: 'info', title: 'Action cancelled by user' }));
   });
 });

@@ -1,9 +1,12 @@
 /**
  * /account/center/* (spec section 2): the account centre. Visitors go to the login screen (and
- * come back after it). The tabs — info, security, device-management, kyc, reward-center,
+ * come back after it). The tabs — info, security, device-management, kyc, tier (issue 26: the
+ * account tier, VIP status and the merchant programme), reward-center,
  * contractAgents/agentManagement and, for merchants (`is_merchant === 2`), merchant — sit in a
- * side list on wide screens and a scrolling row on narrow ones; the security settings screens
- * (`security/setting/<name>`) hide the tabs and show a link back to the security tab.
+ * side list on wide screens and a scrolling row on narrow ones. `merchant` is the merchant tool for
+ * merchants and the application for everyone else (reached from the tier tab). The security
+ * settings screens (`security/setting/<name>`) hide the tabs and show a link back to the security
+ * tab.
  *
  * @module
  */
@@ -13,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { useDocumentTitle } from '../../hooks/use-document-title';
 import { loginPath, useIsLoggedIn } from '../../lib/session';
-import { AccountLayout, MerchantGate, SettingsLayout } from './account-layout';
+import { AccountLayout, SettingsLayout } from './account-layout';
 import { DevicesTab } from './devices/devices-tab';
 import { InfoTab } from './info/info-tab';
 import { KycTab } from './kyc/kyc-tab';
@@ -27,6 +30,7 @@ import { ContactSetting } from './settings/contact-setting';
 import { GoogleSetting } from './settings/google-setting';
 import { LoginPasswordSetting } from './settings/login-password-setting';
 import { TradePasswordSetting } from './settings/trade-password-setting';
+import { TierTab } from './tier/tier-tab';
 
 /** `/account/center/setting/<name>` (without `security/`) leads to the same screen. */
 function SettingAlias() {
@@ -56,14 +60,8 @@ function AccountCenterRoutes() {
         <Route path="kyc/*" element={<KycTab />} />
         <Route path="reward-center" element={<RewardCenterTab />} />
         <Route path="contractAgents/agentManagement" element={<AgentManagementTab />} />
-        <Route
-          path="merchant"
-          element={
-            <MerchantGate>
-              <MerchantTab />
-            </MerchantGate>
-          }
-        />
+        <Route path="tier" element={<TierTab />} />
+        <Route path="merchant" element={<MerchantTab />} />
         <Route path="*" element={<Navigate to={tabPath('info')} replace />} />
       </Route>
     </Routes>

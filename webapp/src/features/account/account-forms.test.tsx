@@ -5,6 +5,7 @@ import { isLoggedIn } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
 import { FakeSocket } from '../../test/fake-socket';
 import type { renderApp } from '../../test/render';
+import { PHONE_QUERY } from '../../hooks/use-is-phone';
 import { parseIpList } from './security/api-keys';
 import { callsTo, fail, fakeBackend, makeUser, ok, renderAccount } from './test-helpers';
 import { describeUserAgent, maskContact } from './lib/format';
@@ -81,6 +82,53 @@ describe('API keys', () => {
   it('reads an IP whitelist separated by lines, commas or spaces', () => {
     expect(parseIpList(' 203.0.113.7\n198.51.100.2,  2001:db8::1 ;\n\n')).toEqual(['203.0.113.7', '198.51.100.2', '2001:db8::1']);
     expect(parseIpList('   ')).toEqual([]);
+  });
+});
+
+describe('on a phone', () => {
+  it('shows the API keys and the login log as cards with every column, not as tables', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === PHONE_QUERY,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }));
+    const user = makeUser();
+    fakeBackend({
+      ...EMPTY,
+      'POST /api/user/getInfo': ok(user),
+      'GET /api/coin/coin/member/apis': ok([{ id: 7, label: 'Grid bot', accessKey: 'ak_live_123', permissions: ['read', 'trade'], ipWhitelist: ['203.0.113.7', '2001:db8::1'], createdAt: 0 }]),
+      'GET /api/coin/coin/member/getLoginLog': ok({
+        total: 1,
+        page: 1,
+        pageSize: 20,
+        records: [{ id: 1, ip: '10.0.0.9', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0', success: false, createdAt: 0 }],
+      }),
+    });
+    renderAccount('/account/center/security', user);
+
+    const keys = await screen.findByRole('list', { name: 'API keys' });
+    const key = within(keys).getByRole('listitem', { name: 'Grid bot' });
+    expect(within(key).getAllByRole('term').map((term) => term.textContent)).toEqual(['Access key', 'Permissions', 'Created', 'IP whitelist']);
+    expect(within(key).getByText('ak_live_123')).toBeTruthy();
+    expect(within(key).getByText('Trade')).toBeTruthy();
+    expect(within(key).getByText('203.0.113.7, 2001:db8::1')).toBeTruthy();
+    expect(within(key).getByRole('button', { name: 'Copy access key' })).toBeTruthy();
+    expect(within(key).getByRole('button', { name: 'Delete API key Grid bot' })).toBeTruthy();
+
+    const log = await screen.findByRole('list', { name: 'Login history' });
+    const attempt = within(log).getByRole('listitem');
+    expect(within(attempt).getAllByRole('term').map((term) => term.textContent)).toEqual(['IP address', 'Device']);
+    expect(within(attempt).getByText('10.0.0.9')).toBeTruthy();
+    expect(within(attempt).getByText(describeUserAgent('Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0'))).toBeTruthy();
+    expect(within(attempt).getByText('Failed')).toBeTruthy();
+    for (const name of ['API keys', 'Login history']) {
+      expect(within(screen.getByRole('region', { name })).queryByRole('table')).toBeNull();
+    }
   });
 });
 

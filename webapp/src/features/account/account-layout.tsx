@@ -1,6 +1,6 @@
 /**
  * The frames of the account centre: the tabbed layout (page heading, tab list, routed tab) and the
- * settings layout (no tabs; a link back to the security tab), plus the merchant gate.
+ * settings layout (no tabs; a link back to the security tab).
  *
  * @module
  */
@@ -8,9 +8,10 @@
 import { Alert, Box, Button, Flex, Grid, Heading, Skeleton, Stack, Text, chakra } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, Link as RouterLink, useLocation } from 'react-router';
+import { Outlet, Link as RouterLink, useLocation } from 'react-router';
 import { useCurrentUser } from '../../hooks/use-current-user';
 import {
+  AwardIcon,
   ChevronLeftIcon,
   DevicesIcon,
   GiftIcon,
@@ -20,13 +21,14 @@ import {
   UserIcon,
   UsersIcon,
 } from './components/icons';
-import { type AccountTab, MERCHANT, tabPath, visibleTabs } from './lib/tabs';
+import { type AccountTab, tabPath, visibleTabs } from './lib/tabs';
 
 const TAB_ICONS: Record<string, (props: { boxSize?: string }) => ReactNode> = {
   info: UserIcon,
   security: ShieldCheckIcon,
   'device-management': DevicesIcon,
   kyc: IdCardIcon,
+  tier: AwardIcon,
   'reward-center': GiftIcon,
   'contractAgents/agentManagement': UsersIcon,
   merchant: StoreIcon,
@@ -185,12 +187,4 @@ export function SettingsLayout() {
       </Stack>
     </>
   );
-}
-
-/** Renders `children` for merchants; everyone else goes to the info tab. */
-export function MerchantGate({ children }: { children: ReactNode }) {
-  const { user } = useCurrentUser();
-  if (!user) return null;
-  if (user.is_merchant !== MERCHANT) return <Navigate to={tabPath('info')} replace />;
-  return <>{children}</>;
 }

@@ -69,7 +69,7 @@ function stubServer(queue: AdminIdentityRecord[], review: (body: Record<string, 
   return calls;
 }
 
-function renderAdmin(role: string | null) {
+function renderAdmin(role: string | null, path = '/admin') {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   queryClient.setQueryData(getGetAllSettingQueryKey(), SETTINGS);
   if (role) {
@@ -81,7 +81,7 @@ function renderAdmin(role: string | null) {
       { path: '/admin/*', element: <AdminPage /> },
       { path: '/user/login', element: <p>login screen</p> },
     ],
-    { initialEntries: ['/admin'] },
+    { initialEntries: [path] },
   );
   renderWithProviders(<RouterProvider router={router} />, queryClient);
   return router;
@@ -176,5 +176,66 @@ describe('admin review screen', () => {
     expect(calls.find((c) => c.url === '/api/admin/kyc/review')?.body).toEqual({ id: 1, approve: false, reason: 'Blurred photo' });
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(await screen.findByText('There are no submissions with this status.')).toBeTruthy();
+  });
+});
+
+describe('content editor', () => {
+  it('prompts "Please enter content" instead of saving an entry without a title or body', async () => {
+    const calls = stubServer([], () => ({ code: 200, msg: 'ok' }));
+    renderAdmin('operator', '/admin?queue=content');
+    fireEvent.click(await screen.findByRole('button', { name: 'New entry' }));
+    const editor = await screen.findByRole('region', { name: /^New entry:/ });
+    expect(within(editor).getByPlaceholderText('Please enter content')).toBeTruthy();
+    fireEvent.click(within(editor).getByRole('button', { name: 'Save' }));
+    expect((await within(editor).findByRole('alert')).textContent).toBe('Please enter content');
+    expect(calls.some((call) => call.url.includes('/api/admin/content/save'))).toBe(false);
+  });
+});
+
+describe('account freezing', () => {
+  it('finds an account, freezes it after a confirmation and unfreezes it', async () => {
+    const calls: Call[] = [];
+    let frozenAt: number | undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        calls.push({ url, body: init?.body });
+        const parsed = new URL(url, 'http://test');
+        const account = () => ({ userId: 42, account: 'jane@kestrel.test', frozen: frozenAt !== undefined, ...(frozenAt !== undefined ? { frozenAt } : {}) });
+        if (parsed.pathname === '/api/admin/users/find') {
+          if (parsed.searchParams.get('account') !== 'jane@kestrel.test') return Response.json({ code: 404, msg: 'No such account', data: { reason: 'account_not_found' } }, { status: 404 });
+          return Response.json({ code: 200, msg: 'ok', data: account() });
+        }
+        if (parsed.pathname === '/api/admin/users/42/freeze') {
+          frozenAt = 1_763_700_000_000;
+          return Response.json({ code: 200, msg: 'The account has been frozen', data: account() });
+        }
+        if (parsed.pathname === '/api/admin/users/42/unfreeze') {
+          frozenAt = undefined;
+          return Response.json({ code: 200, msg: 'The account has been unfrozen', data: account() });
+        }
+        throw new TypeError(`fetch failed: ${url}`);
+      }),
+    );
+    renderAdmin('operator', '/admin?queue=accounts');
+    const field = await screen.findByLabelText('E-mail or phone');
+    fireEvent.change(field, { target: { value: 'nobody@kestrel.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Find' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('No such account');
+
+    fireEvent.change(field, { target: { value: ' jane@kestrel.test ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Find' }));
+    const card = await screen.findByRole('article', { name: 'Account #42' });
+    expect(within(card).getByText('Active')).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Freeze account' }));
+    expect(calls.some((call) => call.url.endsWith('/freeze'))).toBe(false);
+    fireEvent.click(within(card).getByRole('button', { name: 'Yes, freeze it' }));
+    await waitFor(() => expect(within(card).getByText('Frozen')).toBeTruthy());
+    expect(toaster.create).toHaveBeenCalledWith({ type: 'success', title: 'Account frozen.' });
+    expect(within(card).getByText(/^Frozen since /)).toBeTruthy();
+
+    fireEvent.click(within(card).getByRole('button', { name: 'Unfreeze' }));
+    await waitFor(() => expect(within(card).getByText('Active')).toBeTruthy());
+    expect(calls.map((call) => new URL(call.url, 'http://test').pathname).filter((path) => path.includes('freeze'))).toEqual(['/api/admin/users/42/freeze', '/api/admin/users/42/unfreeze']);
   });
 });

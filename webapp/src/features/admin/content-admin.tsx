@@ -208,8 +208,13 @@ function Editor({ kind, id, onDone, onCreated }: { kind: Kind; id: number | null
     }
   };
 
-  const save = () =>
-    run(async () => {
+  const save = () => {
+    // The spec's prompt, before a call the server would refuse (`content_required`) anyway.
+    if (fields.title.trim() === '' || fields.body.trim() === '') {
+      setError(t('errors.enterContent'));
+      return Promise.resolve();
+    }
+    return run(async () => {
       const body: SaveContentRequest = { lang, title: fields.title, summary: fields.summary, body: fields.body, position: Number(fields.position) || 0 };
       if (id === null) {
         body.kind = kind;
@@ -224,6 +229,7 @@ function Editor({ kind, id, onDone, onCreated }: { kind: Kind; id: number | null
       const saved = await adminContentSave(body);
       if (id === null) onCreated(saved.id);
     }, t('content.admin.saved'));
+  };
 
   const insertImage = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -313,7 +319,7 @@ function Editor({ kind, id, onDone, onCreated }: { kind: Kind; id: number | null
         <Tabs.Content value="write" pt="3">
           <Field.Root required>
             <Field.Label fontSize="xs">{t('content.admin.body')}</Field.Label>
-            <Textarea value={fields.body} onChange={set('body')} rows={14} fontFamily="mono" fontSize="sm" maxLength={100000} />
+            <Textarea value={fields.body} onChange={set('body')} placeholder={t('errors.enterContent')} rows={14} fontFamily="mono" fontSize="sm" maxLength={100000} />
             <Field.HelperText>{t('content.admin.markdownHint')}</Field.HelperText>
           </Field.Root>
           <input ref={fileInput} type="file" accept="image/png,image/jpeg,image/gif,image/webp" hidden onChange={(event) => void insertImage(event)} aria-label={t('content.admin.image')} />

@@ -38,3 +38,15 @@ export function LockIcon(props: IconProps) {
     </Icon>
   );
 }
+
+export function WalletIcon(props: IconProps) {
+  return (
+    <Icon aria-hidden="true" focusable={false} {...props}>
+      <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M19 7V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2v-3" />
+        <path d="M21 8h-5a3 3 0 0 0 0 6h5V8z" />
+        <circle cx="16" cy="11" r="0.5" />
+      </svg>
+    </Icon>
+  );
+}

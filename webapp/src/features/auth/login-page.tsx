@@ -6,28 +6,43 @@
  * (cookie, getInfo stored with the login flag), says so, and goes to `?redirect=` when it is a
  * path of this site, else to /home/index.
  *
+ * "Sign in with wallet" signs in with the Ethereum wallet linked to an account (Sign-In with
+ * Ethereum): the browser's wallet gives its address, the server a one-time message, the wallet
+ * signs it (`personal_sign`) and the server checks it; an account with 2FA then asks for the
+ * authenticator code like a password login, sending the same signed message again with it.
+ *
  * @module
  */
 
-import { Button, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { Button, HStack, Link, Separator, Stack, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { getGetInfoQueryOptions, useLogin } from '../../api/generated/user/user';
 import type { LoginResult } from '../../api/generated/model';
+import { walletLogin, walletLoginChallenge } from '../../api/generated/wallet/wallet';
+import { SILENT } from '../../lib/api-calls';
+import { ethereumProvider, isWalletError, personalSign, requestAccount, walletProblemKey } from '../../lib/ethereum';
 import { useSiteName } from '../../hooks/use-settings';
 import { clearUserQueries } from '../../hooks/use-sign-out';
 import { safeRedirect, saveUserInfo, startSession } from '../../lib/session';
 import { toaster } from '../../lib/toaster';
 import { AuthCard } from './auth-card';
 import { CodeField, FormError, PasswordField, TextField } from './fields';
+import { WalletIcon } from './icons';
 import { type FieldErrors, accountError, callErrors, errorReason, hasErrors, requiredError } from './form-errors';
 import type { LoginPrefill } from './register-page';
 import { useFocusFirstError } from './use-focus-first-error';
 import { useSendCode } from './use-send-code';
 
 type LoginField = 'account' | 'password' | 'totpCode' | 'emailCode';
+
+/** A sign-in message and the wallet's signature of it. */
+interface WalletAnswer {
+  message: string;
+  signature: string;
+}
 
 /** A 6-digit authenticator code. */
 const TOTP_CODE = /^\d{6}$/;
@@ -52,7 +67,10 @@ export function LoginPage() {
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirstError = useFocusFirstError(formRef);
   const login = useLogin({ request: { silent: true } });
-  const pending = login.isPending || finishing;
+  // The signed wallet message while the 2FA step asks for the code (a wallet sign-in), else none.
+  const [walletAnswer, setWalletAnswer] = useState<WalletAnswer>();
+  const [walletBusy, setWalletBusy] = useState(false);
+  const pending = login.isPending || finishing || walletBusy;
 
   const set = (field: LoginField) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -96,6 +114,10 @@ export function LoginPage() {
       focusFirstError();
       return;
     }
+    if (step === 'totp' && walletAnswer) {
+      await sendWallet(walletAnswer, values.totpCode);
+      return;
+    }
     let result: LoginResult;
     try {
       result = await login.mutateAsync({
@@ -128,10 +150,62 @@ export function LoginPage() {
     await finish(result);
   }
 
+  /** Sends a signed wallet message (with the authenticator code on the 2FA step). */
+  async function sendWallet(answer: WalletAnswer, totpCode?: string) {
+    let result: LoginResult;
+    setWalletBusy(true);
+    try {
+      result = await walletLogin({ ...answer, ...(totpCode ? { totpCode } : {}) }, SILENT);
+    } catch (failure) {
+      if (errorReason(failure) === 'totp_required') {
+        setWalletAnswer(answer);
+        setStep('totp');
+        setValues((current) => ({ ...current, totpCode: '' }));
+        return;
+      }
+      const split = callErrors(t, failure, totpCode ? (['totpCode'] as const) : ([] as const));
+      if (totpCode && errorReason(failure) !== 'invalid_totp') {
+        // The message is used up or refused: back to the start, where the wallet signs anew.
+        backToCredentials();
+        setFormError(split.form ?? split.fields.totpCode);
+        return;
+      }
+      setErrors(split.fields);
+      setFormError(split.form);
+      focusFirstError();
+      return;
+    } finally {
+      setWalletBusy(false);
+    }
+    await finish(result);
+  }
+
+  /** "Sign in with wallet": account, message, signature, then the sign-in. */
+  async function signInWithWallet() {
+    if (pending) return;
+    setErrors({});
+    setFormError(undefined);
+    let answer: WalletAnswer;
+    setWalletBusy(true);
+    try {
+      const provider = ethereumProvider();
+      const address = await requestAccount(provider);
+      const challenge = await walletLoginChallenge({ address }, SILENT);
+      answer = { message: challenge.message, signature: await personalSign(challenge.message, address, provider) };
+    } catch (failure) {
+      setFormError(isWalletError(failure) ? t(walletProblemKey(failure.problem, 'auth.wallet.noWallet')) : callErrors(t, failure, [] as const).form);
+      return;
+    } finally {
+      setWalletBusy(false);
+    }
+    await sendWallet(answer);
+  }
+
   const sendCode = () => code.sendFrom({ account: values.account, codeField: 'emailCode', setErrors, focusFirstError });
 
   function backToCredentials() {
     setStep('credentials');
+    setWalletAnswer(undefined);
     setErrors({});
     setFormError(undefined);
     setValues((current) => ({ ...current, password: '', totpCode: '' }));
@@ -227,9 +301,25 @@ export function LoginPage() {
             </Stack>
           )}
           <FormError message={formError} />
-          <Button type="submit" size="lg" colorPalette="brand" w="full" loading={pending}>
+          <Button type="submit" size="lg" colorPalette="brand" w="full" loading={login.isPending || finishing} disabled={pending}>
             {t('auth.login.submit')}
           </Button>
+          <HStack gap="3" aria-hidden="true">
+            <Separator flex="1" />
+            <Text fontSize="sm" color="fg.muted">
+              {t('auth.wallet.or')}
+            </Text>
+            <Separator flex="1" />
+          </HStack>
+          <Stack gap="2">
+            <Button type="button" size="lg" variant="outline" w="full" loading={walletBusy} disabled={pending} onClick={() => void signInWithWallet()}>
+              <WalletIcon boxSize="5" />
+              {t('auth.wallet.signIn')}
+            </Button>
+            <Text fontSize="sm" color="fg.muted" textAlign="center">
+              {t('auth.wallet.hint')}
+            </Text>
+          </Stack>
         </Stack>
       </form>
     </AuthCard>

@@ -260,28 +260,31 @@ export function MarginDialog({ position, coin, pair, onClose }: { position: Futu
           <Tabs.Trigger value="add">{t('futures.margin.add')}</Tabs.Trigger>
           <Tabs.Trigger value="remove">{t('futures.margin.remove')}</Tabs.Trigger>
         </Tabs.List>
+        {/* One panel, the selected direction's: the amount and what it changes. */}
+        <Tabs.Content value={direction} p="0" pt="3" display="flex" flexDirection="column" gap="3">
+          <NumberField
+            label={t('futures.margin.amount')}
+            value={amount}
+            unit={quote}
+            decimals={8}
+            error={serverError ?? (submitted || amount ? error : undefined)}
+            onChange={(value) => {
+              setAmount(value);
+              setServerError(null);
+            }}
+          />
+          <Box rounded="md" bg="bg.subtle" px="3" py="2">
+            <Figure label={t('futures.margin.current')} value={`${orDash((v) => formatBalance(v), position.holdCollateralAssets)} ${quote}`} />
+            <Figure label={t('futures.margin.after')} value={preview ? `${orDash((v) => formatBalance(v), preview.walletBalance)} ${quote}` : '--'} />
+            <Figure
+              label={t(direction === 'add' ? 'futures.margin.available' : 'futures.margin.maxRemovable')}
+              value={`${orDash((v) => formatBalance(v), direction === 'add' ? available : (preview?.maxRemovable ?? null))} ${quote}`}
+            />
+            <Figure label={t('futures.margin.currentLiquidation')} value={price(position.expectedStrongParity)} />
+            <Figure label={t('futures.margin.newLiquidation')} value={preview ? price(preview.liquidationPrice) : '--'} strong />
+          </Box>
+        </Tabs.Content>
       </Tabs.Root>
-      <NumberField
-        label={t('futures.margin.amount')}
-        value={amount}
-        unit={quote}
-        decimals={8}
-        error={serverError ?? (submitted || amount ? error : undefined)}
-        onChange={(value) => {
-          setAmount(value);
-          setServerError(null);
-        }}
-      />
-      <Box rounded="md" bg="bg.subtle" px="3" py="2">
-        <Figure label={t('futures.margin.current')} value={`${orDash((v) => formatBalance(v), position.holdCollateralAssets)} ${quote}`} />
-        <Figure label={t('futures.margin.after')} value={preview ? `${orDash((v) => formatBalance(v), preview.walletBalance)} ${quote}` : '--'} />
-        <Figure
-          label={t(direction === 'add' ? 'futures.margin.available' : 'futures.margin.maxRemovable')}
-          value={`${orDash((v) => formatBalance(v), direction === 'add' ? available : (preview?.maxRemovable ?? null))} ${quote}`}
-        />
-        <Figure label={t('futures.margin.currentLiquidation')} value={price(position.expectedStrongParity)} />
-        <Figure label={t('futures.margin.newLiquidation')} value={preview ? price(preview.liquidationPrice) : '--'} strong />
-      </Box>
     </Frame>
   );
 }
@@ -360,49 +363,52 @@ export function ClosePositionDialog({ position, coin, pair, onClose }: { positio
           <Tabs.Trigger value="market">{t('futures.form.market')}</Tabs.Trigger>
           <Tabs.Trigger value="limit">{t('futures.form.limit')}</Tabs.Trigger>
         </Tabs.List>
-      </Tabs.Root>
-      {orderType === 'limit' && (
-        <NumberField
-          label={t('futures.form.price')}
-          value={price}
-          unit={quote}
-          decimals={decimalsOfStep(coin.tickSize)}
-          error={submitted ? priceError : undefined}
-          onChange={(value) => {
-            setPrice(value);
-            setServerError(null);
-          }}
-        />
-      )}
-      <NumberField
-        label={t('futures.close.quantity')}
-        value={quantity}
-        unit={base}
-        decimals={decimalsOfStep(coin.stepSize)}
-        error={serverError ?? (submitted || quantity !== position.openInterest ? quantityError : undefined)}
-        onChange={(value) => {
-          setQuantity(value);
-          setServerError(null);
-        }}
-      />
-      <HStack gap="1.5" role="group" aria-label={t('futures.form.percentGroup')}>
-        {PERCENTS.map((percent) => (
-          <Button
-            key={percent}
-            size="2xs"
-            flex="1"
-            variant="outline"
-            aria-label={t('futures.close.percent', { percent })}
-            onClick={() => {
-              setQuantity(percent === 100 ? position.openInterest : floorToStep(percentOf(position.openInterest, percent), coin.stepSize));
+        {/* One panel, the selected order type's: its price (limit), the quantity and the outcome. */}
+        <Tabs.Content value={orderType} p="0" pt="3" display="flex" flexDirection="column" gap="3">
+          {orderType === 'limit' && (
+            <NumberField
+              label={t('futures.form.price')}
+              value={price}
+              unit={quote}
+              decimals={decimalsOfStep(coin.tickSize)}
+              error={submitted ? priceError : undefined}
+              onChange={(value) => {
+                setPrice(value);
+                setServerError(null);
+              }}
+            />
+          )}
+          <NumberField
+            label={t('futures.close.quantity')}
+            value={quantity}
+            unit={base}
+            decimals={decimalsOfStep(coin.stepSize)}
+            error={serverError ?? (submitted || quantity !== position.openInterest ? quantityError : undefined)}
+            onChange={(value) => {
+              setQuantity(value);
               setServerError(null);
             }}
-          >
-            {percent}%
-          </Button>
-        ))}
-      </HStack>
-      <Figure label={t('futures.close.estimatedPnl')} value={outcomeText(estimate, quote)} tone={tone(estimate?.pnl)} strong />
+          />
+          <HStack gap="1.5" role="group" aria-label={t('futures.form.percentGroup')}>
+            {PERCENTS.map((percent) => (
+              <Button
+                key={percent}
+                size="2xs"
+                flex="1"
+                variant="outline"
+                aria-label={t('futures.close.percent', { percent })}
+                onClick={() => {
+                  setQuantity(percent === 100 ? position.openInterest : floorToStep(percentOf(position.openInterest, percent), coin.stepSize));
+                  setServerError(null);
+                }}
+              >
+                {percent}%
+              </Button>
+            ))}
+          </HStack>
+          <Figure label={t('futures.close.estimatedPnl')} value={outcomeText(estimate, quote)} tone={tone(estimate?.pnl)} strong />
+        </Tabs.Content>
+      </Tabs.Root>
     </Frame>
   );
 }

@@ -67,7 +67,9 @@ export function FuturesPage({ symbol: fromPath }: { symbol?: string }) {
 
   if (!coin) {
     return (
-      <Container maxW="3xl" px={{ base: '3', md: '4' }} py="12">
+      // As tall as a page while the pairs load, as the route's own placeholder: the footer stays
+      // below the screen until the trade layout replaces it (no layout shift).
+      <Container maxW="3xl" px={{ base: '3', md: '4' }} py="12" minH={coinList.isPending ? '100vh' : undefined}>
         <Stack align="center" gap="4" textAlign="center">
           <Heading as="h1" size="xl">
             {t('futures.title')}

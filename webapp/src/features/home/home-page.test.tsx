@@ -48,7 +48,8 @@ describe('home page', () => {
     // A pair whose market has not produced a price yet shows placeholders instead of breaking the table.
     const fresh = within(table).getByRole('row', { name: /NEW\/USDT/ });
     expect(within(fresh).getAllByRole('cell').map((c) => c.textContent)).toEqual(['--', '--', 'Trade']);
-    expect(document.title).toBe('Kestrel Exchange');
+    // The title follows the settings call, which may answer after the coin list.
+    await waitFor(() => expect(document.title).toBe('Kestrel Exchange'));
 
     expect(screen.getByRole('heading', { level: 1, name: 'Kestrel Exchange' })).toBeTruthy();
     const hot = screen.getByRole('region', { name: 'Hot coins' });

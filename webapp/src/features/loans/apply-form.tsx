@@ -1,10 +1,11 @@
 /**
  * The apply form of one product (`POST /api/loan/apply`): the amount (its limits and what the
  * credit score allows), the cycle, the repayment way, the schedule preview from wasm-core's
- * `LoanCalculator` before anything is sent (each instalment's date and amount, the total interest),
- * the overdue rule in plain words, the three identity images (uploaded here, or the advanced
- * identity's), the loan rules checkbox and the submit button, which names what is still missing
- * while it stays disabled. A refusal shows the server's message in the user's language.
+ * `LoanCalculator` before anything is sent (each instalment's date and amount, the total interest;
+ * a card per instalment on a phone), the overdue rule in plain words, the three identity images
+ * (uploaded here, or the advanced identity's), the loan rules checkbox and the submit button,
+ * which names what is still missing while it stays disabled. A refusal shows the server's message
+ * in the user's language.
  *
  * @module
  */
@@ -18,7 +19,9 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { useUploadFile } from '../../api/generated/kyc/kyc';
 import { getGetLoanProductsQueryKey, getGetMyLoanApplicationsQueryKey, useApplyForLoan } from '../../api/generated/loans/loans';
 import type { LoanOffer } from '../../api/generated/model';
+import { CardList, ItemCard } from '../../components/item-cards';
 import { NumberField } from '../../components/number-field';
+import { useIsPhone } from '../../hooks/use-is-phone';
 import { useNow } from '../../hooks/use-now';
 import { SILENT, failure } from '../../lib/api-calls';
 import { invalidateOperations } from '../../lib/query-keys';
@@ -91,6 +94,7 @@ export function ApplyForm({ offer }: { offer: LoanOffer }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const apply = useApplyForLoan({ request: SILENT });
+  const phone = useIsPhone();
   const now = useNow();
   const product = offer.product;
   const coin = product.coin.toUpperCase();
@@ -192,30 +196,48 @@ export function ApplyForm({ offer }: { offer: LoanOffer }) {
         </Text>
         {schedule ? (
           <Stack gap="2">
-            <Box overflowX="auto">
-              <Table.Root size="sm" variant="line">
-                <Table.Header>
-                  <Table.Row>
-                    <Table.ColumnHeader>{t('loans.preview.due')}</Table.ColumnHeader>
-                    <Table.ColumnHeader textAlign="end">{t('loans.preview.principal')}</Table.ColumnHeader>
-                    <Table.ColumnHeader textAlign="end">{t('loans.preview.interest')}</Table.ColumnHeader>
-                    <Table.ColumnHeader textAlign="end">{t('loans.preview.amount')}</Table.ColumnHeader>
-                  </Table.Row>
-                </Table.Header>
-                <Table.Body>
-                  {schedule.instalments.map((row) => (
-                    <Table.Row key={row.index}>
-                      <Table.Cell whiteSpace="nowrap">{utcDay(row.dueTime)}</Table.Cell>
-                      <Table.Cell textAlign="end">{formatQuantity(row.principal)}</Table.Cell>
-                      <Table.Cell textAlign="end">{formatQuantity(row.interest)}</Table.Cell>
-                      <Table.Cell textAlign="end" fontWeight="semibold">
-                        {formatQuantity(row.amount)}
-                      </Table.Cell>
+            {phone ? (
+              <CardList label={t('loans.preview.title')}>
+                {schedule.instalments.map((row) => (
+                  <ItemCard
+                    key={row.index}
+                    label={`#${row.index} ${utcDay(row.dueTime)}`}
+                    title={<Text fontWeight="semibold">#{row.index}</Text>}
+                    fields={[
+                      { label: t('loans.preview.due'), value: utcDay(row.dueTime) },
+                      { label: t('loans.preview.amount'), value: coinAmount(row.amount, coin) },
+                      { label: t('loans.preview.principal'), value: coinAmount(row.principal, coin) },
+                      { label: t('loans.preview.interest'), value: coinAmount(row.interest, coin) },
+                    ]}
+                  />
+                ))}
+              </CardList>
+            ) : (
+              <Box overflowX="auto">
+                <Table.Root size="sm" variant="line">
+                  <Table.Header>
+                    <Table.Row>
+                      <Table.ColumnHeader>{t('loans.preview.due')}</Table.ColumnHeader>
+                      <Table.ColumnHeader textAlign="end">{t('loans.preview.principal')}</Table.ColumnHeader>
+                      <Table.ColumnHeader textAlign="end">{t('loans.preview.interest')}</Table.ColumnHeader>
+                      <Table.ColumnHeader textAlign="end">{t('loans.preview.amount')}</Table.ColumnHeader>
                     </Table.Row>
-                  ))}
-                </Table.Body>
-              </Table.Root>
-            </Box>
+                  </Table.Header>
+                  <Table.Body>
+                    {schedule.instalments.map((row) => (
+                      <Table.Row key={row.index}>
+                        <Table.Cell whiteSpace="nowrap">{utcDay(row.dueTime)}</Table.Cell>
+                        <Table.Cell textAlign="end">{formatQuantity(row.principal)}</Table.Cell>
+                        <Table.Cell textAlign="end">{formatQuantity(row.interest)}</Table.Cell>
+                        <Table.Cell textAlign="end" fontWeight="semibold">
+                          {formatQuantity(row.amount)}
+                        </Table.Cell>
+                      </Table.Row>
+                    ))}
+                  </Table.Body>
+                </Table.Root>
+              </Box>
+            )}
             <Box as="dl">
               <Row label={t('loans.preview.totalInterest')} value={coinAmount(schedule.totalInterest, coin)} strong />
               <Row label={t('loans.preview.totalRepay')} value={coinAmount(schedule.totalRepay, coin)} />

@@ -22,8 +22,8 @@ import { isZero, sumDecimals } from '../../lib/decimal-math';
 import { idempotencyHeader, useIdempotencyKey } from '../../lib/idempotency';
 import { invalidateOperations } from '../../lib/query-keys';
 import { toaster } from '../../lib/toaster';
-import { formatQuantity, loanPreview } from '../../lib/wasm';
-import { isRepayWay, penaltyRule } from './lib/preview';
+import { formatQuantity } from '../../lib/wasm';
+import { isRepayWay, loanPreview, penaltyRule } from './lib/preview';
 import { QueryState, Row, StateBadge, coinAmount, dayPercent, utcDay, utcTime } from './parts';
 
 /** What repaying everything early costs at `atTime` by the browser's own wasm-core, for a loan nothing was repaid of yet. */

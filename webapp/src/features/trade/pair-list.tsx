@@ -8,17 +8,41 @@
  * @module
  */
 
-import { Box, Flex, Input, InputGroup, Table, Tabs, Text, chakra } from '@chakra-ui/react';
+import { Box, Flex, Input, InputGroup, Table, Tabs, Text, type SystemStyleObject } from '@chakra-ui/react';
+import type { TFunction } from 'i18next';
 import { memo, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { PairLabel } from '../../components/change-pill';
 import { SearchIcon } from '../../components/icons';
 import { favouriteId, useFavourites } from '../../hooks/use-favourites';
 import { filterRows, useMarketRows } from '../../hooks/use-market-rows';
 import type { TickerRowView } from '../../lib/wasm';
 
 type ListTab = 'spot' | 'favourites';
+
+/**
+ * The list's table. The rows are plain elements styled here once (a Chakra row and cells resolve
+ * their styles on every render, for every pair): the current pair's row marked (`data-active`), the
+ * price and change at the end in tabular figures, the change in its direction's colour.
+ */
+const PAIRS_TABLE: SystemStyleObject = {
+  '& td, & th': { borderBottomWidth: 0 },
+  '& tbody > tr[data-active]': { bg: 'bg.muted' },
+  '& tbody > tr:hover': { bg: 'bg.subtle' },
+  '& tbody td': { py: '1', px: '3', fontSize: 'xs' },
+  '& tbody td + td': { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
+  '& td[data-direction="up"]': { color: 'up' },
+  '& td[data-direction="down"]': { color: 'down' },
+  '& td[data-direction="flat"]': { color: 'fg.muted' },
+  '& td > a': {
+    fontWeight: 'semibold',
+    _hover: { color: 'brand.fg' },
+    _focusVisible: { outline: '2px solid', outlineColor: 'brand.focusRing', rounded: 'sm' },
+  },
+  '& tr[data-active] td > a': { fontWeight: 'bold' },
+  '& [data-quote]': { color: 'fg.muted', fontWeight: 'normal' },
+  '& td[data-note]': { textAlign: 'center', py: '6', color: 'fg.muted' },
+};
 
 /** The trade page of a spot pair. */
 export function tradePath(symbol: string): string {
@@ -76,7 +100,7 @@ export const PairList = memo(function PairList({ current }: { current: string })
         {/* The list below is the tabs' panel. */}
         <Tabs.Content value={tab} p="0" flex="1" minH="0" display="flex" flexDirection="column">
           <Box flex="1" minH="0" maxH={{ base: '72', md: 'none' }} overflowY="auto">
-            <Table.Root size="sm" aria-label={t(tab === 'favourites' ? 'trade.pairs.favourites' : 'trade.pairs.spot')} css={{ '& td, & th': { borderBottomWidth: 0 } }}>
+            <Table.Root size="sm" aria-label={t(tab === 'favourites' ? 'trade.pairs.favourites' : 'trade.pairs.spot')} css={PAIRS_TABLE}>
               <Table.Header position="sticky" top="0" bg="bg.panel" zIndex="1">
                 <Table.Row>
                   <Table.ColumnHeader fontSize="2xs" color="fg.muted" fontWeight="medium" py="1.5" px="3">
@@ -100,14 +124,15 @@ export const PairList = memo(function PairList({ current }: { current: string })
                     changeText={row.view.changeText}
                     direction={row.view.direction}
                     active={row.coin.symbol === current}
+                    t={t}
                   />
                 ))}
                 {shown.length === 0 && (
-                  <Table.Row>
-                    <Table.Cell colSpan={3} textAlign="center" py="6" fontSize="xs" color="fg.muted">
+                  <tr>
+                    <td colSpan={3} data-note="">
                       {tab === 'favourites' && !query ? t('trade.pairs.noFavourites') : t('trade.pairs.empty')}
-                    </Table.Cell>
-                  </Table.Row>
+                    </td>
+                  </tr>
                 )}
               </Table.Body>
             </Table.Root>
@@ -120,7 +145,7 @@ export const PairList = memo(function PairList({ current }: { current: string })
 
 /**
  * One pair (memoised on its figures: the tickers arrive every 250 ms, and only the pairs whose
- * price or change moved render again).
+ * price or change moved render again). Plain elements styled by the table ({@link PAIRS_TABLE}).
  */
 const PairRow = memo(function PairRow({
   symbol,
@@ -129,6 +154,7 @@ const PairRow = memo(function PairRow({
   changeText,
   direction,
   active,
+  t,
 }: {
   symbol: string;
   pair: string;
@@ -136,39 +162,26 @@ const PairRow = memo(function PairRow({
   changeText: string;
   direction: TickerRowView['direction'];
   active: boolean;
+  t: TFunction;
 }) {
-  const { t } = useTranslation();
+  const slash = pair.indexOf('/');
   return (
-    <Table.Row bg={active ? 'bg.muted' : 'transparent'} _hover={{ bg: 'bg.subtle' }}>
-      <Table.Cell py="1" px="3" fontSize="xs">
-        <chakra.a
-          asChild
-          fontWeight={active ? 'bold' : 'semibold'}
-          _hover={{ color: 'brand.fg' }}
-          _focusVisible={{ outline: '2px solid', outlineColor: 'brand.focusRing', rounded: 'sm' }}
-        >
-          <RouterLink
-            to={tradePath(symbol)}
-            aria-label={t('trade.pairs.open', { pair })}
-            aria-current={active ? 'page' : undefined}
-          >
-            <PairLabel pair={pair} />
-          </RouterLink>
-        </chakra.a>
-      </Table.Cell>
-      <Table.Cell py="1" px="3" fontSize="xs" textAlign="end" fontVariantNumeric="tabular-nums">
-        {price}
-      </Table.Cell>
-      <Table.Cell
-        py="1"
-        px="3"
-        fontSize="xs"
-        textAlign="end"
-        fontVariantNumeric="tabular-nums"
-        color={direction === 'flat' ? 'fg.muted' : direction}
-      >
-        {changeText}
-      </Table.Cell>
-    </Table.Row>
+    <tr data-active={active ? '' : undefined}>
+      <td>
+        <RouterLink to={tradePath(symbol)} aria-label={t('trade.pairs.open', { pair })} aria-current={active ? 'page' : undefined}>
+          {slash < 0 ? (
+            pair
+          ) : (
+            <>
+              {pair.slice(0, slash)}
+              <wbr />
+              <span data-quote="">{pair.slice(slash)}</span>
+            </>
+          )}
+        </RouterLink>
+      </td>
+      <td>{price}</td>
+      <td data-direction={direction}>{changeText}</td>
+    </tr>
   );
 });

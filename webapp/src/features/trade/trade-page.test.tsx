@@ -122,3 +122,35 @@ describe('trade page routing', () => {
     expect(await screen.findByRole('img', { name: 'chart BTC/USDT' })).toBeTruthy();
   });
 });
+
+describe('trade page rows', () => {
+  it('draws the book levels, trades and pairs as plain rows styled by their tables, with the same names and roles', async () => {
+    renderSpot('/trade/index?type=bb&symbol=btcusdt');
+    await screen.findByRole('heading', { level: 1, name: 'BTC/USDT' });
+    act(() => marketSocket().open());
+    act(() => {
+      marketSocket().receive({
+        type: 'depth',
+        symbol: 'btcusdt',
+        data: { kind: 'snapshot', seq: 1, bids: [['66990', '0.5'], ['66980', '1']], asks: [['67010', '0.25'], ['67020', '2']], ts: 1 },
+      });
+      marketSocket().receive({ type: 'TRADE', symbol: 'btcusdt', snapshot: true, data: [{ id: 1, price: '67000', quantity: '0.01', side: 'buy', ts: 1_700_000_000_000 }] });
+    });
+    const book = screen.getByRole('region', { name: 'Order book' });
+    const trades = screen.getByRole('region', { name: 'Recent trades' });
+    const pairs = screen.getByRole('region', { name: 'Markets' });
+    // What the rows say and do is unchanged: a level's price is a button, a trade names its side.
+    expect(await within(book).findByRole('button', { name: /66,990/ })).toBeTruthy();
+    const price = (await within(trades).findByText(/67,000/)).closest('td')!;
+    expect(price.textContent).toBe('67,000.00 Buy');
+    expect(within(pairs).getByRole('link', { name: 'Trade BTC/USDT' }).getAttribute('aria-current')).toBe('page');
+    // Each row of these panels is a plain element: a Chakra table row or cell resolves its recipe
+    // and style props on every render, which made the page's first render long (the tables carry
+    // the styles, resolved once).
+    for (const panel of [book, trades, pairs]) {
+      const bodies = panel.querySelectorAll('tbody');
+      expect(bodies.length).toBeGreaterThan(0);
+      for (const body of bodies) expect(body.querySelectorAll('.chakra-table__row, .chakra-table__cell, [class*="css-"]')).toHaveLength(0);
+    }
+  });
+});

@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useGetCoinList } from '../../api/generated/common/common';
 import type { CoinListEntry } from '../../api/generated/model';
+import { AfterFirstPaint } from '../../components/after-first-paint';
 import { OrderBookPanel } from '../../components/order-book';
 import { RecentTrades } from '../../components/recent-trades';
 import { TradeSheet } from '../../components/trade-sheet';
@@ -81,7 +82,9 @@ export function TradePage() {
 
   if (!coin) {
     return (
-      <Container maxW="3xl" px={{ base: '3', md: '4' }} py="12">
+      // As tall as a page while the pairs load, as the route's own placeholder: the footer stays
+      // below the screen until the trade layout replaces it (no layout shift).
+      <Container maxW="3xl" px={{ base: '3', md: '4' }} py="12" minH={coinList.isPending ? '100vh' : undefined}>
         <Stack align="center" gap="4" textAlign="center">
           <Heading as="h1" size="xl">
             {t('screens.trade')}
@@ -164,10 +167,14 @@ function SpotTradeView({ coin, pair }: { coin: CoinListEntry; pair: string }) {
           <Box gridArea="orders" minW="0">
             <OrdersPanel symbol={coin.symbol} />
           </Box>
-          {/* From 768 px the markets fill the space their neighbours leave (at least 240 px). */}
+          {/* From 768 px the markets fill the space their neighbours leave (at least 240 px). They
+              are not needed for the first paint: the list mounts in the render after it (its box
+              is sized by its neighbours, and on phones it is the last panel, so nothing moves). */}
           <Box gridArea="pairs" minW="0" position="relative" minH={{ md: '60' }}>
             <Box position={{ md: 'absolute' }} inset={{ md: '0' }}>
-              <PairList current={coin.symbol} />
+              <AfterFirstPaint>
+                <PairList current={coin.symbol} />
+              </AfterFirstPaint>
             </Box>
           </Box>
         </Grid>

@@ -143,3 +143,15 @@ export const InfoIcon = make(
     <path d="M12 11v5M12 8h.01" />
   </>,
 );
+export const AwardIcon = make(
+  <>
+    <circle cx="12" cy="9" r="6" />
+    <path d="M8.5 14l-1.5 7 5-3 5 3-1.5-7M12 6.5l.9 1.8 2 .3-1.45 1.4.35 2-1.8-.95-1.8.95.35-2L9.1 8.6l2-.3z" />
+  </>,
+);
+export const WalletIcon = make(
+  <>
+    <path d="M19 7V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2v-3" />
+    <path d="M21 8h-5a3 3 0 0 0 0 6h5V8z" />
+  </>,
+);

@@ -11,12 +11,16 @@ export interface AccountTab {
   labelKey: string;
 }
 
-/** Every tab in display order; `merchant` only for merchants (`is_merchant === 2`). */
+/**
+ * Every tab in display order; `merchant` only for merchants (`is_merchant === 2`). `tier` (the
+ * account tier, VIP status and the merchant programme) is a designed extra of issue 26.
+ */
 export const ACCOUNT_TABS = [
   { path: 'info', labelKey: 'account.tabs.info' },
   { path: 'security', labelKey: 'account.tabs.security' },
   { path: 'device-management', labelKey: 'account.tabs.devices' },
   { path: 'kyc', labelKey: 'account.tabs.kyc' },
+  { path: 'tier', labelKey: 'account.tabs.tier' },
   { path: 'reward-center', labelKey: 'account.tabs.rewards' },
   { path: 'contractAgents/agentManagement', labelKey: 'account.tabs.agents' },
   { path: 'merchant', labelKey: 'account.tabs.merchant' },

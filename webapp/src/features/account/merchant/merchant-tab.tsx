@@ -1,59 +1,62 @@
 /**
- * The merchant tab (merchants only, `is_merchant === 2`): the merchant status and an honest note
- * that merchant tools are not available yet, with the support address.
+ * /account/center/merchant (issue 26). Merchants (`is_merchant === 2`, whose tab list shows the
+ * merchant tab) get the merchant tool; everyone else — who reaches this screen from the tier tab's
+ * merchant programme — gets the application: the form, the pending state, or a rejection with the
+ * operator's reason and the form again. An approval the cached user record does not know yet
+ * reloads it, which turns the screen into the tool and adds the tab.
  *
  * @module
  */
 
-import { Alert, DataList, Link, Stack } from '@chakra-ui/react';
+import { Alert, Button, Flex, Spinner, Stack } from '@chakra-ui/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMyMerchant } from '../../../api/generated/merchant/merchant';
+import { getGetInfoQueryKey } from '../../../api/generated/user/user';
 import { useCurrentUser } from '../../../hooks/use-current-user';
-import { useSupportEmail } from '../../../hooks/use-settings';
 import { TabHeader } from '../account-layout';
-import { StoreIcon } from '../components/icons';
-import { SectionCard } from '../components/section-card';
-import { StatusBadge } from '../components/status-badge';
 import { MERCHANT } from '../lib/tabs';
+import { MerchantApplication } from './application';
+import { MerchantTool } from './merchant-tool';
 
 export function MerchantTab() {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const { user } = useCurrentUser();
-  const supportEmail = useSupportEmail();
+  const mine = useMyMerchant();
+  const merchant = user?.is_merchant === MERCHANT;
+  const approvedMeanwhile = Boolean(user) && !merchant && mine.data?.isMerchant === MERCHANT;
+  useEffect(() => {
+    if (approvedMeanwhile) void queryClient.invalidateQueries({ queryKey: getGetInfoQueryKey() });
+  }, [approvedMeanwhile, queryClient]);
+
   if (!user) return null;
-  const active = user.is_merchant === MERCHANT;
   return (
     <Stack gap="5">
-      <TabHeader title={t('account.tabs.merchant')} description={t('account.merchant.description')} />
-      <SectionCard title={t('account.merchant.toolsTitle')} icon={<StoreIcon boxSize="5" />}>
-        <Stack gap="5">
-          <DataList.Root orientation="horizontal" gap="3">
-            <DataList.Item>
-              <DataList.ItemLabel>{t('account.merchant.status')}</DataList.ItemLabel>
-              <DataList.ItemValue>
-                <StatusBadge on={active} label={active ? t('account.merchant.active') : t('account.merchant.inactive')} />
-              </DataList.ItemValue>
-            </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>{t('account.info.userId')}</DataList.ItemLabel>
-              <DataList.ItemValue fontFamily="mono">{user.user.userId}</DataList.ItemValue>
-            </DataList.Item>
-          </DataList.Root>
-          <Alert.Root status="info" rounded="lg">
-            <Alert.Indicator />
-            <Alert.Content>
-              <Alert.Title>{t('account.merchant.notYetTitle')}</Alert.Title>
-              <Alert.Description>
-                {t('account.merchant.notYetBody')}{' '}
-                {supportEmail && (
-                  <Link href={`mailto:${supportEmail}`} color="brand.fg" fontWeight="medium">
-                    {supportEmail}
-                  </Link>
-                )}
-              </Alert.Description>
-            </Alert.Content>
-          </Alert.Root>
-        </Stack>
-      </SectionCard>
+      <TabHeader
+        title={merchant || approvedMeanwhile ? t('account.tabs.merchant') : t('tiers.merchant.applyTitle')}
+        description={merchant || approvedMeanwhile ? t('tiers.merchant.toolDescription') : t('tiers.merchant.applyDescription')}
+      />
+      {!mine.data ? (
+        <Flex justify="center" py="10">
+          {mine.isError ? (
+            <Alert.Root status="error" rounded="xl" alignItems="center">
+              <Alert.Indicator />
+              <Alert.Title flex="1">{t('tiers.merchant.loadFailed')}</Alert.Title>
+              <Button size="sm" variant="outline" onClick={() => void mine.refetch()}>
+                {t('tiers.mine.retry')}
+              </Button>
+            </Alert.Root>
+          ) : (
+            <Spinner aria-label={t('tiers.mine.loading')} />
+          )}
+        </Flex>
+      ) : merchant || approvedMeanwhile ? (
+        <MerchantTool record={mine.data.application} inviteCode={user.user.inviteCode} userId={user.user.userId} />
+      ) : (
+        <MerchantApplication application={mine.data.application} />
+      )}
     </Stack>
   );
 }

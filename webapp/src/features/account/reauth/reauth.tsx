@@ -5,7 +5,9 @@
  * `400` and `data.reason === "reauth_required"`. `useReauth()` returns `withReauth(action)`: it
  * runs the action and, on that failure, opens the dialog that asks for the login password and the
  * second factor (the authenticator code when 2FA is on, else a security code sent to the user),
- * confirms them with `member/reauth` and runs the action again. Closing the dialog rejects with `ReauthCancelledError`, which forms ignore.
+ * confirms them with `member/reauth` and runs the action again. Closing the dialog says 'Action
+ * cancelled by user' (an info toast, spec section 8) and rejects with `ReauthCancelledError`, which
+ * forms then ignore.
  *
  * @module
  */
@@ -18,11 +20,13 @@ import { useCurrentUser } from '../../../hooks/use-current-user';
 import { SECOND_FACTOR_REASONS, SecondFactorField, secondFactorOf, secondFactorProblem } from '../../../components/second-factor-field';
 import { type FormErrors, FormError, PasswordField } from '../components/form';
 import { SILENT, errorInfo, isReauthRequired, serverFieldErrors, useApiHead } from '../lib/api';
+import { i18n } from '../../../i18n';
+import { toaster } from '../../../lib/toaster';
 
 /** The user closed the dialog instead of confirming. */
 export class ReauthCancelledError extends Error {
   constructor() {
-    super('Re-authentication cancelled');
+    super(i18n.t('errors.actionCancelled'));
     this.name = 'ReauthCancelledError';
   }
 }
@@ -85,8 +89,13 @@ export function ReauthProvider({ children }: { children: ReactNode }) {
     const pending = pendingRef.current;
     pendingRef.current = null;
     setOpen(false);
-    if (confirmed) pending?.resolve();
-    else pending?.reject(new ReauthCancelledError());
+    if (confirmed) {
+      pending?.resolve();
+      return;
+    }
+    const cancelled = new ReauthCancelledError();
+    if (pending) toaster.create({ id: 'action-cancelled', type: 'info', title: cancelled.message });
+    pending?.reject(cancelled);
   }, []);
 
   return (

@@ -2,7 +2,7 @@
  * The members of the reader's three generations, newest first, paged 20 a page: masked account,
  * generation, registration time, trading value and what each brought the reader. The reward centre
  * reads them from `GET /api/referral/members`, agent management from
- * `POST /api/agentActivityInfo/getAgentList` (the same page).
+ * `POST /api/agentActivityInfo/getAgentList` (the same page). On phones each member is a card.
  *
  * @module
  */
@@ -17,12 +17,15 @@ import { formatQuantity } from '../../../lib/wasm';
 import { GenerationFilter } from '../../../components/referral/generation-filter';
 import { Pager } from '../../../components/referral/pager';
 import { coinAmountsText } from '../../../lib/referral-format';
+import { CardList, ItemCard } from '../../../components/item-cards';
+import { useIsPhone } from '../../../hooks/use-is-phone';
 
 const PAGE_SIZE = 20;
 
 function MembersTable({ data, pending, commissionLabel }: { data: ReferralMemberPage | undefined; pending: boolean; commissionLabel: string }) {
   const { t } = useTranslation();
   const formatTime = useDateTimeFormatter();
+  const phone = useIsPhone();
   if (pending)
     return (
       <Flex justify="center" py="6">
@@ -36,6 +39,31 @@ function MembersTable({ data, pending, commissionLabel }: { data: ReferralMember
         {t('referral.members.empty')}
       </Text>
     );
+  if (phone) {
+    return (
+      <CardList label={t('referral.members.title')}>
+        {rows.map((member) => (
+          <ItemCard
+            key={member.userId}
+            label={member.account}
+            title={
+              <>
+                <Text as="span" fontWeight="semibold" overflowWrap="anywhere">
+                  {member.account}
+                </Text>
+                <Badge variant="subtle">{t('referral.generationN', { n: member.generation })}</Badge>
+              </>
+            }
+            fields={[
+              { label: t('referral.members.registered'), value: formatTime(member.regisTime), wide: true },
+              { label: t('referral.members.tradingValue'), value: `${formatQuantity(member.totolInvestValue)} USDT` },
+              { label: commissionLabel, value: coinAmountsText(member.rebateAmount) },
+            ]}
+          />
+        ))}
+      </CardList>
+    );
+  }
   return (
     <Table.ScrollArea borderWidth="1px" rounded="lg">
       <Table.Root size="sm" aria-label={t('referral.members.title')}>

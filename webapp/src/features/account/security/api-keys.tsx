@@ -1,7 +1,7 @@
 /**
- * API keys of the security tab: the list, creation (label, permissions, IP whitelist; the secret
- * is shown once, with copy buttons) and deletion after a confirmation. Creating a key may need
- * re-authentication (`useReauth`).
+ * API keys of the security tab: the list (a card per key on a phone), creation (label,
+ * permissions, IP whitelist; the secret is shown once, with copy buttons) and deletion after a
+ * confirmation. Creating a key may need re-authentication (`useReauth`).
  *
  * @module
  */
@@ -33,13 +33,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKeyView, CreatedApiKey } from '../../../api/generated/model';
 import { deleteApiKey, getListApiKeysQueryKey, useCreateApiKey, useListApiKeys } from '../../../api/generated/security/security';
+import { CardButton, CardList, ItemCard } from '../../../components/item-cards';
+import { useIsPhone } from '../../../hooks/use-is-phone';
 import { toaster } from '../../../lib/toaster';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
 import { type FormErrors, FormError, TextField } from '../components/form';
-import { KeyIcon, PlusIcon, TrashIcon } from '../components/icons';
+import { CopyIcon, KeyIcon, PlusIcon, TrashIcon } from '../components/icons';
 import { SectionCard } from '../components/section-card';
 import { SILENT, errorInfo, serverFieldErrors, useApiHead } from '../lib/api';
+import { copyText } from '../lib/copy';
 import { useDateTimeFormatter } from '../lib/format';
 import { isReauthCancelled, useReauth } from '../reauth/reauth';
 
@@ -170,6 +173,74 @@ function SecretRow({ label, value, copyLabel }: { label: string; value: string; 
   );
 }
 
+/** A key's permissions as badges. */
+function PermissionBadges({ permissions }: { permissions: string[] }) {
+  const { t } = useTranslation();
+  return (
+    <HStack as="span" gap="1" flexWrap="wrap">
+      {permissions.map((p) => (
+        <Badge key={p} size="sm" variant="subtle" colorPalette={p === 'withdraw' ? 'orange' : p === 'trade' ? 'blue' : 'gray'}>
+          {API_PERMISSIONS.includes(p as Permission) ? t(`account.apiKeys.permission.${p}`) : p}
+        </Badge>
+      ))}
+    </HStack>
+  );
+}
+
+/** The keys on a phone: a card per key with every column's figure and its buttons at touch size. */
+function KeyCards({ keys, onDelete }: { keys: ApiKeyView[]; onDelete: (key: ApiKeyView) => void }) {
+  const { t } = useTranslation();
+  const formatDate = useDateTimeFormatter();
+  return (
+    <Box borderWidth="1px" rounded="lg" bg="bg.subtle">
+      <CardList label={t('account.apiKeys.title')}>
+        {keys.map((key) => (
+          <ItemCard
+            key={key.id}
+            label={key.label}
+            title={
+              <Text fontWeight="semibold" overflowWrap="anywhere">
+                {key.label}
+              </Text>
+            }
+            fields={[
+              {
+                label: t('account.apiKeys.accessKey'),
+                value: (
+                  <Code as="span" variant="plain" bg="transparent" px="0" fontSize="xs" wordBreak="break-all" whiteSpace="normal">
+                    {key.accessKey}
+                  </Code>
+                ),
+                wide: true,
+              },
+              { label: t('account.apiKeys.permissions'), value: <PermissionBadges permissions={key.permissions} /> },
+              { label: t('account.apiKeys.created'), value: formatDate(key.createdAt) },
+              {
+                label: t('account.apiKeys.ipWhitelist'),
+                value: key.ipWhitelist.length ? key.ipWhitelist.join(', ') : t('account.apiKeys.anyIp'),
+                color: key.ipWhitelist.length ? undefined : 'fg.muted',
+                wide: true,
+              },
+            ]}
+            actions={
+              <>
+                <CardButton aria-label={t('account.apiKeys.copyAccessKey')} onClick={() => void copyText(key.accessKey, t)}>
+                  <CopyIcon />
+                  {t('account.copy.action')}
+                </CardButton>
+                <CardButton colorPalette="red" aria-label={t('account.apiKeys.deleteNamed', { label: key.label })} onClick={() => onDelete(key)}>
+                  <TrashIcon />
+                  {t('account.actions.delete')}
+                </CardButton>
+              </>
+            }
+          />
+        ))}
+      </CardList>
+    </Box>
+  );
+}
+
 function KeysTable({ keys, onDelete }: { keys: ApiKeyView[]; onDelete: (key: ApiKeyView) => void }) {
   const { t } = useTranslation();
   const formatDate = useDateTimeFormatter();
@@ -205,13 +276,7 @@ function KeysTable({ keys, onDelete }: { keys: ApiKeyView[]; onDelete: (key: Api
                 </HStack>
               </Table.Cell>
               <Table.Cell>
-                <HStack gap="1" flexWrap="wrap">
-                  {key.permissions.map((p) => (
-                    <Badge key={p} size="sm" variant="subtle" colorPalette={p === 'withdraw' ? 'orange' : p === 'trade' ? 'blue' : 'gray'}>
-                      {API_PERMISSIONS.includes(p as Permission) ? t(`account.apiKeys.permission.${p}`) : p}
-                    </Badge>
-                  ))}
-                </HStack>
+                <PermissionBadges permissions={key.permissions} />
               </Table.Cell>
               <Table.Cell fontSize="xs" fontFamily={key.ipWhitelist.length ? 'mono' : undefined} color={key.ipWhitelist.length ? 'fg' : 'fg.muted'}>
                 {key.ipWhitelist.length ? key.ipWhitelist.join(', ') : t('account.apiKeys.anyIp')}
@@ -238,6 +303,7 @@ export function ApiKeysSection() {
   const queryClient = useQueryClient();
   const withReauth = useReauth();
   const keys = useListApiKeys(head, { request: SILENT });
+  const phone = useIsPhone();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [deleting, setDeleting] = useState<ApiKeyView | null>(null);
@@ -273,7 +339,11 @@ export function ApiKeysSection() {
       ) : keys.isError ? (
         <FormError message={t('account.apiKeys.loadFailed')} />
       ) : keys.data && keys.data.length > 0 ? (
-        <KeysTable keys={keys.data} onDelete={setDeleting} />
+        phone ? (
+          <KeyCards keys={keys.data} onDelete={setDeleting} />
+        ) : (
+          <KeysTable keys={keys.data} onDelete={setDeleting} />
+        )
       ) : (
         <EmptyState.Root size="sm" borderWidth="1px" borderStyle="dashed" rounded="lg">
           <EmptyState.Content>

@@ -1,6 +1,6 @@
 /**
- * The security tab: the security level, the list of settings (state and action each), a link to
- * device management, the API keys and the login log.
+ * The security tab: the security level, the list of settings (state and action each), the linked
+ * Ethereum wallet, a link to device management, the API keys and the login log.
  *
  * @module
  */
@@ -20,6 +20,7 @@ import { tabPath } from '../lib/tabs';
 import { ApiKeysSection } from './api-keys';
 import { LoginLogSection } from './login-log';
 import { type SecurityItem, securityItems, securityLevel } from './security-items';
+import { WalletSection } from './wallet-section';
 
 const ICONS: Record<SecurityItem['id'], ReactNode> = {
   loginPwd: <LockIcon boxSize="5" />,
@@ -134,6 +135,7 @@ export function SecurityTab() {
     <Stack gap="5">
       <TabHeader title={t('account.tabs.security')} description={t('account.security.description')} />
       <SettingsList user={user} />
+      <WalletSection user={user} />
       <SectionCard
         headingLevel="h3"
         title={t('account.security.devicesTitle')}

@@ -8,7 +8,10 @@
  * @module
  */
 
-import { type EarnSchedule, earnSchedule } from '../../../lib/wasm';
+import { type EarnSchedule, loadEarnLoanCore } from '../../../lib/wasm';
+
+// wasm-core's earn and loan module: the earn screens render once it has arrived.
+const { earnSchedule } = await loadEarnLoanCore();
 
 /** What the preview needs of a product (a subset of the API's `ProductView`). */
 export interface ScheduleProduct {

@@ -1,9 +1,9 @@
 /**
  * The earn keys of /assets/index: `finance` (finance assets — what the earn account holds per coin,
  * valued, and the rewards received in all and over the last 24 hours, from `getMyBalance?type=earn`
- * and `financial/personalIncome`) and `investment` (my investments — the orders in progress with
- * their rewards so far, next payout and delivery, from `mingOrder/list`). Both link to the earn
- * screens, where orders are subscribed and redeemed.
+ * and `financial/personalIncome`; a card per coin on a phone) and `investment` (my investments —
+ * the orders in progress with their rewards so far, next payout and delivery, from
+ * `mingOrder/list`). Both link to the earn screens, where orders are subscribed and redeemed.
  *
  * @module
  */
@@ -13,6 +13,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useListEarnPositions } from '../../../api/generated/earn/earn';
 import { useGetMyBalance, useGetPersonalIncome } from '../../../api/generated/reports/reports';
+import { CardList, ItemCard } from '../../../components/item-cards';
+import { useIsPhone } from '../../../hooks/use-is-phone';
 import { useApiHead } from '../../../lib/api-calls';
 import { useUserPush } from '../../../lib/user-push';
 import { useCurrentUser } from '../../../hooks/use-current-user';
@@ -52,11 +54,17 @@ function Live() {
 /** /assets/index?key=finance. */
 export function FinanceAssets() {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const head = useApiHead();
   const balance = useGetMyBalance(head, { type: 'earn' }, { query: { refetchInterval: REFRESH_MS } });
   const income = useGetPersonalIncome({ query: { refetchInterval: REFRESH_MS } });
   const incomeOf = (coin: string) => income.data?.coins.find((c) => c.coin.toLowerCase() === coin.toLowerCase());
   const coins = new Set([...(balance.data?.coins ?? []).map((c) => c.coin.toLowerCase()), ...(income.data?.coins ?? []).map((c) => c.coin.toLowerCase())]);
+  const held = [...coins].sort().map((coin) => ({
+    coin,
+    principal: orDash((v) => formatQuantity(v), balance.data?.coins.find((c) => c.coin.toLowerCase() === coin)?.total ?? '0'),
+    rewards: orDash((v) => formatQuantity(v), incomeOf(coin)?.total ?? '0'),
+  }));
   return (
     <Panel
       title={t('earn.assets.financeTitle')}
@@ -75,9 +83,23 @@ export function FinanceAssets() {
         </SimpleGrid>
         {coins.size === 0 ? (
           <Text color="fg.muted">{t('earn.assets.none')}</Text>
+        ) : phone ? (
+          <CardList label={t('earn.assets.financeTitle')}>
+            {held.map(({ coin, principal, rewards }) => (
+              <ItemCard
+                key={coin}
+                label={coin.toUpperCase()}
+                title={<Text fontWeight="semibold">{coin.toUpperCase()}</Text>}
+                fields={[
+                  { label: t('earn.assets.principal'), value: principal },
+                  { label: t('earn.assets.rewards'), value: rewards },
+                ]}
+              />
+            ))}
+          </CardList>
         ) : (
           <Box overflowX="auto">
-            <Table.Root size="sm">
+            <Table.Root size="sm" aria-label={t('earn.assets.financeTitle')}>
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>{t('earn.assets.coin')}</Table.ColumnHeader>
@@ -86,14 +108,14 @@ export function FinanceAssets() {
                 </Table.Row>
               </Table.Header>
               <Table.Body>
-                {[...coins].sort().map((coin) => (
+                {held.map(({ coin, principal, rewards }) => (
                   <Table.Row key={coin}>
                     <Table.Cell fontWeight="medium">{coin.toUpperCase()}</Table.Cell>
                     <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                      {orDash((v) => formatQuantity(v), balance.data?.coins.find((c) => c.coin.toLowerCase() === coin)?.total ?? '0')}
+                      {principal}
                     </Table.Cell>
                     <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                      {orDash((v) => formatQuantity(v), incomeOf(coin)?.total ?? '0')}
+                      {rewards}
                     </Table.Cell>
                   </Table.Row>
                 ))}

@@ -1,7 +1,8 @@
 /**
  * The bills: every posting of the user's journal (getMyBill), filtered by kind, coin and a date range
  * in the user's time zone, paged, with a CSV export of the same filters (exportMyBill's bills written
- * as a file in the reader's language by {@link billsCsv}).
+ * as a file in the reader's language by {@link billsCsv}). On phones each bill is a card (the table
+ * would cut its amount, balance and details off).
  *
  * @module
  */
@@ -14,6 +15,8 @@ import { Link as RouterLink } from 'react-router';
 import type { BillQuery } from '../../../api/generated/model';
 import { getExportMyBillQueryOptions, useGetMyBill } from '../../../api/generated/reports/reports';
 import { CoinLogo } from '../../../components/coin-logo';
+import { CardList, CardListState, ItemCard } from '../../../components/item-cards';
+import { useIsPhone } from '../../../hooks/use-is-phone';
 import { compareDecimal } from '../../../lib/decimal';
 import { toaster } from '../../../lib/toaster';
 import { SelectField, coinOptions } from '../components/fields';
@@ -77,6 +80,16 @@ export function useKindLabel(): (kind: string) => string {
   return (kind: string) => billKindText(t, kind);
 }
 
+/** A bill's details; a rebate bill's open the statement lines its entry paid, down to each fill. */
+function BillDetail({ kind, entryId, detail }: { kind: string; entryId: number; detail: string }) {
+  if (kind !== 'referral_rebate') return <>{detail}</>;
+  return (
+    <Link asChild color="brand.fg">
+      <RouterLink to={promotionHref(entryId)}>{detail}</RouterLink>
+    </Link>
+  );
+}
+
 export function Bills() {
   const { t } = useTranslation();
   const head = useApiHead();
@@ -92,6 +105,7 @@ export function Bills() {
   const [toDate, setToDate] = useState('');
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
+  const phone = useIsPhone();
 
   const rangeError = fromDate && toDate && fromDate > toDate ? t('funds.bills.rangeError') : undefined;
   const filters = useMemo(() => {
@@ -179,6 +193,40 @@ export function Bills() {
 
       {bills.isError && !bills.data ? (
         <LoadFailed onRetry={() => void bills.refetch()} />
+      ) : phone ? (
+        <Box borderWidth="1px" rounded="xl" bg="bg.subtle" opacity={bills.isPlaceholderData ? 0.6 : 1}>
+          <CardList label={t('funds.records.bills')} busy={bills.isFetching}>
+            {records.map((bill) => {
+              const credit = compareDecimal(bill.amount, '0') > 0;
+              const detail = detailText(bill);
+              return (
+                <ItemCard
+                  key={bill.id}
+                  label={`${kindLabel(bill.kind)} ${coinName(bill.coin)} ${formatTime(bill.createdAt)}`}
+                  title={
+                    <HStack gap="2">
+                      <CoinLogo src={coinLogo(bill.coin)} coin={bill.coin} size="5" />
+                      <Text as="span" fontWeight="semibold">
+                        {coinName(bill.coin)}
+                      </Text>
+                      <Text as="span" color="fg.muted">
+                        {kindLabel(bill.kind)}
+                      </Text>
+                    </HStack>
+                  }
+                  aside={formatTime(bill.createdAt)}
+                  fields={[
+                    { label: t('funds.columns.amount'), value: `${credit ? '+' : ''}${formatCoin(bill.amount)}`, color: credit ? 'up' : 'down' },
+                    { label: t('funds.columns.balance'), value: formatCoin(bill.balance) },
+                    { label: t('funds.columns.account'), value: t(`funds.buckets.${bill.bucket}`, { defaultValue: bill.bucket }) },
+                    { label: t('funds.columns.memo'), value: <BillDetail kind={bill.kind} entryId={bill.entryId} detail={detail} />, wide: true },
+                  ]}
+                />
+              );
+            })}
+            {records.length === 0 && <CardListState>{bills.isLoading ? t('funds.loading') : t('funds.bills.empty')}</CardListState>}
+          </CardList>
+        </Box>
       ) : (
         <Table.ScrollArea borderWidth="1px" rounded="xl" bg="bg.panel" opacity={bills.isPlaceholderData ? 0.6 : 1}>
           <Table.Root size="sm" aria-label={t('funds.records.bills')} aria-busy={bills.isFetching || undefined}>
@@ -218,14 +266,7 @@ export function Bills() {
                       {formatCoin(bill.balance)}
                     </Table.Cell>
                     <Table.Cell pe="4" color="fg.muted" fontSize="xs" maxW="16rem" truncate title={detail}>
-                      {bill.kind === 'referral_rebate' ? (
-                        // A rebate bill opens the statement lines its entry paid, down to each fill.
-                        <Link asChild color="brand.fg">
-                          <RouterLink to={promotionHref(bill.entryId)}>{detail}</RouterLink>
-                        </Link>
-                      ) : (
-                        detail
-                      )}
+                      <BillDetail kind={bill.kind} entryId={bill.entryId} detail={detail} />
                     </Table.Cell>
                   </Table.Row>
                 );

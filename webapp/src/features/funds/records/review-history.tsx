@@ -1,18 +1,21 @@
 /**
  * Deposit and withdrawal histories (listRecharges, listWithdrawals): a status filter, the records with
  * their state — under review, passed, or failed with the operator's reason — and for withdrawals the
- * address, fee, amount received and the transaction hash with a copy button. Paged, newest first.
+ * address, fee, amount received and the transaction hash with a copy button. Paged, newest first;
+ * on phones each record is a card.
  *
  * @module
  */
 
 import { Box, Flex, HStack, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListRecharges } from '../../../api/generated/deposits/deposits';
 import { useListWithdrawals } from '../../../api/generated/withdrawals/withdrawals';
 import type { DepositRecord, PaymentStatus, WithdrawalRecord } from '../../../api/generated/model';
 import { CoinLogo } from '../../../components/coin-logo';
+import { CardList, CardListState, ItemCard } from '../../../components/item-cards';
+import { useIsPhone } from '../../../hooks/use-is-phone';
 import { CopyButton } from '../components/copy-button';
 import { LoadFailed } from '../components/load-failed';
 import { Pager } from '../components/pager';
@@ -92,10 +95,36 @@ function EmptyRow({ columns, loading }: { columns: number; loading: boolean }) {
   );
 }
 
+/** The records as cards (phones): `children` cards, or the loading / empty line. */
+function RecordCards({ label, loading, dimmed, busy, children }: { label: string; loading: boolean; dimmed: boolean; busy: boolean; children: ReactNode[] }) {
+  const { t } = useTranslation();
+  return (
+    <Box borderWidth="1px" rounded="xl" bg="bg.subtle" opacity={dimmed ? 0.6 : 1}>
+      <CardList label={label} busy={busy}>
+        {children}
+        {children.length === 0 && <CardListState>{loading ? t('funds.loading') : t('funds.records.empty')}</CardListState>}
+      </CardList>
+    </Box>
+  );
+}
+
+/** A hash or address shortened, with its copy button. */
+function Copyable({ value, label }: { value: string; label: string }) {
+  return (
+    <HStack gap="1">
+      <Text as="span" fontFamily="mono" fontSize="xs" title={value} whiteSpace="nowrap">
+        {shorten(value)}
+      </Text>
+      <CopyButton value={value} label={label} />
+    </HStack>
+  );
+}
+
 const pollWhileReviewed = (records: readonly { status: string }[] | undefined) => (records?.some((r) => r.status === 'review') ? REVIEW_POLL_MS : false);
 
 export function DepositHistory() {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const formatTime = useDateTimeFormatter();
   const [status, setStatus] = useState<PaymentStatus | ''>('');
   const [page, setPage] = useState(1);
@@ -115,6 +144,21 @@ export function DepositHistory() {
       />
       {list.isError && !list.data ? (
         <LoadFailed onRetry={() => void list.refetch()} />
+      ) : phone ? (
+        <RecordCards label={t('funds.records.deposits')} loading={list.isLoading} dimmed={list.isPlaceholderData} busy={list.isFetching}>
+          {records.map((record) => (
+            <ItemCard
+              key={record.id}
+              label={`${coinName(record.coin)} ${formatCoin(record.amount)} ${formatTime(record.createdAt)}`}
+              title={<CoinCell coin={record.coin} network={record.network} />}
+              aside={formatTime(record.createdAt)}
+              fields={[
+                { label: t('funds.columns.amount'), value: formatCoin(record.amount) },
+                { label: t('funds.columns.status'), value: <StateCell status={record.status} reason={record.reason} /> },
+              ]}
+            />
+          ))}
+        </RecordCards>
       ) : (
         <Table.ScrollArea borderWidth="1px" rounded="xl" bg="bg.panel" opacity={list.isPlaceholderData ? 0.6 : 1}>
           <Table.Root size="sm" aria-label={t('funds.records.deposits')} aria-busy={list.isFetching || undefined}>
@@ -155,6 +199,7 @@ export function DepositHistory() {
 
 export function WithdrawalHistory() {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const formatTime = useDateTimeFormatter();
   const [status, setStatus] = useState<PaymentStatus | ''>('');
   const [page, setPage] = useState(1);
@@ -174,6 +219,29 @@ export function WithdrawalHistory() {
       />
       {list.isError && !list.data ? (
         <LoadFailed onRetry={() => void list.refetch()} />
+      ) : phone ? (
+        <RecordCards label={t('funds.records.withdrawals')} loading={list.isLoading} dimmed={list.isPlaceholderData} busy={list.isFetching}>
+          {records.map((record) => (
+            <ItemCard
+              key={record.id}
+              label={`${coinName(record.coin)} ${formatCoin(record.amount)} ${formatTime(record.createdAt)}`}
+              title={<CoinCell coin={record.coin} network={record.network} />}
+              aside={formatTime(record.createdAt)}
+              fields={[
+                { label: t('funds.columns.amount'), value: formatCoin(record.amount) },
+                { label: t('funds.columns.fee'), value: formatCoin(record.fee) },
+                { label: t('funds.columns.received'), value: formatCoin(record.received) },
+                { label: t('funds.columns.status'), value: <StateCell status={record.status} reason={record.reason} /> },
+                { label: t('funds.columns.address'), value: <Copyable value={record.address} label={t('funds.records.copyAddress')} />, wide: true },
+                {
+                  label: t('funds.columns.txHash'),
+                  value: record.txHash ? <Copyable value={record.txHash} label={t('funds.records.copyTxHash')} /> : '--',
+                  wide: true,
+                },
+              ]}
+            />
+          ))}
+        </RecordCards>
       ) : (
         <Table.ScrollArea borderWidth="1px" rounded="xl" bg="bg.panel" opacity={list.isPlaceholderData ? 0.6 : 1}>
           <Table.Root size="sm" aria-label={t('funds.records.withdrawals')} aria-busy={list.isFetching || undefined}>

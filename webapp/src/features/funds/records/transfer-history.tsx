@@ -5,12 +5,14 @@
  * @module
  */
 
-import { Badge, Flex, HStack, Stack, Table, Tabs, Text } from '@chakra-ui/react';
+import { Badge, Box, Flex, HStack, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListTransfers } from '../../../api/generated/funds/funds';
 import { useGetWalletTransfers } from '../../../api/generated/reports/reports';
 import { CoinLogo } from '../../../components/coin-logo';
+import { CardList, CardListState, ItemCard } from '../../../components/item-cards';
+import { useIsPhone } from '../../../hooks/use-is-phone';
 import { LoadFailed } from '../components/load-failed';
 import { Pager } from '../components/pager';
 import { useApiHead } from '../../../lib/api-calls';
@@ -64,6 +66,7 @@ function Footer({ total, page, onPage }: { total: number; page: number; onPage: 
 
 function BucketMoves() {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const head = useApiHead();
   const formatTime = useDateTimeFormatter();
   const [page, setPage] = useState(1);
@@ -71,6 +74,31 @@ function BucketMoves() {
   if (list.isError && !list.data) return <LoadFailed onRetry={() => void list.refetch()} />;
   const records = list.data?.records ?? [];
   const bucket = (name: string) => t(`funds.buckets.${name}`, { defaultValue: name });
+  if (phone) {
+    return (
+      <Stack gap="4">
+        <Box borderWidth="1px" rounded="xl" bg="bg.subtle">
+          <CardList label={t('funds.transfer.buckets')}>
+            {records.map((move) => (
+              <ItemCard
+                key={move.entryId}
+                label={`${coinName(move.coin)} ${bucket(move.from)} → ${bucket(move.to)} ${formatTime(move.createdAt)}`}
+                title={<CoinCell coin={move.coin} />}
+                aside={formatTime(move.createdAt)}
+                fields={[
+                  { label: t('funds.transfer.from'), value: bucket(move.from) },
+                  { label: t('funds.transfer.to'), value: bucket(move.to) },
+                  { label: t('funds.columns.amount'), value: formatCoin(move.amount), wide: true },
+                ]}
+              />
+            ))}
+            {records.length === 0 && <CardListState>{list.isLoading ? t('funds.loading') : t('funds.records.empty')}</CardListState>}
+          </CardList>
+        </Box>
+        <Footer total={list.data?.total ?? 0} page={page} onPage={setPage} />
+      </Stack>
+    );
+  }
   return (
     <Stack gap="4">
       <Table.ScrollArea borderWidth="1px" rounded="xl" bg="bg.panel">
@@ -119,11 +147,47 @@ function BucketMoves() {
 
 function UserTransfers() {
   const { t } = useTranslation();
+  const phone = useIsPhone();
   const formatTime = useDateTimeFormatter();
   const [page, setPage] = useState(1);
   const list = useListTransfers({ page, pageSize: PAGE_SIZE }, { query: { placeholderData: (previous) => previous } });
   if (list.isError && !list.data) return <LoadFailed onRetry={() => void list.refetch()} />;
   const records = list.data?.records ?? [];
+  if (phone) {
+    return (
+      <Stack gap="4">
+        <Box borderWidth="1px" rounded="xl" bg="bg.subtle">
+          <CardList label={t('funds.transfer.withUsers')}>
+            {records.map((record) => {
+              const out = record.direction === 'out';
+              const direction = out ? t('funds.transfer.sent') : t('funds.transfer.received');
+              return (
+                <ItemCard
+                  key={record.id}
+                  label={`${direction} ${coinName(record.coin)} #${record.counterpartId} ${formatTime(record.createdAt)}`}
+                  title={
+                    <>
+                      <CoinCell coin={record.coin} />
+                      <Badge variant="subtle" colorPalette={out ? 'orange' : 'green'}>
+                        {direction}
+                      </Badge>
+                    </>
+                  }
+                  aside={formatTime(record.createdAt)}
+                  fields={[
+                    { label: t('funds.columns.amount'), value: `${out ? '-' : '+'}${formatCoin(record.amount)}`, color: out ? 'down' : 'up' },
+                    { label: t('funds.columns.counterparty'), value: `#${record.counterpartId}` },
+                  ]}
+                />
+              );
+            })}
+            {records.length === 0 && <CardListState>{list.isLoading ? t('funds.loading') : t('funds.records.empty')}</CardListState>}
+          </CardList>
+        </Box>
+        <Footer total={list.data?.total ?? 0} page={page} onPage={setPage} />
+      </Stack>
+    );
+  }
   return (
     <Stack gap="4">
       <Table.ScrollArea borderWidth="1px" rounded="xl" bg="bg.panel">

@@ -9,7 +9,14 @@
 
 import type { LoanProductView } from '../../../api/generated/model';
 import { fractionToPercent } from '../../../lib/decimal-math';
-import { type LoanRepayWay, type LoanSchedule, loanOverduePenalty, loanPreview } from '../../../lib/wasm';
+import { type LoanRepayWay, type LoanSchedule, loadEarnLoanCore } from '../../../lib/wasm';
+
+// wasm-core's earn and loan module: the loan screens render once it has arrived.
+const core = await loadEarnLoanCore();
+
+/** A loan's schedule and early repayment (wasm-core's `LoanCalculator`; see `lib/wasm`). */
+export const { loanPreview } = core;
+const { loanOverduePenalty } = core;
 
 /** The repayment ways the calculator knows (the `t_repay_type` values). */
 export const REPAY_WAYS: readonly LoanRepayWay[] = ['maturity', 'interest_daily', 'equal_instalments'];

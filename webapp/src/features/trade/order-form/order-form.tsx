@@ -269,7 +269,7 @@ export const OrderForm = memo(function OrderForm({
                   </chakra.label>
                   {/* An <output> is a polite status region: a balance that changes after a fill is announced. */}
                   <chakra.output id={availableId} fontWeight="medium" fontVariantNumeric="tabular-nums">
-                    {loggedIn ? `${availableText(available ?? '0', draft.side === 'buy' ? quote : base)} ${draft.side === 'buy' ? quote : base}` : '--'}
+                    {available != null ? `${availableText(available, draft.side === 'buy' ? quote : base)} ${draft.side === 'buy' ? quote : base}` : '--'}
                   </chakra.output>
                 </Flex>
 
