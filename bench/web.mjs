@@ -10,6 +10,7 @@
  * actually transferred are reported beside it.
  *
  * Usage: node web.mjs <base URL> <output folder>. Raw Lighthouse reports go to the output folder.
+ * `BENCH_PAGES` and `BENCH_PRESETS` (comma-separated) run only some pages or presets.
  * A benchmark, not a test: goals not met do not fail the run; a failed Lighthouse run does.
  *
  * @module
@@ -22,8 +23,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const [base = 'http://127.0.0.1:18093', out = join(here, '..', 'target', 'bench-web')] = process.argv.slice(2);
-const PAGES = ['/home/index', '/quotes/index', '/trade/index?type=bb', '/trade/index?type=usta'];
-const PRESETS = ['desktop', 'mobile'];
+const PAGES = process.env.BENCH_PAGES?.split(',') ?? ['/home/index', '/quotes/index', '/trade/index?type=bb', '/trade/index?type=usta'];
+const PRESETS = process.env.BENCH_PRESETS?.split(',') ?? ['desktop', 'mobile'];
 const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',

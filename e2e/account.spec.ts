@@ -120,7 +120,7 @@ test('the tabs are listed and navigable; security settings screens hide them', a
   await expect(page).toHaveURL('/account/center/info');
   await expect(page.getByRole('heading', { level: 1, name: a('title'), exact: true })).toBeVisible();
 
-  const names = ['tabs.info', 'tabs.security', 'tabs.devices', 'tabs.kyc', 'tabs.rewards', 'tabs.agents'].map((key) => a(key));
+  const names = ['tabs.info', 'tabs.security', 'tabs.devices', 'tabs.kyc', 'tabs.tier', 'tabs.rewards', 'tabs.agents'].map((key) => a(key));
   await expect(center.tabs.getByRole('link')).toHaveText(names);
   // The merchant tab is for merchants only (is_merchant 2); a fresh account is not one.
   await expect(center.tab('tabs.merchant')).toHaveCount(0);

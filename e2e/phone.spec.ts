@@ -4,8 +4,10 @@
  * case of mobile.spec.ts): the chart's interval bar fits with its "more" select; a funded member
  * places a spot limit order through the sticky Buy bar's sheet, finds it as a card under Open orders
  * and cancels it from the card; opens a futures long through the Long bar and sees the position as
- * a card with its PnL; and sees the assets as cards with their value and actions. In English and in
- * German, no screen is wider than the phone.
+ * a card with its PnL; and sees the assets, its bills and deposit records as cards with their
+ * figures. In English and in German, no screen is wider than the phone (trade, records, order
+ * centre, earn and loan orders), and the tables a phone cut off are cards with every column's
+ * figure: the loan schedule, the earn assets, the login log and the API keys.
  *
  * Every wait is an auto-retrying assertion; nothing sleeps.
  *
@@ -13,8 +15,8 @@
  */
 
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
-import { type Lang, type Shell, apiPost, escapeRegExp, expect, t, test } from './fixtures';
-import { PNG_1X1, fundTradingWallet, newOperator } from './operator';
+import { type Lang, type Shell, apiPost, confirmIdentity, escapeRegExp, expect, t, test } from './fixtures';
+import { PNG_1X1, createStakingProduct, fundTradingWallet, newOperator } from './operator';
 
 const PHONE = { width: 360, height: 740 };
 /** The smallest touch target the cards' buttons must keep. */
@@ -155,6 +157,19 @@ test('a member opens a futures long from the sticky bar and sees the position as
   await expect(close).toBeInViewport();
   await expectTouchSize(close);
   await expectNoSidewaysScroll(page);
+
+  // Closed (through the API), it is a card of the position history in the order centre.
+  await apiPost(request, '/api/contract/order/submit', { symbol: 'btcusdt', side: 'sell', orderType: 'market', closePosition: true }, memberToken);
+  await page.goto('/account/entrust/future/u');
+  await page.getByRole('tab', { name: en('futures.account.closed'), exact: true }).click();
+  const closed = page.getByRole('list', { name: en('futures.closed.table'), exact: true });
+  const closedCard = closed.getByRole('listitem', { name: en('futures.positions.row', { pair: 'BTC/USDT', side: en('futures.side.long') }), exact: true });
+  await closedCard.scrollIntoViewIfNeeded();
+  for (const key of ['closed.size', 'closed.pnl', 'positions.entry', 'closed.exit', 'closed.fees', 'closed.closedAt']) {
+    await expect(closedCard.getByRole('term').filter({ hasText: new RegExp(`^${escapeRegExp(en(`futures.${key}`))}$`) })).toBeInViewport();
+  }
+  await expect(closedCard).toContainText(en('futures.closed.statuses.closed'));
+  await expectNoSidewaysScroll(page);
 });
 
 /** Switches the page to `lang` through the shell's own switcher. */
@@ -189,11 +204,143 @@ for (const lang of ['en', 'de'] as const) {
     await expect(lastBucket).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('list', { name: t(lang, 'funds.overview.tableLabel', { bucket: t(lang, 'funds.buckets.earn') }), exact: true })).toBeVisible();
 
+    // The records are cards too: the deposit's bill and its deposit record show their whole figures
+    // (a table cut the amount, balance and details off at 360 px).
+    await page.goto('/assets/index?key=records&tab=bills');
+    const bills = page.getByRole('list', { name: t(lang, 'funds.records.bills'), exact: true });
+    const bill = bills.getByRole('listitem', { name: new RegExp(`^${escapeRegExp(t(lang, 'funds.bills.kinds.deposit'))} USDT `) }).first();
+    await bill.scrollIntoViewIfNeeded();
+    for (const column of ['amount', 'balance', 'account', 'memo']) {
+      await expect(bill.getByRole('term').filter({ hasText: new RegExp(`^${escapeRegExp(t(lang, `funds.columns.${column}`))}$`) })).toBeInViewport();
+    }
+    await expect(bill.getByRole('definition').filter({ hasText: /^\+1,000(\.0+)?$/ })).toBeInViewport();
+    await expectNoSidewaysScroll(page);
+    await page.getByRole('tab', { name: t(lang, 'funds.records.deposits'), exact: true }).click();
+    const depositCard = page.getByRole('list', { name: t(lang, 'funds.records.deposits'), exact: true }).getByRole('listitem').first();
+    await expect(depositCard).toContainText(t(lang, 'funds.status.passed'));
+    await expect(depositCard.getByRole('definition').filter({ hasText: /^1,000(\.0+)?$/ })).toBeInViewport();
+    await expectNoSidewaysScroll(page);
+    await page.getByRole('tab', { name: t(lang, 'funds.records.transfers'), exact: true }).click();
+    await expect(page.getByRole('list', { name: t(lang, 'funds.transfer.buckets'), exact: true })).toContainText(t(lang, 'funds.records.empty'));
+    await expectNoSidewaysScroll(page);
+
     // The trade screens fit the phone in this language too.
-    for (const path of ['/trade/index?type=bb&symbol=btcusdt', '/trade/index?type=usta&symbol=btcusdt', '/assets/index?key=records&tab=bills', '/assets/index?key=contract']) {
+    for (const path of [
+      '/trade/index?type=bb&symbol=btcusdt',
+      '/trade/index?type=usta&symbol=btcusdt',
+      '/assets/index?key=records&tab=withdrawals',
+      '/assets/index?key=contract',
+      '/account/entrust/spot?tab=history',
+      '/account/entrust/future/u',
+      '/pledge/order',
+      '/loan/order',
+    ]) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expectNoSidewaysScroll(page);
     }
+  });
+}
+
+/**
+ * An earn holding of the member's (500 USDT subscribed to a new staking product) and a new loan
+ * product named `loanName` open to every member (API, by a new operator).
+ */
+async function earnAndLoanOffers(request: APIRequestContext, browser: Browser, baseURL: string, token: string, loanName: string): Promise<void> {
+  await fundMember(request, browser, baseURL, token, '1000');
+  const operator = await newOperator(browser, baseURL, request);
+  const operatorToken = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
+  await operator.context().close();
+  const product = await createStakingProduct(request, operatorToken);
+  await apiPost(request, '/api/earn/subscribe', { productId: product.id, amount: '500' }, token);
+  await apiPost(request, '/api/admin/loans/pool/fund', { coin: 'usdt', amount: '100000' }, operatorToken);
+  await apiPost(
+    request,
+    '/api/admin/loans/products',
+    {
+      coin: 'usdt',
+      scale: 2,
+      minAmount: '100',
+      maxAmount: '5000',
+      cycles: [60],
+      dayRate: '0.0005',
+      repayWays: ['equal_instalments'],
+      institution: 'Kestrel Lending',
+      penaltyDayRate: '0.001',
+      graceDays: 3,
+      minCreditScore: 0,
+      kycLevel: 0,
+      names: { en: loanName, de: loanName },
+      enabled: true,
+    },
+    operatorToken,
+  );
+}
+
+/** Every one of `columns` (i18n keys) labels a figure of `card` that is on the screen. */
+async function expectFigures(card: Locator, lang: Lang, columns: string[]): Promise<void> {
+  await card.scrollIntoViewIfNeeded();
+  for (const column of columns) {
+    await expect(card.getByRole('term').filter({ hasText: new RegExp(`^${escapeRegExp(t(lang, column))}$`) })).toBeInViewport();
+  }
+}
+
+for (const lang of ['en', 'de'] as const) {
+  test(`the loan schedule, the earn assets, the login log and the API keys are cards at 360 px (${lang})`, async ({
+    member: page,
+    memberAccount,
+    memberToken,
+    shell,
+    browser,
+    baseURL,
+    request,
+  }) => {
+    test.slow();
+    const loanName = `Phone loan ${lang} ${Date.now()}`;
+    await earnAndLoanOffers(request, browser, baseURL!, memberToken, loanName);
+    await confirmIdentity(request, memberAccount, memberToken);
+    const keyLabel = 'Grid bot on the office machine';
+    await apiPost(request, '/api/coin/coin/member/api', { label: keyLabel, permissions: ['read', 'trade'], ipWhitelist: ['203.0.113.7', '2001:db8:85a3::8a2e:370:7334'] }, memberToken);
+
+    // The security tab: the login log and the API keys as cards (the tables cut the device, the
+    // IP whitelist, the creation time and the delete button off at 360 px).
+    await page.goto('/account/center/security');
+    await inLanguage(shell, lang);
+    const log = page.getByRole('list', { name: t(lang, 'account.loginLog.title'), exact: true });
+    const attempt = log.getByRole('listitem').first();
+    await expectFigures(attempt, lang, ['account.loginLog.ip', 'account.loginLog.device']);
+    await expect(attempt).toContainText(t(lang, 'account.loginLog.success'));
+    await expect(attempt).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
+    await expectNoSidewaysScroll(page);
+    const key = page.getByRole('list', { name: t(lang, 'account.apiKeys.title'), exact: true }).getByRole('listitem', { name: keyLabel, exact: true });
+    await expectFigures(key, lang, ['account.apiKeys.accessKey', 'account.apiKeys.permissions', 'account.apiKeys.created', 'account.apiKeys.ipWhitelist']);
+    await expect(key.getByText('203.0.113.7, 2001:db8:85a3::8a2e:370:7334', { exact: true })).toBeInViewport();
+    await expect(key).toContainText(t(lang, 'account.apiKeys.permission.trade'));
+    const remove = key.getByRole('button', { name: t(lang, 'account.apiKeys.deleteNamed', { label: keyLabel }), exact: true });
+    await expect(remove).toBeInViewport();
+    await expectTouchSize(remove);
+    await expectTouchSize(key.getByRole('button', { name: t(lang, 'account.apiKeys.copyAccessKey'), exact: true }));
+    await expectNoSidewaysScroll(page);
+
+    // The earn assets: a card per coin with its principal and rewards.
+    await page.goto('/assets/index?key=finance');
+    const usdt = page.getByRole('list', { name: t(lang, 'earn.assets.financeTitle'), exact: true }).getByRole('listitem', { name: 'USDT', exact: true });
+    await expectFigures(usdt, lang, ['earn.assets.principal', 'earn.assets.rewards']);
+    await expect(usdt.getByRole('definition').filter({ hasText: /^500(\.0+)?$/ })).toBeInViewport();
+    await expectNoSidewaysScroll(page);
+
+    // The loan schedule before applying: a card per instalment with its date and every figure.
+    await page.goto('/loan/index');
+    await page.getByRole('article', { name: loanName }).getByRole('button', { name: t(lang, 'loans.product.apply'), exact: true }).click();
+    await page.getByLabel(t(lang, 'loans.apply.amount'), { exact: true }).fill('1000');
+    const preview = page.getByRole('group', { name: t(lang, 'loans.preview.title') });
+    const instalments = preview.getByRole('list', { name: t(lang, 'loans.preview.title'), exact: true }).getByRole('listitem');
+    await expect(instalments).toHaveCount(2);
+    for (const instalment of [instalments.first(), instalments.last()]) {
+      await expectFigures(instalment, lang, ['loans.preview.due', 'loans.preview.amount', 'loans.preview.principal', 'loans.preview.interest']);
+      await expect(instalment).toContainText(/\d{4}-\d{2}-\d{2}/);
+    }
+    await expect(preview.getByRole('table')).toHaveCount(0);
+    await expectNoSidewaysScroll(page);
   });
 }

@@ -2,7 +2,8 @@
  * Playwright configuration: Debian Chromium (no browser download) against the real backend binary,
  * started fresh for every run on port 18091 (`E2E_PORT` picks another, e.g. beside a second
  * worktree's run) with an empty data folder. Seconds contracts get a 5-second period first
- * (`EXCHANGE_SECONDS_PERIODS`), so a bet settles within an expect timeout.
+ * (`EXCHANGE_SECONDS_PERIODS`), so a bet settles within an expect timeout; the referral batch runs every
+ * 5 s with the same-address rule off (every account logs in from 127.0.0.1).
  *
  * Two projects:
  * - `chromium`: every spec except the screenshots (what `make test-e2e` / `npx playwright test` runs);
@@ -95,6 +96,12 @@ export default defineConfig({
       // The earn spec crosses days: POST /api/admin/test/clock/advance (never on in `make run`).
       EXCHANGE_TEST_CLOCK: 'true',
       EXCHANGE_SECONDS_PERIODS: '5:0.85:10:50000,30:0.80:10:50000,60:0.85:10:50000,120:0.90:10:50000,300:0.95:10:50000',
+      // Every account logs in from 127.0.0.1, the address of its inviter too: the referral spec
+      // proves paid rebates with the same-address rule off (the backend's HTTP tests prove the
+      // rule), and the hourly batch tries every 5 s instead of every minute, so it pays soon after
+      // the spec moves the test clock past the hour.
+      EXCHANGE_REFERRAL_WITHHOLD_SAME_ADDRESS: 'false',
+      EXCHANGE_REFERRAL_BATCH_EVERY_SECS: '5',
     },
   },
 });

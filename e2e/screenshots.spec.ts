@@ -8,11 +8,14 @@
 
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { AuthPages, HomePage, type Lang, type Shell, apiPost, expect, t, test } from './fixtures';
+import { AuthPages, HomePage, type Lang, type Shell, apiPost, confirmIdentity, expect, t, test } from './fixtures';
 import { escapeRegExp } from './i18n';
-import { PNG_1X1, fundTradingWallet, newOperator } from './operator';
+import { PNG_1X1, createStakingProduct, fundTradingWallet, newOperator } from './operator';
 
 const OUT_DIR = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+
+/** The route progress bar's name in the languages the shots use. */
+const PAGE_LOADING = new RegExp(`^(${(['en', 'de', 'ja'] as const).map((lang) => escapeRegExp(t(lang, 'nav.pageLoading'))).join('|')})$`);
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -31,8 +34,9 @@ async function settleImages(page: Page): Promise<void> {
  * backdrop cover the viewport only, so a full-page shot would show them cut off half-way).
  */
 async function shoot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  // The route progress bar runs for 0.7 s after a navigation; shoot once it is gone.
-  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  // The route progress bar runs for 0.7 s after a navigation; shoot once it is gone (by its name:
+  // a screen's own progress bars, such as the tier tab's, stay).
+  await expect(page.getByRole('progressbar', { name: PAGE_LOADING })).toHaveCount(0);
   // No hover highlight left on the control clicked last.
   await page.mouse.move(0, 0);
   await settleImages(page);
@@ -519,28 +523,7 @@ async function earnMember(request: APIRequestContext, browser: Browser, baseURL:
   const operator = await newOperator(browser, baseURL, request);
   const operatorToken = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
   await apiPost(request, `/api/admin/deposits/${claim}/review`, { approve: true }, operatorToken);
-  const now = Date.now();
-  const product = await apiPost<{ id: number }>(
-    request,
-    '/api/admin/earn/product/create',
-    {
-      kind: 'pledge',
-      asset: 'usdt',
-      names: { en: 'USDT staking, 30 days', de: 'USDT-Staking mit 30 Tagen Laufzeit' },
-      rate: '0.0012',
-      rateBasis: 'daily',
-      lockDays: 30,
-      earlyRedemption: 'deduct',
-      minAmount: '10',
-      maxAmount: '5000',
-      totalQuota: '200000',
-      perUserQuota: '10000',
-      maxSubscriptions: 5,
-      startAt: now - 3_600_000,
-      endAt: now + 20 * 86_400_000,
-    },
-    operatorToken,
-  );
+  const product = await createStakingProduct(request, operatorToken);
   await operator.context().close();
   await apiPost(request, '/api/earn/subscribe', { productId: product.id, amount: '500' }, token);
   return product.id;
@@ -594,6 +577,62 @@ test('admin earn products', async ({ memberToken, request, browser, baseURL }) =
   await expect(operator.getByRole('dialog')).toBeVisible();
   await shoot(operator, 'admin-earn-form', { fullPage: false });
   await operator.context().close();
+});
+
+/** A visitor's open support chat in `lang` with a question and an operator's answer. */
+async function supportChatIn(page: Page, shell: Shell, lang: Lang, theme: 'light' | 'dark', request: APIRequestContext, operatorToken: string): Promise<void> {
+  await page.goto('/home/index');
+  const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+  if (theme === 'dark') {
+    await current.themeSwitch.click();
+    await current.expectDarkTheme(true);
+  }
+  await current.footer.getByRole('button', { name: t(lang, 'menu.onlineCustomer') }).click();
+  const chat = page.getByRole('dialog', { name: t(lang, 'chat.title') });
+  const email = `shot-${theme}-${lang}-${Date.now()}@example.com`;
+  await chat.getByLabel(t(lang, 'support.email')).fill(email);
+  await chat.getByRole('button', { name: t(lang, 'support.start') }).click();
+  const question = lang === 'de' ? 'Wann wird meine Einzahlung gutgeschrieben?' : 'When will my deposit be credited?';
+  await chat.getByRole('textbox', { name: t(lang, 'support.message') }).fill(question);
+  await chat.getByRole('button', { name: t(lang, 'support.send') }).click();
+  await expect(chat.getByText(question)).toBeVisible();
+  const queued = await request.get('/api/admin/support/conversations?queue=queued', { headers: { satoken: operatorToken } });
+  const rows = ((await queued.json()) as { data: { records: { contact: string; conversation: { id: number } }[] } }).data.records;
+  const id = rows.find((row) => row.contact === email)!.conversation.id;
+  const reply = lang === 'de' ? 'Nach drei Bestätigungen im Netzwerk, meist innerhalb von zehn Minuten.' : 'After three network confirmations, usually within ten minutes.';
+  await apiPost(request, `/api/admin/support/conversations/${id}/send`, { body: reply }, operatorToken);
+  await expect(chat.getByText(reply)).toBeVisible();
+}
+
+test.describe('support chat', () => {
+  for (const lang of ['en', 'de'] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      test(`support chat ${theme} ${lang}`, async ({ visitor: page, shell, request, browser, baseURL }) => {
+        const operator = await newOperator(browser, baseURL!, request);
+        const token = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
+        await supportChatIn(page, shell, lang, theme, request, token);
+        await shoot(page, `support-chat-${theme}-${lang}`, { fullPage: false });
+        await operator.goto('/admin?queue=support');
+        await operator.getByRole('tab', { name: t('en', 'support.admin.mine') }).click();
+        await operator.getByTestId('support-row').first().click();
+        await expect(operator.getByTestId('support-thread').getByRole('textbox')).toBeVisible();
+        if (lang === 'en' && theme === 'light') await shoot(operator, 'admin-support-inbox', { fullPage: false });
+        await operator.context().close();
+      });
+    }
+  }
+  test.describe('phone', () => {
+    test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    for (const theme of ['light', 'dark'] as const) {
+      test(`support chat ${theme} de 360`, async ({ visitor: page, shell, request, browser, baseURL }) => {
+        const operator = await newOperator(browser, baseURL!, request);
+        const token = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
+        await supportChatIn(page, shell, 'de', theme, request, token);
+        await shoot(page, `phone-support-chat-${theme}-de-360`, { fullPage: false });
+        await operator.context().close();
+      });
+    }
+  });
 });
 
 for (const { lang, theme, width } of [
@@ -741,7 +780,7 @@ for (const { lang, theme, width } of [
     await page.getByLabel(t(lang, 'loans.apply.amount'), { exact: true }).fill('1000');
     await page.getByLabel(t(lang, 'loans.apply.cycle'), { exact: true }).selectOption('60');
     await page.getByLabel(t(lang, 'loans.apply.way'), { exact: true }).selectOption('equal_instalments');
-    await expect(page.getByRole('group', { name: t(lang, 'loans.preview.title') }).getByRole('table')).toBeVisible();
+    await expect(page.getByRole('group', { name: t(lang, 'loans.preview.title') }).getByRole(width === 360 ? 'list' : 'table')).toBeVisible();
     await shoot(page, `loan-apply-${theme}-${lang}-${width}`);
 
     await page.goto('/loan/order?state=active');
@@ -756,6 +795,33 @@ for (const { lang, theme, width } of [
   });
 }
 
+// Tables that are cards on a phone (issue 23): the earn assets, and the security tab's API keys and
+// login log, at 360 px in light and dark, German and English.
+for (const { lang, theme } of [
+  { lang: 'de', theme: 'light' },
+  { lang: 'de', theme: 'dark' },
+  { lang: 'en', theme: 'dark' },
+] as const) {
+  test(`earn assets and security tab ${theme} ${lang} 360`, async ({ member: page, memberAccount, memberToken, shell, request, browser, baseURL }) => {
+    await page.setViewportSize({ width: 360, height: 780 });
+    await earnMember(request, browser, baseURL!, memberToken);
+    await confirmIdentity(request, memberAccount, memberToken);
+    await apiPost(request, '/api/coin/coin/member/api', { label: 'Grid bot on the office machine', permissions: ['read', 'trade'], ipWhitelist: ['203.0.113.7', '2001:db8:85a3::8a2e:370:7334'] }, memberToken);
+    await page.goto('/assets/index?key=finance');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('list', { name: t(lang, 'earn.assets.financeTitle'), exact: true }).getByRole('listitem', { name: 'USDT', exact: true })).toBeVisible();
+    await shoot(page, `phone-earn-assets-${theme}-${lang}-360`);
+    await page.goto('/account/center/security');
+    await expect(page.getByRole('list', { name: t(lang, 'account.apiKeys.title'), exact: true }).getByRole('listitem')).toBeVisible();
+    await expect(page.getByRole('list', { name: t(lang, 'account.loginLog.title'), exact: true }).getByRole('listitem').first()).toBeVisible();
+    await shoot(page, `phone-security-${theme}-${lang}-360`);
+  });
+}
+
 test('admin loan screens', async ({ memberToken, request, browser, baseURL }) => {
   await loanMember(request, browser, baseURL!, memberToken);
   const operator = await newOperator(browser, baseURL!, request);
@@ -767,5 +833,78 @@ test('admin loan screens', async ({ memberToken, request, browser, baseURL }) =>
   await operator.getByLabel(t('en', 'loans.detail.state')).selectOption('approved');
   await expect(operator.getByRole('article').first()).toBeVisible();
   await shoot(operator, 'admin-loan-applications');
+  await operator.context().close();
+});
+
+// Tiers and merchants (issue 26): the tier tab, the merchant application and the merchant tool,
+// at 1440 px and 360 px, light and dark, English and German; the admin merchants queue and tiers view.
+
+/** Applies as a merchant through the API; with `approve`, a new operator approves it at 30 %. */
+async function merchantMember(request: APIRequestContext, browser: Browser, baseURL: string, token: string, approve: boolean): Promise<void> {
+  await apiPost(
+    request,
+    '/api/merchant/apply',
+    { businessName: 'Kiosk am Markt', contact: 'kiosk@example.com', business: 'Phone top-ups and crypto vouchers for walk-in customers.', countries: 'Germany, Austria' },
+    token,
+  );
+  if (!approve) return;
+  const userId = (await apiPost<{ user: { userId: number } }>(request, '/api/user/getInfo', undefined, token)).user.userId;
+  const operator = await newOperator(browser, baseURL, request);
+  const operatorToken = (await operator.context().cookies()).find((c) => c.name === 'coin-access-token')!.value;
+  await apiPost(request, '/api/admin/merchants/decide', { userId, approve: true, rebateRate: '0.3' }, operatorToken);
+  await operator.context().close();
+}
+
+for (const { lang, theme, width } of [
+  { lang: 'en', theme: 'light', width: 1440 },
+  { lang: 'de', theme: 'dark', width: 1440 },
+  { lang: 'de', theme: 'light', width: 360 },
+  { lang: 'en', theme: 'dark', width: 360 },
+] as const) {
+  test(`tier and merchant screens ${theme} ${lang} ${width}`, async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+    await fundMember(request, browser, baseURL!, memberToken);
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await page.goto('/account/center/tier');
+    const current = lang === 'en' ? shell : await shell.switchLanguage(lang);
+    if (theme === 'dark') {
+      await current.themeSwitch.click();
+      await current.expectDarkTheme(true);
+    }
+    await expect(page.getByRole('table', { name: t(lang, 'tiers.table.accountTiers'), exact: true })).toBeVisible();
+    await shoot(page, `tier-${theme}-${lang}-${width}`);
+
+    await page.goto('/account/center/merchant');
+    const form = page.getByRole('form', { name: t(lang, 'tiers.merchant.formTitle') });
+    await form.getByRole('button', { name: t(lang, 'tiers.merchant.submit'), exact: true }).click();
+    await expect(form.getByText(t(lang, 'tiers.merchant.errors.required'), { exact: true }).first()).toBeVisible();
+    await shoot(page, `merchant-apply-${theme}-${lang}-${width}`);
+
+    await merchantMember(request, browser, baseURL!, memberToken, true);
+    await page.reload();
+    await expect(page.getByRole('region', { name: t(lang, 'tiers.merchant.profile'), exact: true })).toBeVisible();
+    await expect(page.getByText(t(lang, 'tiers.merchant.empty'), { exact: true })).toBeVisible();
+    await shoot(page, `merchant-tool-${theme}-${lang}-${width}`);
+  });
+}
+
+test('merchant pending de light 360', async ({ member: page, memberToken, shell, request, browser, baseURL }) => {
+  await merchantMember(request, browser, baseURL!, memberToken, false);
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.goto('/account/center/merchant');
+  await shell.switchLanguage('de');
+  await expect(page.getByText(t('de', 'tiers.merchant.pendingTitle'), { exact: true })).toBeVisible();
+  await shoot(page, 'merchant-pending-light-de-360');
+});
+
+test('admin merchants and tiers', async ({ memberToken, request, browser, baseURL }) => {
+  await merchantMember(request, browser, baseURL!, memberToken, false);
+  const operator = await newOperator(browser, baseURL!, request);
+  await operator.setViewportSize({ width: 1440, height: 900 });
+  await operator.goto('/admin?queue=merchants');
+  await expect(operator.getByRole('listitem', { name: /^Kiosk am Markt/ }).first()).toBeVisible();
+  await shoot(operator, 'admin-merchants');
+  await operator.goto('/admin?queue=tiers');
+  await expect(operator.getByRole('table', { name: t('en', 'tiers.table.accountTiers'), exact: true })).toBeVisible();
+  await shoot(operator, 'admin-tiers');
   await operator.context().close();
 });

@@ -160,7 +160,9 @@ test('the footer links the spot pairs and the support chat opens from it', async
   await expect(chat).toHaveCount(0);
   await shell.footer.getByRole('button', { name: t('en', 'menu.onlineCustomer'), exact: true }).click();
   await expect(chat).toBeVisible();
-  await expect(chat.getByText(t('en', 'chat.comingSoon'), { exact: true })).toBeVisible();
+  // A visitor is asked for an e-mail address before the conversation starts.
+  await expect(chat.getByRole('textbox', { name: t('en', 'support.email') })).toBeVisible();
+  await expect(chat.getByRole('button', { name: t('en', 'support.start'), exact: true })).toBeVisible();
   await chat.getByRole('button', { name: t('en', 'chat.close'), exact: true }).click();
   await expect(chat).toHaveCount(0);
 });

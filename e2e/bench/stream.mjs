@@ -22,17 +22,15 @@
 // are printed.
 //
 // Environment: STREAM_SECS (60), SETTLE_MS (5000), BENCH_PORT (18191), BENCH_BASE_URL (use a
-// running server instead of starting one), BENCH_WEBAPP_DIR (webapp/dist; e.g. an unminified build
+// running server instead of starting one), BENCH_SERVER (the release binary to start, default
+// target/release/backend; `release-server.mjs`), BENCH_WEBAPP_DIR (webapp/dist; e.g. an unminified build
 // for readable profiles), CHROMIUM_PATH (/usr/bin/chromium).
 
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
+import { startReleaseServer } from './release-server.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const STREAM_SECS = Number(process.env.STREAM_SECS ?? 60);
 const SETTLE_MS = Number(process.env.SETTLE_MS ?? 5000);
 const PORT = Number(process.env.BENCH_PORT ?? 18191);
@@ -46,43 +44,7 @@ const PAGES = [
 const log = (message) => process.stderr.write(`[bench-stream] ${message}\n`);
 
 /** Starts the release server on a fresh data folder; resolves once it answers. */
-async function startServer() {
-  const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'release', 'backend');
-  const data = mkdtempSync(join(tmpdir(), 'bench-stream-'));
-  const child = spawn(binary, ['serve'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      EXCHANGE_PORT: String(PORT),
-      EXCHANGE_HOST: '127.0.0.1',
-      EXCHANGE_DATA_DIR: data,
-      EXCHANGE_WEBAPP_DIR: process.env.BENCH_WEBAPP_DIR ?? join(root, 'webapp', 'dist'),
-      EXCHANGE_LOG: 'warn',
-    },
-  });
-  const base = `http://127.0.0.1:${PORT}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${binary} exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(`${base}/platform/dev/config.js`);
-      if (response.ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error('the server did not answer within 120 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  log(`server ${binary} on ${base} (data ${data})`);
-  return {
-    base,
-    stop: () => {
-      child.kill('SIGTERM');
-      rmSync(data, { recursive: true, force: true });
-    },
-  };
-}
+const startServer = () => startReleaseServer(PORT, 'bench-stream', log);
 
 /** Runs in the page before its scripts: long tasks and DOM commits per frame per panel. */
 function instrument() {
