@@ -10,8 +10,9 @@ CARGO ?= cargo
 NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
-        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres screenshots clean bench bench-market \
-        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps bench-stream bench-loans bench-earn
+        openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres test-cluster screenshots clean bench bench-market \
+        bench-engine bench-orders bench-futures bench-logins bench-web bench-deps bench-stream bench-loans bench-earn \
+        bench-chat
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -19,7 +20,7 @@ help: ## list the targets
 run: bootstrap wasm webapp backend-release ## build everything and start the exchange (Ctrl-C stops it)
 	./target/release/backend serve
 
-test: bootstrap wasm lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres ## run every test
+test: bootstrap wasm lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres test-cluster ## run every test
 	@echo "make test: every suite passed"
 
 bootstrap: ## install the toolchain pieces this machine lacks (idempotent)
@@ -27,7 +28,7 @@ bootstrap: ## install the toolchain pieces this machine lacks (idempotent)
 
 # webapp-deps first: its binaryen is the wasm-opt that shrinks the module (the build fails without
 # it; WASM_NO_OPT=1 skips the step for a quick local build, never for what ships).
-wasm: webapp-deps ## build wasm-core for the browser (wasm-core/pkg) and node (wasm-core/pkg-node), optimised by wasm-opt
+wasm: webapp-deps ## build wasm-core's two modules, main and earn-loan, for the browser (wasm-core/pkg, pkg-earn-loan) and node (*-node), optimised by wasm-opt
 	bash scripts/build-wasm.sh
 
 bench: wasm ## every benchmark: wasm-core (kline, order book, liquidation price, size), market channel and kline history under load, matching engine (docs/benchmarks.md)
@@ -52,6 +53,8 @@ bench-futures: ## futures liquidation checks per mark tick, trigger index agains
 bench-loans: ## the loan due sweep over 100,000 open loans (LOANS, DUE: default 1000): it touches only the loans due
 	$(CARGO) run -q --release -p backend --example loan_sweep_bench
 
+bench-chat: ## the support chat: 1,000 visitor conversations with their sockets open, every one answered over HTTP; delivery latency (CONVERSATIONS, OPERATORS, CONCURRENCY)
+	$(CARGO) run -q --release -p backend --example chat_load
 bench-earn: ## the earn daily accrual of POSITIONS (default 1,000,000) open positions, a second run of the same day, subscribing against a plain transfer (DATABASE_URL for PostgreSQL)
 	$(CARGO) run -q --release -p backend --example earn_accrual_bench
 
@@ -97,8 +100,8 @@ lint-rust: ## rustfmt check, clippy and rustdoc (broken or private links) with w
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
-test-rust: ## Rust unit, vector and HTTP tests (SQLite), including the openapi freshness check
-	$(CARGO) test --workspace
+test-rust: ## Rust unit, vector and HTTP tests (SQLite), including the openapi freshness check (the cluster tests: test-cluster; the benchmark tools are checked by clippy, not linked here)
+	$(CARGO) test --workspace --lib --bins --tests -- --skip cluster::
 
 test-wasm: wasm ## wasm-core's JSON vectors against the wasm build
 	node --test wasm-core/tests/
@@ -112,11 +115,18 @@ test-e2e: webapp backend-debug e2e-deps ## Playwright e2e in Chromium against a 
 test-schema: ## schemathesis over openapi/openapi.json (all phases, without and with a session, ~3 min): 0 server errors, 0 schema violations, a clean ledger audit
 	bash scripts/schema-test.sh
 
-test-postgres: ## the HTTP tests again on PostgreSQL (installed and started when missing)
-	bash scripts/test-postgres.sh
+test-postgres: ## the HTTP tests again on PostgreSQL (installed and started when missing; the cluster tests: test-cluster)
+	bash scripts/test-postgres.sh -- --skip cluster::
+
+test-cluster: ## cluster mode: three instances on PostgreSQL and NATS (both installed when missing), one simulator, failover, leases, spot pair owners (kill -9)
+	bash scripts/test-cluster.sh
+
+.PHONY: cluster
+cluster: bootstrap wasm webapp backend-release ## three instances on loopback (8081-8083) over NATS and the local PostgreSQL (Ctrl-C stops them)
+	bash scripts/cluster.sh
 
 screenshots: webapp backend-debug e2e-deps ## screenshots of the screens (light, dark, German) into docs/screenshots
 	cd e2e && SCREENSHOTS=1 npx playwright test screenshots
 
 clean: ## remove build outputs (not the database in ./data)
-	rm -rf target webapp/dist webapp/src/api/generated wasm-core/pkg wasm-core/pkg-node
+	rm -rf target webapp/dist webapp/src/api/generated wasm-core/pkg wasm-core/pkg-node wasm-core/pkg-earn-loan wasm-core/pkg-earn-loan-node

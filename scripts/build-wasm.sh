@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Builds wasm-core for the browser and for node, then shrinks both with wasm-opt (binaryen's, from
-# webapp/node_modules: `make wasm` installs it first; without it the build fails, unless WASM_NO_OPT=1):
-#   wasm-core/pkg       wasm-pack --target bundler (imported by the webapp through src/lib/wasm.ts)
-#   wasm-core/pkg-node  wasm-pack --target nodejs  (loaded by wasm-core/tests/wasm-vectors.test.mjs)
+# Builds wasm-core's two modules for the browser and for node, then shrinks them with wasm-opt
+# (binaryen's, from webapp/node_modules: `make wasm` installs it first; without it the build fails,
+# unless WASM_NO_OPT=1). Each module is wasm-core with one cargo feature of exports:
+#   main (exports-main, wasm_core.js): every export but earn and loan; every page loads it
+#     wasm-core/pkg                 wasm-pack --target bundler (imported by the webapp's src/lib/wasm.ts)
+#     wasm-core/pkg-node            wasm-pack --target nodejs  (wasm-core/tests/wasm-vectors.test.mjs, vitest)
+#   earn-loan (exports-earn-loan, wasm_core_earn_loan.js): earnSchedule, LoanCalculator,
+#   loanOverduePenalty; fetched by the earn and loan screens only (src/lib/wasm.ts's second loader)
+#     wasm-core/pkg-earn-loan       --target bundler
+#     wasm-core/pkg-earn-loan-node  --target nodejs
 # Uses rustup's wasm32-unknown-unknown target when installed; otherwise the offline recipe of
 # docs/toolchain (Debian rustc-web building std from source, linked by lld-19's wasm-ld).
-# Artifacts go to target/wasm so they never churn the native target/. Safe to run again.
+# Artifacts go to $CARGO_TARGET_DIR/wasm (default target/wasm) so they never churn the native
+# target. Safe to run again.
 #
 # Size and speed (docs/benchmarks.md): on the Debian path the module is linked by a small wrapper
 # crate written to target/wasm/ship (its own cdylib, not a workspace member), so that wasm-core and
@@ -24,7 +31,7 @@ die() { printf '[build-wasm] error: %s\n' "$*" >&2; exit 1; }
 
 # cargo-installed tools (wasm-pack, the wasm-bindgen CLI) live here on a fresh shell too.
 export PATH="$PATH:${CARGO_HOME:-$HOME/.cargo}/bin"
-export CARGO_TARGET_DIR="$root/target/wasm"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}/wasm"
 # Whole-program optimisation for the shipped module only (the native release profile stays as it is);
 # target/wasm keeps these artifacts apart. Override either by setting it in the environment.
 export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-true}"
@@ -87,16 +94,24 @@ else
   ship=true
 fi
 
-crate=wasm-core
-if [ "$ship" = true ]; then
-  # The wrapper crate (see the top). Its lock file is the workspace's, so every version is the one
-  # the native build uses (cargo drops the entries the wrapper does not need).
-  crate="$CARGO_TARGET_DIR/ship"
-  mkdir -p "$crate/src"
-  cat >"$crate/Cargo.toml" <<EOF
-# Written by scripts/build-wasm.sh: links wasm-core into the shipped wasm module.
+# The modules: name, cargo feature, output folder (bundler; the nodejs one adds -node), out-name.
+# The main one last: with rustup, target/wasm/…/wasm_core.wasm is then its rustc output
+# (scripts/bench.sh's dependency shares read it).
+modules=(
+  "earn-loan exports-earn-loan pkg-earn-loan wasm_core_earn_loan"
+  "main exports-main pkg wasm_core"
+)
+
+# The wrapper crate of module $1 with wasm-core's feature $2 (see the top), one folder per module so
+# both stay built. Its lock file is the workspace's, so every version is the one the native build
+# uses (cargo drops the entries the wrapper does not need).
+write_ship() {
+  local module=$1 feature=$2 dir="$CARGO_TARGET_DIR/ship-$1"
+  mkdir -p "$dir/src"
+  cat >"$dir/Cargo.toml" <<EOF
+# Written by scripts/build-wasm.sh: links wasm-core ($feature) into the shipped wasm module "$module".
 [package]
-name = "wasm-core-ship"
+name = "wasm-core-ship-$module"
 description = "The exchange's compute core: formatting, margin, validation and kline aggregation, identical natively and in WebAssembly."
 version = "0.1.0"
 edition = "2024"
@@ -104,11 +119,10 @@ license = "UNLICENSED"
 publish = false
 
 [lib]
-name = "wasm_core_ship"
 crate-type = ["cdylib"]
 
 [dependencies]
-wasm-core = { path = "$root/wasm-core" }
+wasm-core = { path = "$root/wasm-core", default-features = false, features = ["$feature"] }
 
 [workspace]
 
@@ -124,28 +138,42 @@ opt-level = "z"
 [profile.release.package.rust_decimal]
 opt-level = 3
 EOF
-  cat >"$crate/src/lib.rs" <<'EOF'
-//! The shipped wasm module: wasm-core's exports, linked at opt-level 3 (scripts/build-wasm.sh).
+  cat >"$dir/src/lib.rs" <<'EOF'
+//! A shipped wasm module: wasm-core's exports of one feature, linked at opt-level 3 (scripts/build-wasm.sh).
 pub use wasm_core;
 EOF
-  cp Cargo.lock "$crate/Cargo.lock"
-fi
+  cp Cargo.lock "$dir/Cargo.lock"
+}
 
-for spec in bundler:pkg nodejs:pkg-node; do
-  target=${spec%%:*}
-  out=${spec#*:}
-  log "wasm-pack build --release --target $target --out-dir $out $crate"
-  env "${build_env[@]}" wasm-pack build --release --no-opt "${pack_flags[@]}" \
-    --target "$target" --out-dir "$root/wasm-core/$out" --out-name wasm_core "$crate"
-  # The package keeps wasm-core's name (wasm-pack takes the wrapper's).
-  sed -i 's/"name": "wasm-core-ship"/"name": "wasm-core"/' "wasm-core/$out/package.json"
+outputs=()
+for spec in "${modules[@]}"; do
+  read -r module feature pkg name <<<"$spec"
+  if [ "$ship" = true ]; then
+    write_ship "$module" "$feature"
+    crate="$CARGO_TARGET_DIR/ship-$module"
+    cargo_args=()
+  else
+    crate=wasm-core
+    cargo_args=(-- --no-default-features --features "$feature")
+  fi
+  package=wasm-core
+  [ "$module" = main ] || package="wasm-core-$module"
+  for target in bundler nodejs; do
+    out=$pkg
+    [ "$target" = nodejs ] && out="$pkg-node"
+    log "$module: wasm-pack build --release --target $target --out-dir $out $crate ($feature)"
+    env "${build_env[@]}" wasm-pack build --release --no-opt "${pack_flags[@]}" \
+      --target "$target" --out-dir "$root/wasm-core/$out" --out-name "$name" "$crate" "${cargo_args[@]}"
+    # The package is named after the module (wasm-pack takes the crate's name).
+    sed -i "s/\"name\": \"wasm-core[a-z-]*\"/\"name\": \"$package\"/" "wasm-core/$out/package.json"
+    outputs+=("wasm-core/$out/${name}_bg.wasm")
+  done
 done
 
 if [ -z "$wasm_opt" ]; then
   log "WASM_NO_OPT=1: packages left unoptimised (not for shipping)"
 else
-  for out in pkg pkg-node; do
-    wasm="wasm-core/$out/wasm_core_bg.wasm"
+  for wasm in "${outputs[@]}"; do
     before=$(wc -c <"$wasm")
     # Rust 1.9x emits these post-MVP features by default; wasm-opt must be told it may keep them.
     "$wasm_opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
@@ -155,4 +183,4 @@ else
   done
 fi
 
-log "done: wasm-core/pkg (bundler) and wasm-core/pkg-node (nodejs)"
+log "done: wasm-core/pkg, pkg-earn-loan (bundler) and pkg-node, pkg-earn-loan-node (nodejs)"

@@ -10,15 +10,10 @@ export PATH="$PATH:${CARGO_HOME:-$HOME/.cargo}/bin"
 log() { printf '[test-postgres] %s\n' "$*"; }
 
 if [ -z "${TEST_POSTGRES_URL:-}" ]; then
-  bash scripts/bootstrap.sh --postgres
-  run_as_postgres() { if [ "$(id -u)" -eq 0 ]; then su postgres -c "$1"; else sudo -u postgres sh -c "$1"; fi; }
-  if ! pg_lsclusters -h 2>/dev/null | grep -q online; then
-    cluster=$(pg_lsclusters -h | awk 'NR==1 {print $1" "$2}')
-    [ -n "$cluster" ] || { log "no PostgreSQL cluster found"; exit 1; }
-    log "starting PostgreSQL cluster $cluster"
-    if [ "$(id -u)" -eq 0 ]; then pg_ctlcluster $cluster start; else sudo pg_ctlcluster $cluster start; fi
-  fi
-  port=$(pg_lsclusters -h | awk '$4=="online" {print $3; exit}')
+  # shellcheck source=scripts/local-postgres.sh
+  source scripts/local-postgres.sh
+  start_local_postgres
+  port=$pg_port
   run_as_postgres "psql -p $port -tAc \"SELECT 1 FROM pg_roles WHERE rolname='kestrel_test'\" | grep -q 1 ||
     psql -p $port -qc \"CREATE ROLE kestrel_test LOGIN CREATEDB PASSWORD 'kestrel_test'\""
   # Lets DROP DATABASE … WITH (FORCE) end autovacuum workers still busy with a test database.
