@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubApi, userInfo } from '../../features/auth/test-api';
 import { MarketFeed, setMarketFeed } from '../../lib/live';
 import { toaster } from '../../lib/toaster';
+import { signOutFor } from '../../lib/user-status';
 import { FakeSocket } from '../../test/fake-socket';
 import { renderApp } from '../../test/render';
 
@@ -57,6 +58,29 @@ describe('account menu', () => {
     expect(api.callsTo('/api/user/logout')[0]?.headers.satoken).toBe('tok-member');
     expectLoggedOut();
     await waitFor(() => expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Log in' })).toBeTruthy());
+  });
+
+  it("signs out in the browser before the server ends the session, so the user channel's notice of this very logout warns of nothing", async () => {
+    const api = stubApi({
+      '/api/user/getInfo': () => ({ data: userInfo('jane@example.com', 42) }),
+      '/api/user/logout': () => {
+        // The server pushes USER_STATUS session_revoked to the session's sockets as it ends it.
+        signOutFor('session_revoked');
+        return { data: true };
+      },
+    });
+    const { router } = renderApp('/about/index');
+    fireEvent.click(await within(await screen.findByRole('banner')).findByRole('button', { name: 'Account menu, jane@example.com' }));
+    const menu = await screen.findByRole('menu');
+    fireEvent.keyDown(menu, { key: 'End' });
+    await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'Log out' }).hasAttribute('data-highlighted')).toBe(true));
+    fireEvent.keyDown(menu, { key: 'Enter' });
+
+    await waitFor(() => expect(api.callsTo('/api/user/logout')).toHaveLength(1));
+    expect(api.callsTo('/api/user/logout')[0]?.headers.satoken).toBe('tok-member');
+    await waitFor(() => expect(path(router)).toBe('/home/index'));
+    expectLoggedOut();
+    expect(toast).not.toHaveBeenCalled();
   });
 
   it('Exit in the side menu logs out too, even when the server call fails', async () => {
