@@ -16,7 +16,8 @@
 //! - The live channels go through NATS: a client of another instance than the simulating one gets
 //!   every depth diff in sequence and every trade once; a user channel gets the order events of
 //!   an order placed through another instance; a notice reaches every instance's notice sockets.
-//! - Shared state: login failures spread over the instances count as one; a logout through one
+//! - Shared state: login failures spread over the instances count as one; so do a burst of
+//!   code-sending events and of support chat messages spread over them; a logout through one
 //!   instance ends the session on every instance at once.
 
 use std::net::TcpListener;
@@ -31,6 +32,8 @@ use backend::lease::Lease;
 use sea_orm::{ConnectionTrait, Statement};
 
 use crate::helpers::{PASSWORD, TestApp, fresh_postgres_database, spawn_app_in_with};
+
+mod limits;
 
 /// A `nats-server` with JetStream on a free loopback port, stopped (killed) when dropped.
 struct Nats {
