@@ -19,6 +19,8 @@
 //! - Shared state: login failures spread over the instances count as one; so do a burst of
 //!   code-sending events and of support chat messages spread over them; a logout through one
 //!   instance ends the session on every instance at once.
+//! - Spreading: three `backend serve` processes started one after another end up owning at most
+//!   ceil(pairs / 3) spot pairs each, while orders on every pair are answered during the moves.
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -34,6 +36,7 @@ use sea_orm::{ConnectionTrait, Statement};
 use crate::helpers::{PASSWORD, TestApp, fresh_postgres_database, spawn_app_in_with};
 
 mod limits;
+mod spread;
 
 /// A `nats-server` with JetStream on a free loopback port, stopped (killed) when dropped.
 struct Nats {
@@ -562,35 +565,42 @@ struct Processes {
 
 impl Processes {
     async fn start(nats: &Nats, database_url: &str) -> Self {
-        let mut children = Vec::new();
-        let mut apps = Vec::new();
+        let mut cluster = Self {
+            children: Vec::new(),
+            apps: Vec::new(),
+        };
+        // One after another, as a deployment rolls out (each start checks the migrations).
         for name in ["a", "b", "c"] {
-            let dir = tempfile::tempdir().expect("temporary folder");
-            let port = TcpListener::bind("127.0.0.1:0")
-                .and_then(|listener| listener.local_addr())
-                .map(|addr| addr.port())
-                .expect("a free port");
-            let child = Command::new(env!("CARGO_BIN_EXE_backend"))
-                .arg("serve")
-                .env("EXCHANGE_DATA_DIR", dir.path())
-                .env("EXCHANGE_PORT", port.to_string())
-                .env("EXCHANGE_SIM_ENABLED", "false")
-                .env("EXCHANGE_WEBAPP_DIR", dir.path().join("webapp"))
-                .env("EXCHANGE_LOG", "warn")
-                .env("DATABASE_URL", database_url)
-                .env("EXCHANGE_NATS_URL", &nats.url)
-                .env("EXCHANGE_INSTANCE", name)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("the server starts");
-            children.push(Some(child));
-            let app = crate::helpers::external_app(format!("http://127.0.0.1:{port}"), dir, None);
-            // One after another, as a deployment rolls out (each start checks the migrations).
-            wait_until_up(&app).await;
-            apps.push(app);
+            cluster.launch(nats, database_url, name).await;
         }
-        Self { children, apps }
+        cluster
+    }
+
+    /// Starts instance `name` and waits until it answers.
+    async fn launch(&mut self, nats: &Nats, database_url: &str, name: &str) {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map(|addr| addr.port())
+            .expect("a free port");
+        let child = Command::new(env!("CARGO_BIN_EXE_backend"))
+            .arg("serve")
+            .env("EXCHANGE_DATA_DIR", dir.path())
+            .env("EXCHANGE_PORT", port.to_string())
+            .env("EXCHANGE_SIM_ENABLED", "false")
+            .env("EXCHANGE_WEBAPP_DIR", dir.path().join("webapp"))
+            .env("EXCHANGE_LOG", "warn")
+            .env("DATABASE_URL", database_url)
+            .env("EXCHANGE_NATS_URL", &nats.url)
+            .env("EXCHANGE_INSTANCE", name)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        self.children.push(Some(child));
+        let app = crate::helpers::external_app(format!("http://127.0.0.1:{port}"), dir, None);
+        wait_until_up(&app).await;
+        self.apps.push(app);
     }
 
     /// Kills instance `index` (SIGKILL: it gives nothing back, its leases expire).
