@@ -14,7 +14,8 @@
 //!   within 5 s, with no acknowledged order lost or placed twice, the book equal to the open
 //!   orders and the audit clean.
 //! - The live channels go through NATS: a client of another instance than the simulating one gets
-//!   every depth diff in sequence and every trade once; a user channel gets the order events of
+//!   every depth diff in sequence and every trade once, and that instance's book, built from the
+//!   diffs, is the owner's at each seq; a user channel gets the order events of
 //!   an order placed through another instance; a notice reaches every instance's notice sockets.
 //! - Shared state: login failures spread over the instances count as one; so do a burst of
 //!   code-sending events and of support chat messages spread over them; a logout through one
@@ -421,6 +422,25 @@ async fn a_client_on_another_instance_gets_every_depth_diff_and_trade_in_order()
         }
     }
     assert!(diffs >= 40 && trades >= 3, "{diffs} diffs, {trades} trades");
+    // The reader's book is built from the diffs alone (the book travels whole only now and
+    // then): whenever it is at the owner's seq, it has the owner's levels.
+    let mut seen = std::collections::BTreeSet::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while seen.len() < 20 {
+        let theirs = apps[owner].state().hub.book("solusdt");
+        let mine = reader.state().hub.book("solusdt");
+        if let (Some(mine), Some(theirs)) = (mine, theirs)
+            && mine.seq == theirs.seq
+        {
+            assert_eq!(mine, theirs, "the reader's book at seq {}", mine.seq);
+            seen.insert(mine.seq);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "at the owner's seq only {seen:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     stop_all(apps).await;
 }
 
