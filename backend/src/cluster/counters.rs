@@ -1,27 +1,32 @@
-//! [`NatsCounts`]: the rate limits' failure windows shared by every instance
-//! ([`crate::user::rate_limit::SharedCounts`]), as entries of the JetStream key-value bucket
+//! [`NatsCounts`]: the rate limits' windows shared by every instance (failures, codes sent,
+//! support chat messages: [`crate::user::rate_limit::SharedCounts`]), as entries of the JetStream key-value bucket
 //! `kestrel_limits` (`max_age` one hour, the longest window). An entry is `{start, count}` (the
 //! window's start in epoch milliseconds); every change is a compare-and-set: read the entry, write
-//! it back at the revision read (`create` when there is none), and read again on a conflict — so
-//! two instances counting at once both count.
+//! it back at the revision read (`create` when there is none), and read again on a conflict after
+//! a short random pause that grows with the conflicts (so a burst of changes on one key, from any
+//! number of instances, spreads out instead of colliding again) — so instances counting at once
+//! all count.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_nats::jetstream::kv;
 use futures_util::future::BoxFuture;
+use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use tokio::sync::OnceCell;
 
 use super::Bus;
-use crate::user::rate_limit::SharedCounts;
+use crate::user::rate_limit::{Counted, SharedCounts};
 
 /// The bucket's name.
 const BUCKET: &str = "kestrel_limits";
 /// How long an untouched entry lives: the longest window.
 const MAX_AGE: Duration = Duration::from_secs(3600);
-/// Conflicts tolerated before a change gives up (each means another instance counted meanwhile).
-const TRIES: usize = 32;
+/// Conflicts tolerated before a change gives up (each means another change won meanwhile).
+const TRIES: u32 = 200;
+/// The longest pause after a conflict, in microseconds (the pause grows to it with the conflicts).
+const MOST_PAUSE_MICROS: u64 = 5_000;
 
 /// One key's window.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
@@ -32,7 +37,7 @@ struct Window {
     count: u32,
 }
 
-/// The failure windows of the cluster (see the module).
+/// The rate limits' windows of the cluster (see the module).
 pub struct NatsCounts {
     bus: Arc<Bus>,
     store: OnceCell<kv::Store>,
@@ -65,11 +70,16 @@ impl NatsCounts {
             .await
     }
 
-    async fn add_to(&self, key: &str, window: Duration, delta: i64) -> Result<u32, String> {
+    async fn add_to(&self, key: &str, window: Duration, delta: i64) -> Result<Counted, String> {
         let store = self.store().await?;
         let name = entry_name(key);
         let window_ms = i64::try_from(window.as_millis()).unwrap_or(i64::MAX);
-        for _ in 0..TRIES {
+        for conflicts in 0..TRIES {
+            if conflicts > 0 {
+                let most = (250 * u64::from(conflicts)).min(MOST_PAUSE_MICROS);
+                let pause = rand::rng().random_range(0..=most);
+                tokio::time::sleep(Duration::from_micros(pause)).await;
+            }
             let now = crate::clock::now_ms();
             let entry = store
                 .entry(name.as_str())
@@ -97,7 +107,11 @@ impl NatsCounts {
                     .is_ok(),
             };
             if written {
-                return Ok(next.count);
+                let left_ms = (next.start + window_ms - now).clamp(0, window_ms);
+                return Ok(Counted {
+                    count: next.count,
+                    resets_in: Duration::from_millis(left_ms as u64),
+                });
             }
         }
         Err(format!("limit {key}: too many concurrent changes"))
@@ -110,7 +124,7 @@ impl SharedCounts for NatsCounts {
         key: &'a str,
         window: Duration,
         delta: i64,
-    ) -> BoxFuture<'a, Result<u32, String>> {
+    ) -> BoxFuture<'a, Result<Counted, String>> {
         Box::pin(self.add_to(key, window, delta))
     }
 

@@ -11,7 +11,8 @@
 //!
 //! | subject | payload | fed into |
 //! | --- | --- | --- |
-//! | `kestrel.live.market.<pair>.<kind>` (`kind`: `ticker`, `depth`, `trade`, `detail`, `kline`), `kestrel.live.market.all.tick` (a publication of several pairs, such as a simulator tick) | the publication's state changes, JSON ([`crate::market::hub`]'s `remote` module) | the market hub: recorded (tickers, books, trades, details) and broadcast as if produced here |
+//! | `kestrel.live.market.<pair>.<kind>` (`kind`: `ticker`, `depth`, `trade`, `detail`, `kline`), `kestrel.live.market.all.tick` (a publication of several pairs, such as a simulator tick) | the publication's state changes, JSON ([`crate::market::hub`]'s `remote` module): books as their diffs, whole now and then | the market hub: recorded (tickers, books, trades, details) and broadcast as if produced here |
+//! | `kestrel.live.market.<pair>.want` (`market.all.want`: every pair) | a request for the pair's book whole | the hub of the book's producer, which answers on `kestrel.live.market.<pair>.depth` |
 //! | `kestrel.live.notice` | the message's text | `/ws/business/notice` |
 //! | `kestrel.live.user.<id>` | the message's text | the user channel of `<id>` |
 //! | `kestrel.live.session.<id>` | empty | the session cache forgets user `<id>` (a session of it ended) and its user channels check their session at once |
@@ -96,6 +97,14 @@ impl Fanout {
         tokio::spawn(publish(client, origin.clone(), outbox, shutdown.clone()));
         tokio::spawn(receive(subscription, origin, hub, fanout.clone(), shutdown));
         Ok(fanout)
+    }
+
+    /// A shared fanout whose messages go to the returned receiver instead of NATS: what an
+    /// instance would send the others, for tests of the hub's sharing.
+    #[cfg(test)]
+    pub(crate) fn capturing() -> (Self, mpsc::UnboundedReceiver<(String, Vec<u8>)>) {
+        let (sender, outbox) = mpsc::unbounded_channel();
+        (Self::with(Some(sender)), outbox)
     }
 
     /// Whether events are shared with other instances (cluster mode).

@@ -5,7 +5,9 @@
 //! - free (no entry: never taken, or expired because its holder stopped renewing): `create`, which
 //!   only one of several instances wins;
 //! - ours: `update` with the revision we last wrote, which fails if anyone wrote in between;
-//! - another holder's live entry: never overwritten; the job waits for it to expire.
+//! - another holder's live entry: never overwritten; the job waits for it to expire;
+//! - let go ([`NatsLease::release`]): our entry deleted at the revision we last wrote, so another
+//!   instance takes it at its next look instead of after the TTL.
 //!
 //! The revision of our last write is the fencing token ([`NatsLease::token`]): it grows with every
 //! write, so a later holder's token is always higher than an earlier one's. Expiry is the NATS
@@ -68,6 +70,20 @@ impl NatsLease {
                     .map_err(|error| nats_error("lease bucket", error))
             })
             .await
+    }
+
+    /// Lets the lease go if this instance holds it (see the module); a no-op otherwise. The
+    /// delete is conditional on our last revision, so it never removes a later holder's entry.
+    pub async fn release(&self) -> Result<(), DbErr> {
+        let revision = self.revision.swap(0, Ordering::SeqCst);
+        if revision == 0 {
+            return Ok(());
+        }
+        self.store()
+            .await?
+            .delete_expect_revision(self.name.as_str(), Some(revision))
+            .await
+            .map_err(|error| nats_error("lease release", error))
     }
 
     async fn try_acquire(&self) -> Result<bool, DbErr> {

@@ -448,6 +448,8 @@ pub struct MarketHub {
     writers: std::sync::OnceLock<crate::market::ws::Writers>,
     /// Where publications also go (cluster mode: the other instances), set at start.
     fanout: std::sync::OnceLock<crate::cluster::Fanout>,
+    /// Which books this instance produces, and when they went whole (cluster mode).
+    book_sync: remote::BookSync,
 }
 
 impl Default for MarketHub {
@@ -474,13 +476,17 @@ impl MarketHub {
             notices: broadcast::channel(64).0,
             writers: std::sync::OnceLock::new(),
             fanout: std::sync::OnceLock::new(),
+            book_sync: remote::BookSync::default(),
         }
     }
 
-    /// Shares every publication and notice made here through `fanout` from now on (cluster
-    /// mode; see `market/hub/remote.rs`). Set once; later calls change nothing.
+    /// Shares every publication and notice made here through `fanout` from now on, and asks the
+    /// other instances for their books (cluster mode; see `market/hub/remote.rs`). Set once;
+    /// later calls change nothing.
     pub fn share_through(&self, fanout: crate::cluster::Fanout) {
-        let _ = self.fanout.set(fanout);
+        if self.fanout.set(fanout).is_ok() {
+            self.want_every_book();
+        }
     }
 
     /// Broadcasts `text` on `/ws/business/notice` here and shares it.
@@ -727,11 +733,7 @@ impl Publication<'_> {
     /// Records `snapshot` as the book of `symbol` and adds `diff` (the snapshot is recorded first,
     /// so a client that takes it before the diff arrives skips the diff by its `seq`).
     pub fn book(&mut self, symbol: &str, snapshot: BookSnapshot, diff: &BookDiff) {
-        self.share(|| remote::Op::Book {
-            symbol: symbol.to_owned(),
-            snapshot: snapshot.clone(),
-            diff: diff.clone(),
-        });
+        self.share_book(symbol, &snapshot, diff);
         self.hub
             .books
             .write()

@@ -67,6 +67,8 @@ pub struct SpotRegistry {
     bus: Option<Arc<Bus>>,
     /// How many pairs this instance owns (cluster mode).
     owned: AtomicUsize,
+    /// This instance's share of the pairs (cluster mode).
+    spread: Option<Arc<super::ownership::Spread>>,
 }
 
 /// A thread with a runtime of its own for the markets of an SQLite file, running until `shutdown`
@@ -164,6 +166,9 @@ impl SpotRegistry {
             },
             trading,
             runtime,
+            spread: bus
+                .as_ref()
+                .map(|bus| super::ownership::Spread::start(bus.clone(), shutdown.clone())),
             shutdown,
             bus,
             owned: AtomicUsize::new(0),
@@ -195,7 +200,7 @@ impl SpotRegistry {
             return;
         }
         let rules = Arc::new(rules);
-        if let Some(bus) = &self.bus {
+        if let (Some(bus), Some(spread)) = (&self.bus, &self.spread) {
             markets.insert(
                 coin.symbol.clone(),
                 Handle {
@@ -207,6 +212,7 @@ impl SpotRegistry {
             tokio::spawn(super::ownership::run(
                 self.clone(),
                 bus.clone(),
+                spread.clone(),
                 coin.symbol.clone(),
                 self.shutdown.clone(),
             ));

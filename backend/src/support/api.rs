@@ -135,7 +135,10 @@ async fn send(
             crate::user::sha256_hex(&[token.as_bytes()])
         ),
     };
-    limiter.hit(&[(&key, CUSTOMER_SENDS)]).map_err(too_many)?;
+    limiter
+        .hit(&[(&key, CUSTOMER_SENDS)])
+        .await
+        .map_err(too_many)?;
     let (row, stored) =
         messages::send_as_customer(db, hub, &customer, current_lang(), &draft(body)).await?;
     Ok(SupportSent {
@@ -246,7 +249,10 @@ impl SupportApi {
     ) -> PublicResponse<SupportVisitorStart> {
         let result = async {
             let key = format!("support:start:{}", client_ip(req));
-            limiter.hit(&[(&key, VISITOR_STARTS)]).map_err(too_many)?;
+            limiter
+                .hit(&[(&key, VISITOR_STARTS)])
+                .await
+                .map_err(too_many)?;
             let opened = conversations::open_for_visitor(db, &body.0.email, current_lang()).await?;
             Ok(SupportVisitorStart {
                 conversation: SupportConversation::of(&opened.conversation),

@@ -3,8 +3,11 @@
 //! [`RateLimiter::reserve_guarded`]: logins, fund password, re-authentication) are also counted
 //! in [`SharedCounts`] that every instance shares (`cluster/counters.rs`): an attempt is counted
 //! there before its check (one atomic update), refused or raised by the shared count, and given
-//! back when it succeeds, so N instances do not give N times the allowance. The code-sending
-//! limits ([`RateLimiter::hit`]) stay per process (docs/operations.md).
+//! back when it succeeds, so N instances do not give N times the allowance. The event limits
+//! ([`RateLimiter::hit`]: codes sent per address and per IP, support chat messages) are counted
+//! there alone: each key by one atomic update, the event refused (and every key given back) when
+//! a count passes its maximum, so a burst spread over the instances never passes a limit. Without
+//! a cluster, or when its counters do not answer, this process's counters decide.
 
 use std::{
     collections::HashMap,
@@ -23,9 +26,18 @@ pub trait SharedCounts: Send + Sync {
         key: &'a str,
         window: Duration,
         delta: i64,
-    ) -> BoxFuture<'a, Result<u32, String>>;
+    ) -> BoxFuture<'a, Result<Counted, String>>;
     /// Ends `key`'s window (its count is 0 again).
     fn clear<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), String>>;
+}
+
+/// A key's count after a change, in its current window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    /// What the window counts now.
+    pub count: u32,
+    /// How long until the window ends.
+    pub resets_in: Duration,
 }
 
 /// A limit: at most `max` events per `window`.
@@ -133,13 +145,13 @@ impl RateLimiter {
         }
     }
 
-    /// The code-sending limits in force.
-    /// This limiter, counting failures in `shared` too (cluster mode; see the module).
+    /// This limiter, counting in `shared` too (cluster mode; see the module).
     pub fn shared_through(mut self, shared: Option<Arc<dyn SharedCounts>>) -> Self {
         self.shared = shared;
         self
     }
 
+    /// The code-sending limits in force.
     pub fn code_limits(&self) -> CodeLimits {
         self.codes
     }
@@ -271,7 +283,7 @@ impl RateLimiter {
         };
         for (key, limit) in limits.iter().chain(guarded.as_ref()) {
             match shared.add(key, limit.window, 1).await {
-                Ok(count) => {
+                Ok(Counted { count, resets_in }) => {
                     attempt.shared.push((*key).to_owned());
                     if count <= limit.max {
                         continue;
@@ -282,7 +294,7 @@ impl RateLimiter {
                     }
                     // Refused: not an attempt, so nothing counts (given back on drop).
                     attempt.succeeded();
-                    return Err(limit.window.as_secs().max(1));
+                    return Err(resets_in.as_secs().max(1));
                 }
                 Err(error) => tracing::warn!(%error, key, "shared rate limit not counted"),
             }
@@ -344,10 +356,21 @@ impl RateLimiter {
         self.decided.notify_waiters();
     }
 
-    /// Counts one event under every `(key, limit)` in one step, or none with `Err(seconds to
-    /// wait)` when any of them is used up: parallel requests cannot pass a limit between its check
-    /// and its record.
-    pub fn hit(&self, limits: &[(&str, Limit)]) -> Result<(), u64> {
+    /// Counts one event under every `(key, limit)`, or none with `Err(seconds to wait)` when any
+    /// of them is used up: parallel requests cannot pass a limit between its check and its
+    /// record. In cluster mode the cluster's counters decide (see the module).
+    pub async fn hit(&self, limits: &[(&str, Limit)]) -> Result<(), u64> {
+        if let Some(shared) = &self.shared {
+            match hit_shared(shared.as_ref(), limits).await {
+                Ok(verdict) => return verdict,
+                Err(error) => tracing::warn!(%error, "shared rate limit not counted"),
+            }
+        }
+        self.hit_here(limits)
+    }
+
+    /// [`hit`](Self::hit) on this process's counters, in one step.
+    fn hit_here(&self, limits: &[(&str, Limit)]) -> Result<(), u64> {
         let mut counters = self.counters();
         let now = Instant::now();
         for (key, limit) in limits {
@@ -366,6 +389,42 @@ impl RateLimiter {
     pub fn clear(&self, key: &str) {
         self.counters().windows.remove(key);
     }
+}
+
+/// Counts one event under every `(key, limit)` in `shared`: `Ok(Ok(()))` when every count stays
+/// within its maximum; `Ok(Err(seconds))` when one passes it, every key counted being given back
+/// (a refused event counts nowhere); `Err` when the counters do not answer (what was counted is
+/// given back too). Each count is one atomic update, so parallel events on any instances get
+/// distinct counts and no more than the maximum pass.
+async fn hit_shared(
+    shared: &dyn SharedCounts,
+    limits: &[(&str, Limit)],
+) -> Result<Result<(), u64>, String> {
+    let mut counted: Vec<(&str, Duration)> = Vec::new();
+    let mut verdict = Ok(Ok(()));
+    for (key, limit) in limits {
+        match shared.add(key, limit.window, 1).await {
+            Ok(after) => {
+                counted.push((key, limit.window));
+                if after.count > limit.max {
+                    verdict = Ok(Err(after.resets_in.as_secs().max(1)));
+                    break;
+                }
+            }
+            Err(error) => {
+                verdict = Err(error);
+                break;
+            }
+        }
+    }
+    if !matches!(verdict, Ok(Ok(()))) {
+        for (key, window) in counted {
+            if let Err(error) = shared.add(key, window, -1).await {
+                tracing::warn!(%error, key, "shared rate limit not given back");
+            }
+        }
+    }
+    verdict
 }
 
 /// The failures of `key` in its current window and the seconds until that window ends.
@@ -435,17 +494,116 @@ impl Drop for Attempt<'_> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_limit_holds_within_the_window_and_clears() {
+    #[tokio::test]
+    async fn the_limit_holds_within_the_window_and_clears() {
         let limiter = RateLimiter::new();
         let limit = Limit::per_secs(2, 60);
-        assert!(limiter.hit(&[("k", limit)]).is_ok());
-        assert!(limiter.hit(&[("k", limit)]).is_ok());
-        let wait = limiter.hit(&[("k", limit)]).unwrap_err();
+        assert!(limiter.hit(&[("k", limit)]).await.is_ok());
+        assert!(limiter.hit(&[("k", limit)]).await.is_ok());
+        let wait = limiter.hit(&[("k", limit)]).await.unwrap_err();
         assert!((1..=60).contains(&wait));
-        assert!(limiter.hit(&[("other", limit)]).is_ok());
+        assert!(limiter.hit(&[("other", limit)]).await.is_ok());
         limiter.clear("k");
-        assert!(limiter.hit(&[("k", limit)]).is_ok());
+        assert!(limiter.hit(&[("k", limit)]).await.is_ok());
+    }
+
+    /// The cluster's counters within one process: every change under one lock, atomic as the
+    /// NATS bucket's compare-and-set; `down` answers nothing, as an unreachable NATS server.
+    #[derive(Default)]
+    struct OneLockCounts {
+        windows: Mutex<HashMap<String, (Instant, u32)>>,
+        down: bool,
+    }
+
+    impl SharedCounts for OneLockCounts {
+        fn add<'a>(
+            &'a self,
+            key: &'a str,
+            window: Duration,
+            delta: i64,
+        ) -> BoxFuture<'a, Result<Counted, String>> {
+            Box::pin(async move {
+                // Lets parallel callers interleave between their changes.
+                tokio::task::yield_now().await;
+                if self.down {
+                    return Err("the counters do not answer".into());
+                }
+                let mut windows = self.windows.lock().unwrap();
+                let now = Instant::now();
+                let entry = windows.entry(key.to_owned()).or_insert((now, 0));
+                if now.duration_since(entry.0) >= window {
+                    *entry = (now, 0);
+                }
+                entry.1 = u32::try_from((i64::from(entry.1) + delta).max(0)).unwrap();
+                Ok(Counted {
+                    count: entry.1,
+                    resets_in: window.saturating_sub(now.duration_since(entry.0)),
+                })
+            })
+        }
+
+        fn clear<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), String>> {
+            Box::pin(async move {
+                self.windows.lock().unwrap().remove(key);
+                Ok(())
+            })
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_burst_spread_over_instances_passes_no_more_than_the_shared_limit() {
+        let shared: Arc<dyn SharedCounts> = Arc::new(OneLockCounts::default());
+        let instances: Vec<Arc<RateLimiter>> = (0..3)
+            .map(|_| Arc::new(RateLimiter::new().shared_through(Some(shared.clone()))))
+            .collect();
+        let limit = Limit::per_secs(5, 60);
+        let tasks: Vec<_> = (0..48)
+            .map(|n| {
+                let limiter = instances[n % 3].clone();
+                tokio::spawn(async move { limiter.hit(&[("code:target:a", limit)]).await })
+            })
+            .collect();
+        let mut passed = 0;
+        for task in tasks {
+            match task.await.unwrap() {
+                Ok(()) => passed += 1,
+                Err(wait) => assert!((1..=60).contains(&wait), "wait {wait}"),
+            }
+        }
+        assert_eq!(passed, 5, "each instance alone would have passed 5");
+    }
+
+    #[tokio::test]
+    async fn a_refused_event_gives_back_every_key_it_counted() {
+        let limiter = RateLimiter::new().shared_through(Some(Arc::new(OneLockCounts::default())));
+        let (wide, narrow) = (Limit::per_secs(2, 60), Limit::per_secs(1, 60));
+        assert!(
+            limiter
+                .hit(&[("ip", wide), ("target", narrow)])
+                .await
+                .is_ok()
+        );
+        assert!(
+            limiter
+                .hit(&[("ip", wide), ("target", narrow)])
+                .await
+                .is_err()
+        );
+        // The refused event did not count under `ip`: one more fits there.
+        assert!(limiter.hit(&[("ip", wide)]).await.is_ok());
+        assert!(limiter.hit(&[("ip", wide)]).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn without_the_cluster_counters_this_process_decides() {
+        let down = OneLockCounts {
+            down: true,
+            ..OneLockCounts::default()
+        };
+        let limiter = RateLimiter::new().shared_through(Some(Arc::new(down)));
+        let limit = Limit::per_secs(1, 60);
+        assert!(limiter.hit(&[("k", limit)]).await.is_ok());
+        assert!(limiter.hit(&[("k", limit)]).await.is_err());
     }
 
     #[tokio::test]

@@ -130,6 +130,7 @@ pub async fn send_code(
             (&target_key, limits.per_target),
             (&target_hour_key, limits.per_target_hour),
         ])
+        .await
         .map_err(too_many)?;
 
     let existing = account.find(db).await?;

@@ -14,10 +14,14 @@
 //!   within 5 s, with no acknowledged order lost or placed twice, the book equal to the open
 //!   orders and the audit clean.
 //! - The live channels go through NATS: a client of another instance than the simulating one gets
-//!   every depth diff in sequence and every trade once; a user channel gets the order events of
+//!   every depth diff in sequence and every trade once, and that instance's book, built from the
+//!   diffs, is the owner's at each seq; a user channel gets the order events of
 //!   an order placed through another instance; a notice reaches every instance's notice sockets.
-//! - Shared state: login failures spread over the instances count as one; a logout through one
+//! - Shared state: login failures spread over the instances count as one; so do a burst of
+//!   code-sending events and of support chat messages spread over them; a logout through one
 //!   instance ends the session on every instance at once.
+//! - Spreading: three `backend serve` processes started one after another end up owning at most
+//!   ceil(pairs / 3) spot pairs each, while orders on every pair are answered during the moves.
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -31,6 +35,9 @@ use backend::lease::Lease;
 use sea_orm::{ConnectionTrait, Statement};
 
 use crate::helpers::{PASSWORD, TestApp, fresh_postgres_database, spawn_app_in_with};
+
+mod limits;
+mod spread;
 
 /// A `nats-server` with JetStream on a free loopback port, stopped (killed) when dropped.
 struct Nats {
@@ -415,6 +422,25 @@ async fn a_client_on_another_instance_gets_every_depth_diff_and_trade_in_order()
         }
     }
     assert!(diffs >= 40 && trades >= 3, "{diffs} diffs, {trades} trades");
+    // The reader's book is built from the diffs alone (the book travels whole only now and
+    // then): whenever it is at the owner's seq, it has the owner's levels.
+    let mut seen = std::collections::BTreeSet::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while seen.len() < 20 {
+        let theirs = apps[owner].state().hub.book("solusdt");
+        let mine = reader.state().hub.book("solusdt");
+        if let (Some(mine), Some(theirs)) = (mine, theirs)
+            && mine.seq == theirs.seq
+        {
+            assert_eq!(mine, theirs, "the reader's book at seq {}", mine.seq);
+            seen.insert(mine.seq);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "at the owner's seq only {seen:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     stop_all(apps).await;
 }
 
@@ -559,35 +585,42 @@ struct Processes {
 
 impl Processes {
     async fn start(nats: &Nats, database_url: &str) -> Self {
-        let mut children = Vec::new();
-        let mut apps = Vec::new();
+        let mut cluster = Self {
+            children: Vec::new(),
+            apps: Vec::new(),
+        };
+        // One after another, as a deployment rolls out (each start checks the migrations).
         for name in ["a", "b", "c"] {
-            let dir = tempfile::tempdir().expect("temporary folder");
-            let port = TcpListener::bind("127.0.0.1:0")
-                .and_then(|listener| listener.local_addr())
-                .map(|addr| addr.port())
-                .expect("a free port");
-            let child = Command::new(env!("CARGO_BIN_EXE_backend"))
-                .arg("serve")
-                .env("EXCHANGE_DATA_DIR", dir.path())
-                .env("EXCHANGE_PORT", port.to_string())
-                .env("EXCHANGE_SIM_ENABLED", "false")
-                .env("EXCHANGE_WEBAPP_DIR", dir.path().join("webapp"))
-                .env("EXCHANGE_LOG", "warn")
-                .env("DATABASE_URL", database_url)
-                .env("EXCHANGE_NATS_URL", &nats.url)
-                .env("EXCHANGE_INSTANCE", name)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("the server starts");
-            children.push(Some(child));
-            let app = crate::helpers::external_app(format!("http://127.0.0.1:{port}"), dir, None);
-            // One after another, as a deployment rolls out (each start checks the migrations).
-            wait_until_up(&app).await;
-            apps.push(app);
+            cluster.launch(nats, database_url, name).await;
         }
-        Self { children, apps }
+        cluster
+    }
+
+    /// Starts instance `name` and waits until it answers.
+    async fn launch(&mut self, nats: &Nats, database_url: &str, name: &str) {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .map(|addr| addr.port())
+            .expect("a free port");
+        let child = Command::new(env!("CARGO_BIN_EXE_backend"))
+            .arg("serve")
+            .env("EXCHANGE_DATA_DIR", dir.path())
+            .env("EXCHANGE_PORT", port.to_string())
+            .env("EXCHANGE_SIM_ENABLED", "false")
+            .env("EXCHANGE_WEBAPP_DIR", dir.path().join("webapp"))
+            .env("EXCHANGE_LOG", "warn")
+            .env("DATABASE_URL", database_url)
+            .env("EXCHANGE_NATS_URL", &nats.url)
+            .env("EXCHANGE_INSTANCE", name)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        self.children.push(Some(child));
+        let app = crate::helpers::external_app(format!("http://127.0.0.1:{port}"), dir, None);
+        wait_until_up(&app).await;
+        self.apps.push(app);
     }
 
     /// Kills instance `index` (SIGKILL: it gives nothing back, its leases expire).

@@ -5,19 +5,38 @@
 //! hub — records the same tickers, books, trades and details, and broadcasts the same messages
 //! (each serialised once there, for all its clients), in the same batching ([`Sending`]).
 //!
-//! A book travels as its snapshot and its diff, so every instance's snapshot is the producer's at
-//! that `seq` and its clients' resync (a new subscription: snapshot, then the diffs after it)
-//! works as on the producer. Live candles travel as their messages only (the instance that
-//! simulates keeps them; the others broadcast them).
+//! A book travels as its diffs ([`Op::Book`], each with its `seq` and `prevSeq`), so each
+//! instance's book is the producer's at that `seq` and its clients' resync (a new subscription:
+//! snapshot, then the diffs after it) works as on the producer. A receiver applies each diff to
+//! its copy ([`BookSnapshot::apply`]); one that does not follow its copy (a message lost, an
+//! instance just started, a new producer numbering afresh) drops the copy — nothing serves a
+//! wrong book: `POST /api/market/depth` and new subscriptions have none meanwhile; the diff is
+//! still broadcast, so clients see the gap by its `prevSeq` and resubscribe as always — and asks
+//! the producer for the whole book ([`Op::WantBook`], at most every [`WANT_EVERY`] per pair). The
+//! producer (the instance whose own publications made the book) answers with [`Op::Snapshot`],
+//! and sends one by itself with its first diff and then every [`WHOLE_EVERY`] at most, which
+//! bounds how long a copy drifts. A starting instance asks for every book at once
+//! ([`MarketHub::want_every_book`]). Live candles travel as their messages only (the instance
+//! that simulates keeps them; the others broadcast them).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
+use crate::clock::now_ms;
 use crate::market::book::{BookDiff, BookSnapshot};
 use wasm_core::kline::Interval;
 
-use super::{MarketHub, Publication, kline_channel};
+use super::{MarketHub, Publication, depth_diff_message, kline_channel};
 use crate::market::hub::{Detail, Ticker, Trade};
-use std::sync::Arc;
+
+/// How often a producer sends a book whole with its diffs, at most (milliseconds).
+const WHOLE_EVERY: i64 = 2_000;
+/// How often a receiver out of step with a book asks for it whole, at most (milliseconds).
+const WANT_EVERY: i64 = 250;
+/// The pair of [`Op::WantBook`] that asks for every book.
+const EVERY_BOOK: &str = "*";
 
 /// One state change of a publication.
 #[derive(Debug, Serialize, Deserialize)]
@@ -25,12 +44,15 @@ use std::sync::Arc;
 pub(super) enum Op {
     /// [`super::Publication::ticker`].
     Ticker { symbol: String, ticker: Ticker },
-    /// [`super::Publication::book`].
-    Book {
+    /// [`super::Publication::book`]: the diff alone.
+    Book { symbol: String, diff: BookDiff },
+    /// A book whole, as its producer holds it.
+    Snapshot {
         symbol: String,
         snapshot: BookSnapshot,
-        diff: BookDiff,
     },
+    /// Asks the producer of `symbol`'s book (every producer for `*`) for [`Op::Snapshot`].
+    WantBook { symbol: String },
     /// [`super::Publication::trades`], numbered as the producer numbered them.
     Trades { symbol: String, trades: Vec<Trade> },
     /// [`super::Publication::detail`].
@@ -51,6 +73,8 @@ impl Op {
         match self {
             Op::Ticker { symbol, .. }
             | Op::Book { symbol, .. }
+            | Op::Snapshot { symbol, .. }
+            | Op::WantBook { symbol }
             | Op::Trades { symbol, .. }
             | Op::Detail { symbol, .. }
             | Op::Kline { symbol, .. } => Some(symbol),
@@ -62,7 +86,8 @@ impl Op {
     fn kind(&self) -> &'static str {
         match self {
             Op::Ticker { .. } => "ticker",
-            Op::Book { .. } => "depth",
+            Op::Book { .. } | Op::Snapshot { .. } => "depth",
+            Op::WantBook { .. } => "want",
             Op::Trades { .. } => "trade",
             Op::Detail { .. } => "detail",
             Op::SimpleData { .. } => "simpleData",
@@ -103,10 +128,14 @@ impl Shared {
                 .all(|op| op.symbol().is_some() && op.symbol() == symbol);
         match (one_pair, symbol, first) {
             (true, Some(symbol), Some(first)) => {
-                let pair: String = symbol
-                    .chars()
-                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                    .collect();
+                let pair: String = if symbol == EVERY_BOOK {
+                    "all".to_owned()
+                } else {
+                    symbol
+                        .chars()
+                        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                        .collect()
+                };
                 format!("market.{pair}.{}", first.kind())
             }
             _ => "market.all.tick".to_owned(),
@@ -125,14 +154,24 @@ impl MarketHub {
             candles: Vec::new(),
             shared: None,
         };
+        // Books that come whole in this message too: no need to ask for them.
+        let whole: Vec<String> = shared
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Snapshot { symbol, .. } => Some(symbol.clone()),
+                _ => None,
+            })
+            .collect();
         for op in shared.ops {
             match op {
                 Op::Ticker { symbol, ticker } => publication.ticker(&symbol, ticker),
-                Op::Book {
-                    symbol,
-                    snapshot,
-                    diff,
-                } => publication.book(&symbol, snapshot, &diff),
+                Op::Book { symbol, diff } => {
+                    let comes_whole = whole.contains(&symbol);
+                    publication.follow_book(&symbol, &diff, comes_whole);
+                }
+                Op::Snapshot { symbol, snapshot } => self.take_snapshot(&symbol, snapshot),
+                Op::WantBook { symbol } => self.answer_want(&symbol),
                 Op::Trades { symbol, trades } => publication.trades(&symbol, &trades),
                 Op::Detail { symbol, detail } => publication.detail(&symbol, detail),
                 Op::SimpleData { ts } => publication.simple_data(ts),
@@ -153,11 +192,74 @@ impl MarketHub {
             }
         }
         match shared.send {
+            // Nothing to broadcast (a book whole or a request): no empty batch either.
+            Sending::Now if publication.events.is_empty() && publication.candles.is_empty() => {}
             Sending::Now => publication.send(),
             Sending::Soon => publication.send_soon(),
             Sending::WithBooks(books) => publication.send_with_books(books),
         }
         Ok(())
+    }
+
+    /// Asks the other instances for every book they produce (a starting instance: see the
+    /// module).
+    pub fn want_every_book(&self) {
+        self.send_ops(vec![Op::WantBook {
+            symbol: EVERY_BOOK.to_owned(),
+        }]);
+    }
+
+    /// Records a book received whole: the producer's, whatever this instance held.
+    fn take_snapshot(&self, symbol: &str, snapshot: BookSnapshot) {
+        self.book_sync.produced_elsewhere(symbol);
+        self.books
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(symbol.to_owned(), Arc::new(snapshot));
+    }
+
+    /// Answers a request for `symbol`'s book (`*`: every book) with the books this instance
+    /// produces.
+    fn answer_want(&self, symbol: &str) {
+        let now = now_ms();
+        let ops: Vec<Op> = {
+            let books = self.books.read().unwrap_or_else(|e| e.into_inner());
+            self.book_sync
+                .to_answer(symbol, now)
+                .into_iter()
+                .filter_map(|symbol| {
+                    let snapshot = books.get(&symbol)?.as_ref().clone();
+                    Some(Op::Snapshot { symbol, snapshot })
+                })
+                .collect()
+        };
+        // One message per book: each goes on its pair's subject.
+        for op in ops {
+            self.send_ops(vec![op]);
+        }
+    }
+
+    /// Asks the producer of `symbol`'s book for it whole, unless asked within [`WANT_EVERY`].
+    fn want_book(&self, symbol: &str) {
+        if self.book_sync.may_ask(symbol, now_ms()) {
+            self.send_ops(vec![Op::WantBook {
+                symbol: symbol.to_owned(),
+            }]);
+        }
+    }
+
+    /// Publishes `ops` to the other instances, to make nothing here.
+    fn send_ops(&self, ops: Vec<Op>) {
+        let Some(fanout) = self.fanout.get().filter(|fanout| fanout.is_shared()) else {
+            return;
+        };
+        let shared = Shared {
+            ops,
+            send: Sending::Now,
+        };
+        if let Ok(payload) = serde_json::to_vec(&shared) {
+            fanout.publish(&shared.subject(), payload);
+        }
     }
 
     /// Broadcasts a notice received from another instance on `/ws/business/notice`.
@@ -182,6 +284,53 @@ impl Publication<'_> {
         }
     }
 
+    /// Records `diff` of `symbol` to share (its `snapshot` too when the book is due whole: see
+    /// the module), when this publication is shared.
+    pub(super) fn share_book(&mut self, symbol: &str, snapshot: &BookSnapshot, diff: &BookDiff) {
+        let Some(shared) = &mut self.shared else {
+            return;
+        };
+        shared.push(Op::Book {
+            symbol: symbol.to_owned(),
+            diff: diff.clone(),
+        });
+        if self.hub.book_sync.produced_here(symbol, now_ms()) {
+            shared.push(Op::Snapshot {
+                symbol: symbol.to_owned(),
+                snapshot: snapshot.clone(),
+            });
+        }
+    }
+
+    /// Follows another instance's `diff` of `symbol`: applies it to this instance's copy when it
+    /// follows it, else drops the copy and asks for the book whole unless it `comes_whole` in the
+    /// same message (see the module); broadcasts the diff either way.
+    fn follow_book(&mut self, symbol: &str, diff: &BookDiff, comes_whole: bool) {
+        let hub = self.hub;
+        hub.book_sync.produced_elsewhere(symbol);
+        let in_step = {
+            let mut books = hub.books.write().unwrap_or_else(|e| e.into_inner());
+            match books.get(symbol).map(|held| (held.seq, held.apply(diff))) {
+                // Had it already: a book whole answered before this diff was sent.
+                Some((seq, _)) if seq == diff.seq => true,
+                Some((_, Some(next))) => {
+                    books.insert(symbol.to_owned(), Arc::new(next));
+                    true
+                }
+                _ => {
+                    books.remove(symbol);
+                    false
+                }
+            }
+        };
+        if !in_step && !comes_whole {
+            hub.want_book(symbol);
+        }
+        let text = depth_diff_message(symbol, diff);
+        self.events
+            .push(hub.event("depth", symbol, &text, diff.seq));
+    }
+
     /// Publishes the changes recorded to share (once: the publication is no longer shared).
     pub(super) fn send_shared(&mut self, send: Sending) {
         let Some(ops) = self.shared.take().filter(|ops| !ops.is_empty()) else {
@@ -195,5 +344,70 @@ impl Publication<'_> {
         if let Ok(payload) = serde_json::to_vec(&shared) {
             fanout.publish(&shared.subject(), payload);
         }
+    }
+}
+
+/// What a hub knows of the books' producers (see the module), per pair.
+#[derive(Default)]
+pub(super) struct BookSync(Mutex<HashMap<String, PairSync>>);
+
+#[derive(Default)]
+struct PairSync {
+    /// Whether this instance's own publications made the book last.
+    produced_here: bool,
+    /// When this instance last sent the book whole (epoch ms; 0: never).
+    whole_at: i64,
+    /// When this instance last asked for the book whole (epoch ms; 0: never).
+    asked_at: i64,
+}
+
+impl BookSync {
+    fn pairs(&self) -> std::sync::MutexGuard<'_, HashMap<String, PairSync>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Notes that this instance produced `symbol`'s book at `now`; whether the book is due whole
+    /// (the first diff of this producer, or [`WHOLE_EVERY`] since the last whole one).
+    fn produced_here(&self, symbol: &str, now: i64) -> bool {
+        let mut pairs = self.pairs();
+        let pair = pairs.entry(symbol.to_owned()).or_default();
+        let due = !pair.produced_here || now - pair.whole_at >= WHOLE_EVERY;
+        pair.produced_here = true;
+        if due {
+            pair.whole_at = now;
+        }
+        due
+    }
+
+    /// Notes that another instance produces `symbol`'s book now.
+    fn produced_elsewhere(&self, symbol: &str) {
+        if let Some(pair) = self.pairs().get_mut(symbol) {
+            pair.produced_here = false;
+        }
+    }
+
+    /// The pairs of a request for `symbol` (`*`: every one) whose book this instance produces,
+    /// noted as sent whole at `now`.
+    fn to_answer(&self, symbol: &str, now: i64) -> Vec<String> {
+        let mut pairs = self.pairs();
+        pairs
+            .iter_mut()
+            .filter(|(pair, sync)| sync.produced_here && (symbol == EVERY_BOOK || *pair == symbol))
+            .map(|(pair, sync)| {
+                sync.whole_at = now;
+                pair.clone()
+            })
+            .collect()
+    }
+
+    /// Whether this instance may ask for `symbol`'s book at `now` (noted as asked if so).
+    fn may_ask(&self, symbol: &str, now: i64) -> bool {
+        let mut pairs = self.pairs();
+        let pair = pairs.entry(symbol.to_owned()).or_default();
+        let may = now - pair.asked_at >= WANT_EVERY;
+        if may {
+            pair.asked_at = now;
+        }
+        may
     }
 }

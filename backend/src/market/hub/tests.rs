@@ -258,3 +258,78 @@ fn a_batch_keeps_one_write_per_kind_of_client_until_the_next_batch() {
     hub.publish_ticker("btcusdt", ticker());
     assert!(batch.written(&topics, &depth).is_none());
 }
+
+/// A book at `seq` whose levels move with it: one bid and one ask a `seq` apart from 100.
+fn moving_book(seq: u64) -> BookSnapshot {
+    let level = |price: i64| crate::market::book::Level {
+        price: rust_decimal::Decimal::from(price),
+        quantity: rust_decimal::Decimal::from(seq),
+    };
+    BookSnapshot {
+        seq,
+        bids: vec![level(100 - seq as i64)],
+        asks: vec![level(101 + seq as i64), level(200)],
+        ts: seq as i64,
+    }
+}
+
+/// The operations of a message one instance sent the others.
+fn ops_of(payload: &[u8]) -> Vec<String> {
+    let shared: serde_json::Value = serde_json::from_slice(payload).unwrap();
+    shared["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|op| op["op"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn another_instance_follows_a_book_by_its_diffs_and_asks_for_it_whole_after_a_gap() {
+    let (producer_fanout, mut sent) = crate::cluster::Fanout::capturing();
+    let producer = MarketHub::new();
+    producer.share_through(producer_fanout);
+    let (receiver_fanout, mut asked) = crate::cluster::Fanout::capturing();
+    let receiver = MarketHub::new();
+    receiver.share_through(receiver_fanout);
+    // Each asks the others for their books as it starts.
+    assert_eq!(sent.try_recv().unwrap().0, "kestrel.live.market.all.want");
+    assert_eq!(asked.try_recv().unwrap().0, "kestrel.live.market.all.want");
+    let publish = |sent: &mut tokio::sync::mpsc::UnboundedReceiver<(String, Vec<u8>)>, seq: u64| {
+        let (before, after) = (moving_book(seq - 1), moving_book(seq));
+        producer.publish_book("btcusdt", after.clone(), &before.diff_to(&after));
+        let (subject, payload) = sent.try_recv().unwrap();
+        assert_eq!(subject, "kestrel.live.market.btcusdt.depth");
+        payload
+    };
+
+    // A new producer's first diff goes with the book whole; the next ones alone.
+    let first = publish(&mut sent, 1);
+    assert_eq!(ops_of(&first), ["book", "snapshot"]);
+    receiver.replay(&first).unwrap();
+    assert_eq!(receiver.book("btcusdt").as_deref(), Some(&moving_book(1)));
+    let second = publish(&mut sent, 2);
+    assert_eq!(ops_of(&second), ["book"]);
+    receiver.replay(&second).unwrap();
+    assert_eq!(receiver.book("btcusdt").as_deref(), Some(&moving_book(2)));
+    assert!(asked.try_recv().is_err(), "in step: nothing asked");
+
+    // Diff 3 is lost: diff 4 does not follow, so the copy goes and the book is asked for.
+    let _lost = publish(&mut sent, 3);
+    receiver.replay(&publish(&mut sent, 4)).unwrap();
+    assert!(receiver.book("btcusdt").is_none(), "no wrong book served");
+    let (subject, want) = asked.try_recv().unwrap();
+    assert_eq!(subject, "kestrel.live.market.btcusdt.want");
+    producer.replay(&want).unwrap();
+    let (subject, whole) = sent.try_recv().unwrap();
+    assert_eq!(subject, "kestrel.live.market.btcusdt.depth");
+    assert_eq!(ops_of(&whole), ["snapshot"]);
+    receiver.replay(&whole).unwrap();
+    assert_eq!(receiver.book("btcusdt").as_deref(), Some(&moving_book(4)));
+    receiver.replay(&publish(&mut sent, 5)).unwrap();
+    assert_eq!(receiver.book("btcusdt").as_deref(), Some(&moving_book(5)));
+
+    // Only the producer answers: the receiver holds a copy, not its own book.
+    receiver.replay(&want).unwrap();
+    assert!(asked.try_recv().is_err());
+}
