@@ -12,7 +12,7 @@ NPM_CI := npm ci --no-audit --no-fund --loglevel=error
 .PHONY: help run test bootstrap wasm webapp-deps e2e-deps api webapp backend-release backend-debug \
         openapi lint-rust test-rust test-wasm test-webapp test-e2e test-schema test-postgres test-cluster screenshots clean bench bench-market \
         bench-engine bench-orders bench-futures bench-logins bench-web bench-deps bench-stream bench-loans bench-earn \
-        bench-chat
+        bench-chat bench-cluster
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -43,6 +43,9 @@ bench-engine: ## the spot matching engine against the lobster crate on the same 
 
 bench-orders: ## spot orders over HTTP on SQLite and PostgreSQL (ORDER_LOAD_CLIENTS, default 32) only
 	bash scripts/bench.sh orders
+
+bench-cluster: ## three instances in cluster mode against one (spot orders over HTTP on PostgreSQL, NATS started here), the forwarding hop, a failover (kill -9 of a pair's owner)
+	bash scripts/bench.sh cluster
 
 bench-web: webapp backend-release bench-deps ## Lighthouse (pinned, desktop and mobile) on home, markets and both trade pages against the release server
 	bash scripts/bench-web.sh

@@ -19,8 +19,15 @@
 #      twice, side by side: referral rebates off, then on (`--rebates`: every user under a chain of
 #      three referrers, the rebate batch paying during the window), and the ratio against the goal
 #      (issue 26: with rebates on, within 5 % of the throughput with rebates off).
+#   8. cluster mode (issue 28; not part of `all`): the same order load on PostgreSQL, once against one
+#      plain instance, then against three instances in cluster mode over a NATS server started here
+#      on a free port (clients spread over the three, so most orders are forwarded to their pair's
+#      owner): the throughput ratio, the forwarding hop at p50 (forwarded against direct answers);
+#      then three instances again with the first pair's owner killed (kill -9) halfway through the
+#      window: the failover time.
 # `scripts/bench.sh wasm` runs 1-4 only, `scripts/bench.sh market` 5-6 only (`make bench-market`),
-# `scripts/bench.sh orders` 7 only (`make bench-orders`).
+# `scripts/bench.sh orders` 7 only (`make bench-orders`), `scripts/bench.sh cluster` 8 only
+# (`make bench-cluster`).
 # Timings on this 2-core machine are noisy: read the ratios of one run, not absolute times. Raw
 # outputs stay in target/bench/. Benchmarks are not tests: a goal not met does not fail the run; a
 # difference between the native, wasm and JavaScript candles does, and so does a failed request.
@@ -28,8 +35,8 @@ set -euo pipefail
 
 parts=${1:-all}
 case "$parts" in
-  all | wasm | market | orders) ;;
-  *) printf '[bench] usage: %s [all|wasm|market|orders]\n' "$0" >&2; exit 2 ;;
+  all | wasm | market | orders | cluster) ;;
+  *) printf '[bench] usage: %s [all|wasm|market|orders|cluster]\n' "$0" >&2; exit 2 ;;
 esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -131,6 +138,50 @@ rebates_ratio() {
   }' | tee -a "$out/order_load_rebates.txt"
 }
 
+# 8: three instances in cluster mode against one, then a failover (PostgreSQL needed; NATS installed
+# when missing and started here).
+cluster() {
+  local url
+  url=$(orders_postgres_url) || die "cluster: no PostgreSQL server (set ORDER_LOAD_DATABASE_URL)"
+  bash scripts/bootstrap.sh --nats
+  log "backend: cargo build --release -p backend --bins --examples"
+  cargo build -q --release -p backend --bins --examples
+  local bin="${CARGO_TARGET_DIR:-$root/target}/release/examples"
+  local clients=${ORDER_LOAD_CLIENTS:-32} secs=${ORDER_LOAD_SECS:-30} failed=0 port store nats_pid
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  store=$(mktemp -d)
+  "$root/target/tools/nats/bin/nats-server" --jetstream --addr 127.0.0.1 --port "$port" --store_dir "$store" \
+    >"$out/nats.log" 2>&1 &
+  nats_pid=$!
+  trap 'kill "$nats_pid" 2>/dev/null; rm -rf "$store"' EXIT
+  log "NATS with JetStream on 127.0.0.1:$port (pid $nats_pid)"
+  log "one instance (no cluster mode) on PostgreSQL: $clients clients, $secs s"
+  "$bin/order_load" --clients "$clients" --secs "$secs" --database-url "$url" |
+    tee "$out/cluster_one.txt" || failed=1
+  log "three instances in cluster mode, clients spread over them"
+  "$bin/order_load" --clients "$clients" --secs "$secs" --database-url "$url" \
+    --nats-url "nats://127.0.0.1:$port" --instances 3 | tee "$out/cluster_three.txt" || failed=1
+  log "three instances, the first pair's owner killed (kill -9) halfway through"
+  "$bin/order_load" --clients "$clients" --secs "$secs" --database-url "$url" \
+    --nats-url "nats://127.0.0.1:$port" --instances 3 --kill-owner-at-secs $((secs / 2)) |
+    tee "$out/cluster_failover.txt" || failed=1
+  local one three
+  one=$(orders_per_sec "$out/cluster_one.txt")
+  three=$(orders_per_sec "$out/cluster_three.txt")
+  if [ -n "$one" ] && [ -n "$three" ] && [ "$one" != 0 ]; then
+    awk -v one="$one" -v three="$three" 'BEGIN {
+      printf "[bench] three instances against one: %d/s against %d/s: %+.1f%% (goal: not below one instance: %s)\n",
+        three, one, 100 * (three - one) / one, (three >= one ? "met" : "NOT MET")
+    }' | tee "$out/cluster_report.txt"
+  fi
+  grep -h "forwarding hop\|failover:" "$out/cluster_three.txt" "$out/cluster_failover.txt" | tee -a "$out/cluster_report.txt" || true
+  [ "$failed" = 0 ] || die "cluster: a run had failed requests or an inconsistency (see above)"
+}
+
+if [ "$parts" = cluster ]; then
+  cluster
+  exit 0
+fi
 if [ "$parts" = market ]; then
   market
   exit 0

@@ -36,6 +36,16 @@
 //! verified), so every rebate is paid through the ledger while the clients trade. Without it the
 //! server's batch is off and nobody has an inviter.
 //!
+//! `--nats-url` with `--database-url` starts the servers in cluster mode (issue 28), `--instances N`
+//! of them (`i0`, `i1`, …) over the one fresh PostgreSQL database: client `k` trades through
+//! instance `k mod N`, so most orders reach an instance that does not own their pair and are
+//! forwarded to its owner; the report sets the submissions an instance answered itself beside the
+//! forwarded ones (the owners read from `market_owner` at the start of the window) and gives the
+//! forwarding hop at p50. `--kill-owner-at-secs S` then `kill -9`s the first pair's owner S seconds
+//! into the window and reports how long until another instance held the pair and until an order on
+//! it sent after the kill was answered; the dead instance's clients send what was in flight again
+//! to the next instance, with the same `Idempotency-Key`, and go on there (`make bench-cluster`).
+//!
 //! A failed request — any answer but success and the expected refusals (400 `order_not_open`,
 //! `insufficient_balance`, `no_liquidity`, `post_only_would_take`, `fok_unfillable`), a 503
 //! `trading_busy` included — fails the run, and so do an order answered with an execution beyond
@@ -53,7 +63,10 @@ use std::{
     collections::{BTreeMap, HashSet, VecDeque},
     path::{Path, PathBuf},
     process::{Child, Command, ExitCode, Stdio},
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -147,6 +160,21 @@ struct Args {
     /// With `--rebates`: seconds between two runs of the rebate batch.
     #[arg(long, default_value_t = 5)]
     rebate_every_secs: u64,
+    /// Cluster mode (issue 28): the NATS server (with JetStream) the servers the tool starts share,
+    /// over one PostgreSQL database (`--database-url`).
+    #[arg(long, env = "ORDER_LOAD_NATS_URL", requires = "database_url")]
+    nats_url: Option<String>,
+    /// Servers started in cluster mode (`--nats-url`), named `i0`, `i1`, …; client `k` sends its
+    /// orders to server `k mod N`, so most orders reach an instance that does not own their pair
+    /// and are forwarded to the owner.
+    #[arg(long, default_value_t = 1, requires = "nats_url")]
+    instances: usize,
+    /// With `--instances` of 2 or more: `kill -9` the owner of the first pair this many seconds
+    /// into the window, then report how long until another instance holds the pair and serves
+    /// its orders again; its clients resend what was in flight to another instance (same
+    /// `Idempotency-Key`) and go on there.
+    #[arg(long, requires = "nats_url")]
+    kill_owner_at_secs: Option<u64>,
 }
 
 /// What a request did.
@@ -189,6 +217,10 @@ enum Outcome {
 /// One request.
 struct Sample {
     kind: Kind,
+    /// The pair a submission names (cancellations: none).
+    pair: Option<usize>,
+    /// The server that answered.
+    instance: usize,
     /// When it was sent, from the start of the window (negative: in the warm-up).
     sent_ms: i64,
     micros: u64,
@@ -271,11 +303,21 @@ async fn run(args: Args) -> Result<(), String> {
         .server_bin
         .clone()
         .unwrap_or_else(support::default_server_bin);
-    let mut server = None;
-    let (base, pid, database) = match &args.url {
+    if args.instances == 0 || (args.instances > 1 && args.url.is_some()) {
+        return Err("--instances: at least 1, and only for servers the tool starts".into());
+    }
+    if args.kill_owner_at_secs.is_some_and(|at| at >= args.secs)
+        || (args.kill_owner_at_secs.is_some() && args.instances < 2)
+    {
+        return Err(
+            "--kill-owner-at-secs: within the window (--secs), with 2 instances or more".into(),
+        );
+    }
+    let mut servers: Vec<Server> = Vec::new();
+    let mut postgres = None;
+    let (bases, database) = match &args.url {
         Some(url) => (
-            url.trim_end_matches('/').to_owned(),
-            args.server_pid,
+            vec![url.trim_end_matches('/').to_owned()],
             "the running server's".to_owned(),
         ),
         None => {
@@ -285,52 +327,63 @@ async fn run(args: Args) -> Result<(), String> {
                     bin.display()
                 ));
             }
-            let database = match &args.database_url {
-                Some(admin) => Some(PostgresDatabase::create(admin).await?),
-                None => None,
-            };
-            let rebates = args.rebates.then_some(args.rebate_every_secs.max(1));
-            let mut process = Server::spawn(&bin, database, args.tick_ms, rebates)?;
-            if let Err(error) = process.wait_ready(Duration::from_secs(120)).await {
-                process.stop();
-                if let Some(db) = process.postgres.take() {
-                    db.drop_database().await;
-                }
-                return Err(error);
+            if let Some(admin) = &args.database_url {
+                postgres = Some(PostgresDatabase::create(admin).await?);
             }
-            let database = match &process.postgres {
+            let database_url = postgres.as_ref().map(|db| db.url.clone());
+            let rebates = args.rebates.then_some(args.rebate_every_secs.max(1));
+            let started = start_servers(&bin, &args, database_url, rebates).await;
+            match started {
+                Ok(started) => servers = started,
+                Err(error) => {
+                    if let Some(db) = postgres.take() {
+                        db.drop_database().await;
+                    }
+                    return Err(error);
+                }
+            }
+            let database = match &postgres {
                 Some(db) => format!("PostgreSQL database {} (fresh)", db.name),
                 None => format!(
                     "SQLite (WAL) {}",
-                    process.data_dir.path().join("exchange.db").display()
+                    servers[0].data_dir.path().join("exchange.db").display()
                 ),
             };
-            println!(
-                "  server: {} serve, pid {}, {} (log {})",
-                bin.display(),
-                process.pid,
-                process.base,
-                process.log.display()
-            );
-            let found = (process.base.clone(), Some(process.pid), database);
-            server = Some(process);
-            found
+            for server in &servers {
+                println!(
+                    "  server{}: {} serve, pid {}, {} (log {})",
+                    server
+                        .instance
+                        .as_ref()
+                        .map_or(String::new(), |name| format!(" {name}")),
+                    bin.display(),
+                    server.pid,
+                    server.base,
+                    server.log.display()
+                );
+            }
+            (servers.iter().map(|s| s.base.clone()).collect(), database)
         }
     };
+    if let Some(nats) = &args.nats_url {
+        println!(
+            "  cluster mode: {} instances over NATS {nats} and one PostgreSQL database",
+            servers.len()
+        );
+    }
     println!("  database: {database}");
-    let result = load(&args, &base, pid, server.as_ref()).await;
-    // The audit reads the database once the server has stopped.
-    let audit = match server.as_mut() {
-        Some(server) => {
-            server.stop();
-            server.report_log();
-            Some(server.cli(&["audit"], &[]))
-        }
-        None => None,
+    let pid = match &args.url {
+        Some(_) => args.server_pid,
+        None => servers.first().map(|s| s.pid),
     };
-    if let Some(server) = server.as_mut()
-        && let Some(db) = server.postgres.take()
-    {
+    let result = load(&args, &bases, pid, &servers, postgres.as_ref()).await;
+    // The audit reads the database once every server has stopped.
+    for server in servers.iter_mut() {
+        server.stop();
+        server.report_log();
+    }
+    let audit = servers.first().map(|server| server.cli(&["audit"], &[]));
+    if let Some(db) = postgres.take() {
         db.drop_database().await;
     }
     let (summary, mut problems) = result?;
@@ -366,6 +419,38 @@ async fn run(args: Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Starts `--instances` servers over one database (`database_url`, else each its own SQLite — a
+/// single server then) and waits until every one answers; stops them all if one does not.
+async fn start_servers(
+    bin: &Path,
+    args: &Args,
+    database_url: Option<String>,
+    rebates: Option<u64>,
+) -> Result<Vec<Server>, String> {
+    let mut servers = Vec::new();
+    for index in 0..args.instances {
+        let cluster = args
+            .nats_url
+            .as_ref()
+            .map(|nats| (nats.clone(), format!("i{index}")));
+        let spawned = Server::spawn(bin, database_url.clone(), args.tick_ms, rebates, cluster);
+        match spawned {
+            Ok(server) => servers.push(server),
+            Err(error) => {
+                servers.iter_mut().for_each(Server::stop);
+                return Err(error);
+            }
+        }
+    }
+    for index in 0..servers.len() {
+        if let Err(error) = servers[index].wait_ready(Duration::from_secs(120)).await {
+            servers.iter_mut().for_each(Server::stop);
+            return Err(error);
+        }
+    }
+    Ok(servers)
+}
+
 /// The server under test, started by the tool.
 struct Server {
     child: Option<Child>,
@@ -374,18 +459,23 @@ struct Server {
     log: PathBuf,
     bin: PathBuf,
     data_dir: tempfile::TempDir,
-    postgres: Option<PostgresDatabase>,
+    /// The PostgreSQL database it runs on, else its own SQLite.
+    database_url: Option<String>,
+    /// Its name in cluster mode.
+    instance: Option<String>,
 }
 
 impl Server {
-    /// `bin serve` on a free port over a fresh database: SQLite in a temporary folder, or the new
-    /// PostgreSQL database `postgres`; with `rebates`, the referral batch every `rebates` seconds
-    /// on a test clock with both qualification rules off, else no batch.
+    /// `bin serve` on a free port over a fresh database: SQLite in a temporary folder, or the
+    /// PostgreSQL database at `database_url`; with `rebates`, the referral batch every `rebates`
+    /// seconds on a test clock with both qualification rules off, else no batch; with `cluster`
+    /// (NATS URL, instance name), in cluster mode.
     fn spawn(
         bin: &Path,
-        postgres: Option<PostgresDatabase>,
+        database_url: Option<String>,
         tick_ms: u64,
         rebates: Option<u64>,
+        cluster: Option<(String, String)>,
     ) -> Result<Self, String> {
         let data_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let port = support::free_port().map_err(|e| format!("no free port: {e}"))?;
@@ -399,7 +489,8 @@ impl Server {
             log,
             bin: bin.to_path_buf(),
             data_dir,
-            postgres,
+            database_url,
+            instance: cluster.as_ref().map(|(_, name)| name.clone()),
         };
         let mut command = server.command();
         command
@@ -422,6 +513,11 @@ impl Server {
                 .env("EXCHANGE_TEST_CLOCK", "true"),
             None => command.env("EXCHANGE_REFERRAL_ENABLED", "false"),
         };
+        if let Some((nats, name)) = &cluster {
+            command
+                .env("EXCHANGE_NATS_URL", nats)
+                .env("EXCHANGE_INSTANCE", name);
+        }
         let child = command
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
@@ -437,8 +533,8 @@ impl Server {
             .env("EXCHANGE_DATA_DIR", self.data_dir.path())
             .env("EXCHANGE_LOG", "warn")
             .env_remove("EXCHANGE_CONFIG");
-        match &self.postgres {
-            Some(db) => command.env("DATABASE_URL", &db.url),
+        match &self.database_url {
+            Some(url) => command.env("DATABASE_URL", url),
             None => command.env_remove("DATABASE_URL"),
         };
         command
@@ -631,6 +727,29 @@ impl PostgresDatabase {
         }
         admin.close().await.ok();
         Some(values)
+    }
+
+    /// The instance (`i<k>`, see `--instances`) holding each pair's `market_owner` row, if any.
+    async fn owners(&self, pairs: &[Pair]) -> Result<Vec<Option<usize>>, String> {
+        use sea_orm::{ConnectionTrait, DbBackend, Statement};
+        let db = sea_orm::Database::connect(&self.url)
+            .await
+            .map_err(|e| format!("reading market_owner: {e}"))?;
+        let mut owners = Vec::with_capacity(pairs.len());
+        for pair in pairs {
+            let row = db
+                .query_one_raw(Statement::from_sql_and_values(
+                    DbBackend::Postgres,
+                    "SELECT holder FROM market_owner WHERE market = $1",
+                    [format!("spot:{}", pair.symbol).into()],
+                ))
+                .await
+                .map_err(|e| format!("reading market_owner: {e}"))?;
+            let holder = row.and_then(|row| row.try_get::<String>("", "holder").ok());
+            owners.push(holder.and_then(|h| h.strip_prefix('i')?.parse().ok()));
+        }
+        db.close().await.ok();
+        Ok(owners)
     }
 
     /// Drops the database (the server has stopped).
@@ -1145,7 +1264,11 @@ async fn rebates_recorded(
 
 /// What every client shares.
 struct Shared {
-    base: String,
+    /// The servers' addresses (one, or one per instance in cluster mode).
+    bases: Vec<String>,
+    /// Which servers were killed (`--kill-owner-at-secs`): set before the kill, so a transport
+    /// error from a dead server is known for what it is.
+    dead: Vec<AtomicBool>,
     pairs: Vec<Pair>,
     share_cancel: f64,
     share_market: f64,
@@ -1154,6 +1277,28 @@ struct Shared {
     idempotency: bool,
     measure_from: Instant,
     end: Instant,
+}
+
+impl Shared {
+    /// The first live server from `preferred` on (in order, wrapping around).
+    fn alive_index(&self, preferred: usize) -> usize {
+        let n = self.bases.len();
+        (0..n)
+            .map(|offset| (preferred + offset) % n)
+            .find(|index| !self.dead[*index].load(Ordering::SeqCst))
+            .unwrap_or(preferred % n)
+    }
+
+    /// The address of [`Shared::alive_index`].
+    fn alive_base(&self, preferred: usize) -> &str {
+        &self.bases[self.alive_index(preferred)]
+    }
+
+    /// The index of the pair an order names.
+    fn pair_of(&self, order: &Value) -> Option<usize> {
+        let symbol = order["symbol"].as_str()?;
+        self.pairs.iter().position(|p| p.symbol == symbol)
+    }
 }
 
 /// `value` on `step`'s grid, rounded down (or up).
@@ -1259,7 +1404,9 @@ fn outcome(status: u16, body: &Value) -> Outcome {
     }
 }
 
-/// One client: its user's orders, back to back, until the end of the window.
+/// One client: its user's orders, back to back, until the end of the window, to server
+/// `id mod N`; when that server has been killed, to the next live one (what was in flight is sent
+/// again there, with the same `Idempotency-Key`).
 async fn client(
     id: usize,
     user: User,
@@ -1268,6 +1415,7 @@ async fn client(
     let mut samples = Vec::new();
     let mut violations = Vec::new();
     let mut open: VecDeque<i64> = VecDeque::new();
+    let mut instance = id % shared.bases.len();
     let http = match reqwest::Client::builder()
         .pool_max_idle_per_host(1)
         .timeout(Duration::from_secs(30))
@@ -1277,6 +1425,8 @@ async fn client(
         Err(error) => {
             samples.push(Sample {
                 kind: Kind::Near,
+                pair: None,
+                instance,
                 sent_ms: 0,
                 micros: 0,
                 outcome: Outcome::Failed(format!("client: {error}")),
@@ -1284,50 +1434,75 @@ async fn client(
             return (samples, open, violations);
         }
     };
-    let submit_url = format!("{}/api/currency/order/submit", shared.base);
     let mut rng = ChaCha8Rng::seed_from_u64(0x6f72_6465_7200 + id as u64);
     let mut sequence = 0u64;
     while Instant::now() < shared.end {
         let cancel = !open.is_empty()
             && (open.len() >= shared.max_open || rng.random::<f64>() < shared.share_cancel);
-        let mut cancelling = None;
-        let (kind, request) = if cancel {
-            let order = open.pop_front().unwrap_or_default();
-            cancelling = Some(order);
-            let url = format!("{}/api/currency/order/cancelOrder?id={order}", shared.base);
-            (Kind::Cancel, http.post(url).header("satoken", &user.token))
+        let (kind, order, cancelling, key) = if cancel {
+            (Kind::Cancel, None, open.pop_front(), None)
         } else {
             let Some((kind, order)) = next_order(&shared, &mut rng) else {
                 tokio::time::sleep(Duration::from_millis(10)).await;
                 continue;
             };
             sequence += 1;
-            let mut request = http
-                .post(&submit_url)
-                .header("satoken", &user.token)
-                .header("content-type", "application/json")
-                .body(order.to_string());
-            if shared.idempotency {
-                request = request.header("Idempotency-Key", format!("ol-{id}-{sequence}"));
-            }
-            (kind, request)
+            let key = shared.idempotency.then(|| format!("ol-{id}-{sequence}"));
+            (kind, Some(order), None, key)
         };
+        let pair = order.as_ref().and_then(|order| shared.pair_of(order));
         let started = Instant::now();
-        let answer = match request.send().await {
-            Ok(response) => {
-                let status = response.status().as_u16();
-                match response.bytes().await {
-                    Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
-                        Ok(body) => Ok((status, body)),
-                        Err(_) => Err(format!("{status} not JSON")),
-                    },
-                    Err(error) => Err(format!("reading the body: {error}")),
+        let answer = loop {
+            let base = &shared.bases[instance];
+            let request = match (&order, cancelling) {
+                (Some(order), _) => {
+                    let mut request = http
+                        .post(format!("{base}/api/currency/order/submit"))
+                        .header("satoken", &user.token)
+                        .header("content-type", "application/json")
+                        .body(order.to_string());
+                    if let Some(key) = &key {
+                        request = request.header("Idempotency-Key", key);
+                    }
+                    request
                 }
+                (None, order) => http
+                    .post(format!(
+                        "{base}/api/currency/order/cancelOrder?id={}",
+                        order.unwrap_or_default()
+                    ))
+                    .header("satoken", &user.token),
+            };
+            let answer = match request.send().await {
+                Ok(response) => {
+                    let status = response.status().as_u16();
+                    match response.bytes().await {
+                        Ok(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+                            Ok(body) => Ok((status, body)),
+                            Err(_) => Err(format!("{status} not JSON")),
+                        },
+                        Err(error) => Err(format!("reading the body: {error}")),
+                    }
+                }
+                Err(error) if error.is_timeout() => Err("timed out (30 s)".to_owned()),
+                Err(error) if error.is_connect() => Err("connect failed".to_owned()),
+                Err(error) => Err(format!("transport: {error}")),
+            };
+            // The server died under the request: ask the next live one (a resent submission
+            // carries the same key, so it is placed at most once).
+            if answer.is_err()
+                && shared.dead[instance].load(Ordering::SeqCst)
+                && (key.is_some() || cancelling.is_some())
+            {
+                instance = shared.alive_index(instance);
+                continue;
             }
-            Err(error) if error.is_timeout() => Err("timed out (30 s)".to_owned()),
-            Err(error) if error.is_connect() => Err("connect failed".to_owned()),
-            Err(error) => Err(format!("transport: {error}")),
+            break answer;
         };
+        let answered_by = instance;
+        if shared.dead[instance].load(Ordering::SeqCst) {
+            instance = shared.alive_index(instance);
+        }
         let micros = started.elapsed().as_micros() as u64;
         let outcome = match &answer {
             Ok((status, body)) => {
@@ -1361,6 +1536,8 @@ async fn client(
         };
         samples.push(Sample {
             kind,
+            pair,
+            instance: answered_by,
             sent_ms,
             micros,
             outcome,
@@ -1510,10 +1687,12 @@ fn line(name: &str, micros: &[u64], secs: f64, extra: &str) -> String {
 /// `RESULT` line (with `"audit":null` for the caller to fill) and the problems found.
 async fn load(
     args: &Args,
-    base: &str,
+    bases: &[String],
     pid: Option<u32>,
-    server: Option<&Server>,
+    servers: &[Server],
+    postgres: Option<&PostgresDatabase>,
 ) -> Result<(String, Vec<String>), String> {
+    let base = bases[0].as_str();
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
         .build()
@@ -1532,7 +1711,7 @@ async fn load(
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
-    let operator = match (server, &args.operator_email) {
+    let operator = match (servers.first(), &args.operator_email) {
         (Some(server), _) => {
             server.cli(
                 &["admin", "create-operator", "--email", OPERATOR],
@@ -1587,7 +1766,8 @@ async fn load(
     );
     let end = measure_from + Duration::from_secs(args.secs);
     let shared = Arc::new(Shared {
-        base: base.to_owned(),
+        bases: bases.to_vec(),
+        dead: bases.iter().map(|_| AtomicBool::new(false)).collect(),
         pairs,
         share_cancel: args.share_cancel,
         share_market: args.share_market,
@@ -1605,8 +1785,9 @@ async fn load(
             let mut every = tokio::time::interval(TOUCH_EVERY);
             loop {
                 every.tick().await;
+                let base = shared.alive_base(0);
                 for pair in &shared.pairs {
-                    let _ = read_touch(&http, &shared.base, pair).await;
+                    let _ = read_touch(&http, base, pair).await;
                 }
             }
         })
@@ -1620,18 +1801,31 @@ async fn load(
     let server_mark = CpuMark::now(pid);
     let own_mark = CpuMark::now(None);
     let postgres_mark = postgres_ticks();
-    let counters_mark = match server.and_then(|s| s.postgres.as_ref()) {
+    let counters_mark = match postgres {
         Some(db) => db.counters().await,
         None => None,
     };
+    // Which instance owns each pair (cluster mode), for telling direct orders from forwarded ones.
+    let owners_at_start = match (postgres, args.nats_url.is_some()) {
+        (Some(db), true) => Some(db.owners(&shared.pairs).await?),
+        _ => None,
+    };
     let rss_before = pid.and_then(|pid| support::rss_kib(Some(pid)));
     let threads_mark = pid.map(thread_readings).unwrap_or_default();
+    let kill = match (args.kill_owner_at_secs, postgres) {
+        (Some(at), Some(db)) if servers.len() > 1 => {
+            let killed =
+                kill_owner(db, &shared, servers, measure_from + Duration::from_secs(at)).await?;
+            Some(killed)
+        }
+        _ => None,
+    };
     tokio::time::sleep_until(end.into()).await;
     let threads_end = pid.map(thread_readings).unwrap_or_default();
     let server_end = CpuMark::now(pid);
     let own_end = CpuMark::now(None);
     let postgres_end = postgres_ticks();
-    let counters_end = match server.and_then(|s| s.postgres.as_ref()) {
+    let counters_end = match postgres {
         Some(db) => db.counters().await,
         None => None,
     };
@@ -1648,6 +1842,8 @@ async fn load(
     }
     let tracked_open: usize = tracked.iter().map(HashSet::len).sum();
     poller.abort();
+    // What follows goes to a live server.
+    let base = shared.alive_base(0);
     let rebates = match &referrers {
         Some(referrers) => Some(rebates_recorded(&http, base, referrers).await?),
         None => None,
@@ -1707,6 +1903,93 @@ async fn load(
         println!(
             "{}",
             line(kind.name(), &micros, secs, &format!(": {statuses}"))
+        );
+    }
+    // Cluster mode: the submissions the instance answered itself against those it forwarded to
+    // the pair's owner (before any kill), and the failover.
+    let mut hop = None;
+    if let Some(owners) = &owners_at_start {
+        println!(
+            "  owners at the start of the window: {}",
+            shared
+                .pairs
+                .iter()
+                .zip(owners)
+                .map(|(pair, owner)| format!(
+                    "{} {}",
+                    pair.symbol,
+                    owner.map_or("none".to_owned(), |o| format!("i{o}"))
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let before_kill = |s: &Sample| kill.as_ref().is_none_or(|k| s.sent_ms < k.at_ms - 1000);
+        let owner_of = |s: &Sample| s.pair.and_then(|p| owners[p]);
+        let direct = sorted(&|s| {
+            s.kind != Kind::Cancel && before_kill(s) && owner_of(s) == Some(s.instance)
+        });
+        let forwarded = sorted(&|s| {
+            s.kind != Kind::Cancel && before_kill(s) && owner_of(s).is_some_and(|o| o != s.instance)
+        });
+        println!(
+            "{}",
+            line(
+                "submissions, direct",
+                &direct,
+                secs,
+                " (the instance owns the pair)"
+            )
+        );
+        println!(
+            "{}",
+            line(
+                "submissions, forwarded",
+                &forwarded,
+                secs,
+                " (to the owner over NATS)"
+            )
+        );
+        if let (Some(d), Some(f)) = (
+            support::quantile(&direct, 0.5),
+            support::quantile(&forwarded, 0.5),
+        ) {
+            let ms = (f as f64 - d as f64) / 1000.0;
+            println!(
+                "  forwarding hop at p50: {ms:.2} ms ({})",
+                if ms <= 2.0 {
+                    "goal <= 2 ms met"
+                } else {
+                    "goal <= 2 ms NOT MET"
+                }
+            );
+            hop = Some(ms);
+        }
+    }
+    let served_again_ms = kill.as_ref().and_then(|k| {
+        measured
+            .iter()
+            .filter(|s| {
+                s.kind != Kind::Cancel
+                    && s.pair == Some(0)
+                    && s.sent_ms >= k.at_ms
+                    && matches!(s.outcome, Outcome::Ok(_))
+            })
+            .map(|s| s.sent_ms + (s.micros / 1000) as i64 - k.at_ms)
+            .min()
+    });
+    if let Some(k) = &kill {
+        let symbol = &shared.pairs[0].symbol;
+        println!(
+            "  failover: another instance held {symbol} {} after the kill of i{}; the first order on {symbol} sent after the kill was answered {} after it (goal: served again within 5 s: {})",
+            k.takeover_ms
+                .map_or("NEVER (30 s)".to_owned(), |ms| format!("{ms} ms")),
+            k.victim,
+            served_again_ms.map_or("never".to_owned(), |ms| format!("{ms} ms")),
+            if served_again_ms.is_some_and(|ms| ms <= 5000) {
+                "met"
+            } else {
+                "NOT MET"
+            }
         );
     }
     let submits = count(&|s| s.kind != Kind::Cancel);
@@ -1926,7 +2209,7 @@ async fn load(
     );
     println!("  p99 under 50 ms: {p99:.1} ms ({})", verdict(p99 < 50.0));
     let result = format!(
-        "RESULT {{\"database\":\"{}\",\"clients\":{},\"secs\":{secs:.0},\"symbols\":\"{}\",\"ordersPerSec\":{orders_per_sec:.0},\"submitsPerSec\":{:.0},\"acceptedPerSec\":{:.0},\"cancelsPerSec\":{:.0},\"p50Ms\":{p50:.1},\"p90Ms\":{p90:.1},\"p99Ms\":{p99:.1},\"maxMs\":{max:.1},\"refused\":{},\"failed\":{unexpected},\"serverCpuPercent\":{},\"postgresCpuPercent\":{},\"serverRssMiB\":{},\"machineBusyPercent\":{},\"rebates\":{},\"rebateLines\":{},\"audit\":null}}",
+        "RESULT {{\"database\":\"{}\",\"clients\":{},\"secs\":{secs:.0},\"symbols\":\"{}\",\"ordersPerSec\":{orders_per_sec:.0},\"submitsPerSec\":{:.0},\"acceptedPerSec\":{:.0},\"cancelsPerSec\":{:.0},\"p50Ms\":{p50:.1},\"p90Ms\":{p90:.1},\"p99Ms\":{p99:.1},\"maxMs\":{max:.1},\"refused\":{},\"failed\":{unexpected},\"serverCpuPercent\":{},\"postgresCpuPercent\":{},\"serverRssMiB\":{},\"machineBusyPercent\":{},\"rebates\":{},\"rebateLines\":{},\"instances\":{},\"hopP50Ms\":{},\"takeoverMs\":{},\"servedAgainMs\":{},\"audit\":null}}",
         if args.url.is_some() {
             "external"
         } else if args.database_url.is_some() {
@@ -1948,8 +2231,67 @@ async fn load(
         rebates
             .as_ref()
             .map_or("null".into(), |(lines, _)| lines[2].to_string()),
+        shared.bases.len(),
+        hop.map_or("null".into(), |ms| format!("{ms:.2}")),
+        kill.as_ref()
+            .and_then(|k| k.takeover_ms)
+            .map_or("null".into(), |ms| ms.to_string()),
+        served_again_ms.map_or("null".into(), |ms| ms.to_string()),
     );
     Ok((result, problems))
+}
+
+/// What `--kill-owner-at-secs` did and measured.
+struct KillReport {
+    /// The instance killed: the first pair's owner.
+    victim: usize,
+    /// When, in milliseconds from the start of the window.
+    at_ms: i64,
+    /// From the kill until another instance held the first pair (its `market_owner` row).
+    takeover_ms: Option<u64>,
+}
+
+/// At `at`, `kill -9`s the owner of the first pair (marked dead first, so its clients move on),
+/// then watches `market_owner` until another instance has taken the pair (30 s at most).
+async fn kill_owner(
+    db: &PostgresDatabase,
+    shared: &Shared,
+    servers: &[Server],
+    at: Instant,
+) -> Result<KillReport, String> {
+    tokio::time::sleep_until(at.into()).await;
+    let first = &shared.pairs[..1];
+    let symbol = &first[0].symbol;
+    let victim = db.owners(first).await?[0]
+        .filter(|owner| *owner < servers.len())
+        .ok_or_else(|| format!("{symbol} has no owner among the instances"))?;
+    shared.dead[victim].store(true, Ordering::SeqCst);
+    // SAFETY: signalling our own child by its id.
+    unsafe {
+        libc::kill(servers[victim].pid as libc::pid_t, libc::SIGKILL);
+    }
+    let killed = Instant::now();
+    let at_ms = killed.duration_since(shared.measure_from).as_millis() as i64;
+    println!(
+        "  kill -9 of instance i{victim}, the owner of {symbol}, {:.1} s into the window",
+        at_ms as f64 / 1000.0
+    );
+    let deadline = killed + Duration::from_secs(30);
+    let mut takeover_ms = None;
+    while Instant::now() < deadline {
+        if let Ok(owners) = db.owners(first).await
+            && owners[0].is_some_and(|owner| owner != victim)
+        {
+            takeover_ms = Some(killed.elapsed().as_millis() as u64);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(KillReport {
+        victim,
+        at_ms,
+        takeover_ms,
+    })
 }
 
 /// Cancels every user's open orders (as `orderList` lists them): `(orders cancelled, open orders
