@@ -58,7 +58,6 @@ mod tests;
 mod triggers;
 
 pub use command::{Answer, Command, DEFAULT_LEVERAGE, OrderSpec, Reply, StopSpec, Target};
-pub use funding_round::{FUNDING_LEASE, FUNDING_LEASE_MS};
 pub use store::position_of;
 
 /// The engine of one symbol.
