@@ -10,7 +10,9 @@
 //!   engine still try a transaction, the token check in it ([`fence::still_holds_shared`]) rolls it
 //!   back;
 //! - a dead owner stops renewing: its lease expires on the NATS server's clock and the next look
-//!   of another instance takes the engines over, within [`LEASE_MS`] and a look.
+//!   of another instance (every [`LEASE_MS`]/12: a takeover stops every symbol's trading, so the
+//!   others look more often than the owner renews) takes the engines over, within [`LEASE_MS`], a
+//!   look and the rebuild (the symbols' engines rebuilt together).
 //!
 //! One owner for every symbol, not one per symbol as spot pairs have: cross margin couples a user's
 //! symbols (a cross position's liquidation price and the wallet's available balance count the
@@ -53,7 +55,8 @@ pub async fn run(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let lease = NatsLease::new(bus.clone(), LEASE, LEASE_MS);
-    let look_every = Duration::from_millis((LEASE_MS / 4) as u64);
+    let renew_every = Duration::from_millis((LEASE_MS / 4) as u64);
+    let look_every = Duration::from_millis((LEASE_MS / 12) as u64);
     let mut owned: Option<Owned> = None;
     loop {
         let held = lease.acquire().await.unwrap_or_else(|error| {
@@ -82,8 +85,13 @@ pub async fn run(
             }
             (false, None) => None,
         };
+        let pause = if owned.is_some() {
+            renew_every
+        } else {
+            look_every
+        };
         tokio::select! {
-            _ = tokio::time::sleep(look_every) => {}
+            _ = tokio::time::sleep(pause) => {}
             _ = shutdown.changed() => break,
         }
     }
@@ -94,6 +102,7 @@ pub async fn run(
 
 /// Takes the engines: a new fencing token, the engines under it, the subscription.
 async fn take(registry: &Arc<FuturesRegistry>, bus: &Bus) -> Result<Owned, String> {
+    let started = std::time::Instant::now();
     let fence = Arc::new(
         fence::take(registry.db(), MARKET, bus.holder())
             .await
@@ -110,6 +119,7 @@ async fn take(registry: &Arc<FuturesRegistry>, bus: &Bus) -> Result<Owned, Strin
         .map_err(|e| e.to_string())?;
     tracing::info!(
         token = fence.token(),
+        rebuilt_ms = started.elapsed().as_millis() as u64,
         "this instance owns the futures engines"
     );
     let answering = registry.clone();

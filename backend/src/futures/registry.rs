@@ -264,12 +264,18 @@ impl FuturesRegistry {
         stop_sender: Option<watch::Sender<bool>>,
     ) -> Result<Arc<Running>, DbErr> {
         let shared = self.shared_under(fence);
+        // Rebuilt together: a takeover waits for the slowest symbol, not for their sum.
+        let (symbols, loads): (Vec<_>, Vec<_>) = self
+            .rules
+            .iter()
+            .map(|(symbol, rules)| (symbol.clone(), Engine::load(rules.clone(), shared.clone())))
+            .unzip();
+        let loaded = futures_util::future::try_join_all(loads).await?;
         let mut engines = HashMap::new();
-        for (symbol, rules) in &self.rules {
+        for (symbol, engine) in symbols.into_iter().zip(loaded) {
             let (sender, receiver) = mpsc::channel(QUEUE);
-            let engine = Engine::load(rules.clone(), shared.clone()).await?;
             tokio::spawn(engine.run(receiver, stop.clone()));
-            engines.insert(symbol.clone(), sender);
+            engines.insert(symbol, sender);
         }
         Ok(Arc::new(Running {
             shared,

@@ -1,6 +1,6 @@
 //! Futures in cluster mode, on three `backend serve` processes: one instance owns every futures
-//! engine (the lease `futures_engines`); orders, a cancellation, leverage and the reads of the
-//! engines' memory reach it through every instance; it sees the marks of the simulator another
+//! engine (the lease `futures_engines`); orders, cancellations, leverage, take profit and stop
+//! loss, stop orders, margin and the reads of the engines' memory reach it through every instance; it sees the marks of the simulator another
 //! instance runs; its `kill -9` mid-load hands the engines to another instance within 5 s, with no
 //! acknowledged order lost or placed twice, the positions the new owner shows equal to the
 //! database and the audit clean.
@@ -270,14 +270,62 @@ async fn one_owner_runs_the_futures_engines_takes_forwarded_commands_and_a_new_o
     // 3 resting orders, 120 of the load and the probe: nothing more.
     assert_eq!(all, 124, "an order was placed twice");
 
-    // The positions the new owner's engines hold, seen through the new owner and through another
-    // survivor, equal the database's.
-    let readers = [
-        next,
-        (0..3)
-            .find(|i| *i != owner && *i != next)
-            .expect("a survivor"),
-    ];
+    // Take profit and stop loss, a stop order and its cancellation, and margin, through the
+    // survivor that does not own the engines.
+    let forwarder = (0..3)
+        .find(|i| *i != owner && *i != next)
+        .expect("a survivor");
+    let through = &cluster.apps[forwarder];
+    let (high, low) = ((mark * Decimal::TWO).floor(), (mark / Decimal::TWO).floor());
+    let (status, body) = through
+        .post_as(
+            &tokens[1],
+            "/api/contract/position/stopOrder",
+            Some(
+                json!({"symbol": "btcusdt", "takeProfitPrice": high.to_string(),
+                "stopLossPrice": low.to_string()}),
+            ),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(decimal(&body["data"]["takeProfitPrice"]), high, "{body}");
+    let (status, body) = through
+        .post_as(
+            &tokens[2],
+            "/api/contract/loss/sett",
+            Some(json!({"symbol": "btcusdt", "triggerPrice": low.to_string(),
+                "quantity": "0.01"})),
+        )
+        .await;
+    assert_eq!(
+        (status, &body["data"]["direction"]),
+        (200, &json!("below")),
+        "{body}"
+    );
+    let (status, body) = cluster.apps[next]
+        .post_as(
+            &tokens[2],
+            &format!("/api/contract/loss/cancel?id={}", body["data"]["id"]),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, &body["data"]["status"]),
+        (200, &json!("cancelled")),
+        "{body}"
+    );
+    let (status, body) = through
+        .post_as(
+            &tokens[2],
+            "/api/contract/position/margin",
+            Some(json!({"symbol": "btcusdt", "direction": "add", "amount": "10"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+
+    // The positions the new owner's engines hold, seen through the new owner and through the
+    // other survivor, equal the database's.
+    let readers = [next, forwarder];
     for member in &members {
         let stored = positions_stored(&db, member.user_id).await;
         assert!(
