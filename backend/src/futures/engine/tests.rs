@@ -674,7 +674,7 @@ async fn clearing_the_take_profit_and_stop_loss_needs_no_mark_setting_one_does()
 }
 
 #[tokio::test]
-async fn a_stale_owners_changes_are_refused_before_they_write() {
+async fn a_stale_owners_changes_and_funding_are_refused_before_they_write() {
     use crate::cluster::fence;
     let mut bench = Bench::new().await;
     bench.fund(ALICE, dec!(20000)).await;
@@ -711,6 +711,25 @@ async fn a_stale_owners_changes_are_refused_before_they_write() {
         .await
         .unwrap();
     assert_eq!(settings, 0, "the stale owner stored a setting");
+    // Nor does it pay a funding time or mark it settled.
+    let funding_time = crate::clock::now_ms();
+    bench.engine.next_funding = funding_time;
+    bench.engine.fund().await;
+    assert_eq!(
+        bench.snapshot().await,
+        before,
+        "the stale owner paid funding"
+    );
+    let rounds = || {
+        crate::entity::futures_funding_round::Entity::find()
+            .filter(crate::entity::futures_funding_round::Column::FundingTime.eq(funding_time))
+            .count(&bench.db)
+    };
+    assert_eq!(
+        rounds().await.unwrap(),
+        0,
+        "the stale owner settled a round"
+    );
 
     // The new owner writes.
     let Ok(Answer::Done(order)) = owner.submit(ALICE, long, None).await else {
@@ -721,5 +740,15 @@ async fn a_stale_owners_changes_are_refused_before_they_write() {
         .set_leverage(ALICE, Some(dec!(3)), None)
         .await
         .unwrap();
+    // The new owner pays the funding time, once.
+    owner.next_funding = funding_time;
+    owner.fund().await;
+    assert_eq!(rounds().await.unwrap(), 1);
+    let paid = futures_funding::Entity::find()
+        .filter(futures_funding::Column::FundingTime.eq(funding_time))
+        .count(&bench.db)
+        .await
+        .unwrap();
+    assert_eq!(paid, 1, "ALICE's position pays once");
     bench.assert_audit_clean().await;
 }
