@@ -1,6 +1,7 @@
 //! The engine's persistence: the `transact!` retry every change runs in (one transaction that
 //! claims the caller's idempotency key, writes the rows and posts the journal entries, retried when
-//! it loses a race to another writer of the same account), the rows a change writes (positions,
+//! it loses a race to another writer of the same account; in cluster mode it first checks the
+//! owner's fencing token, [`begin`]), the rows a change writes (positions,
 //! the market orders of triggers and liquidations, a resting order's cancellation with its hold
 //! released) and the conversions between rows and the engine's models.
 
