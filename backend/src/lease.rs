@@ -32,7 +32,7 @@ pub fn for_job(
 }
 
 /// The lease of a singleton that runs unleased on its only instance outside cluster mode (the
-/// market simulator, the seconds settlement, funding rounds, tick retention): a NATS lease in
+/// market simulator, the seconds settlement, tick retention): a NATS lease in
 /// cluster mode, `None` otherwise.
 pub fn in_cluster(
     bus: Option<&Arc<Bus>>,

@@ -27,7 +27,6 @@ use crate::funds::conversion_api::ConversionApi;
 use crate::funds::deposits_api::DepositApi;
 use crate::funds::reports_api::ReportsApi;
 use crate::funds::withdrawals_api::WithdrawalApi;
-use crate::futures::engine as funding;
 use crate::http::headers::security_headers;
 use crate::http::middleware::{EnvelopePanicHandler, api_middleware};
 use crate::http::static_files::WebappFiles;
@@ -370,7 +369,7 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         config.futures.clone(),
         security_percent,
         fee_discounts.clone(),
-        lease::in_cluster(bus, funding::FUNDING_LEASE, funding::FUNDING_LEASE_MS),
+        bus.cloned(),
         shutdown_rx.clone(),
     )
     .await?;

@@ -6,6 +6,9 @@
 //! until the batch commits). A stale owner — one that lost the lease but still runs, paused or cut
 //! off — finds a higher token and its whole batch is rolled back: nothing of it is stored.
 //!
+//! Several engines under one token (the futures symbols, which have one owner) check it with
+//! [`still_holds_shared`] instead, a shared lock, so that they do not wait for each other.
+//!
 //! The token comes from the database rather than from the lease's revision so that a NATS server
 //! started afresh (its revisions start again at 1) never leaves a market without a possible
 //! owner; the lease only decides who may raise it.
@@ -107,4 +110,30 @@ pub async fn still_holds(txn: &WriterTransaction<'_>, fence: &Fence) -> Result<b
         .integers(Statement::from_sql_and_values(backend, sql, values))
         .await?;
     Ok(rows.len() == 1)
+}
+
+/// Whether `fence` is still its market's current token, read inside the transaction `txn` under a
+/// shared lock of the row (`FOR SHARE` on PostgreSQL) that lasts until the transaction ends: the
+/// transactions of several engines under one token (the futures symbols') hold it together
+/// instead of waiting for each other, a takeover's raise waits for all of them, and a transaction
+/// after the takeover reads the new token.
+pub async fn still_holds_shared(txn: &impl ConnectionTrait, fence: &Fence) -> Result<bool, DbErr> {
+    let backend = txn.get_database_backend();
+    let lock = if backend == DatabaseBackend::Postgres {
+        " FOR SHARE"
+    } else {
+        ""
+    };
+    let sql = placeholders(
+        backend,
+        &format!("SELECT token FROM market_owner WHERE market = ?{lock}"),
+    );
+    let values: Vec<Value> = vec![fence.market.as_str().into()];
+    let row = txn
+        .query_one_raw(Statement::from_sql_and_values(backend, sql, values))
+        .await?;
+    match row {
+        Some(row) => Ok(row.try_get_by_index::<i64>(0)? == fence.token),
+        None => Ok(false),
+    }
 }

@@ -2,24 +2,25 @@
 //! JetStream (on when `[cluster] nats_url` / `EXCHANGE_NATS_URL` is set). `bus.rs` is the
 //! connection (client, JetStream context, this instance's name); `lease.rs` the [`NatsLease`]
 //! (a JetStream key-value entry per job) that gives every singleton — the market simulator, the
-//! seconds settlement, futures funding rounds and each periodic job — exactly one owner at a time;
-//! `presence.rs` the [`Presence`] of each live instance (a key with a TTL), whose count spreads
-//! the spot pairs over the instances.
+//! seconds settlement, each periodic job, each spot pair and the futures engines — exactly one
+//! owner at a time; `presence.rs` the [`Presence`] of each live instance (a key with a TTL), whose
+//! count spreads the spot pairs over the instances.
 //!
 //! Markets: `fence.rs` keeps a stale owner of a market from writing (a `market_owner` token that
 //! every batch checks in its transaction), `wire.rs` is what instances send each other for a
-//! market's commands; the spot pairs' owners, their spreading and forwarding are
-//! `crate::spot::ownership` and `crate::spot::forward`. `fanout.rs` is the [`Fanout`] of the live
-//! channels (market — books as diffs, whole now and then and on request —, user, notice) and of
-//! the session revocation signal: local in one process, through NATS subjects `kestrel.live.…` in
-//! a cluster; `counters.rs` the [`NatsCounts`] the rate limits are shared in (failures, codes
-//! sent, support chat messages).
-//!
-//! What is not distributed yet (docs/operations.md, "Cluster mode"): the futures symbols'
-//! ownership with command forwarding and the cross-margin registry.
+//! market's commands and `forward.rs` the request to a market's owner, its answering and the retry
+//! rule they share; the spot pairs' owners, their spreading and forwarding are
+//! `crate::spot::ownership` and `crate::spot::forward`, the futures engines' (one owner for every
+//! symbol, because cross margin couples a user's symbols) `crate::futures::ownership` and
+//! `crate::futures::forward`. `fanout.rs` is the [`Fanout`] of the live channels (market — books
+//! as diffs, whole now and then and on request —, user, notice) and of the session revocation
+//! signal: local in one process, through NATS subjects `kestrel.live.…` in a cluster;
+//! `counters.rs` the [`NatsCounts`] the rate limits are shared in (failures, codes sent, support
+//! chat messages).
 
 pub mod bus;
 pub mod fence;
+pub mod forward;
 pub mod lease;
 pub mod wire;
 

@@ -71,7 +71,7 @@ impl WireRefusal {
 
 /// `text` as a `&'static str`, each distinct text kept once: refusals name their values and rule
 /// codes by static strings, and instances only send names their own code has.
-fn interned(text: &str) -> &'static str {
+pub(crate) fn interned(text: &str) -> &'static str {
     static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
     let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
     let names = names.get_or_insert_with(HashSet::new);

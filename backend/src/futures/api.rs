@@ -704,11 +704,13 @@ impl FuturesApi {
         symbol: Query<String>,
     ) -> LookupResponse<FundingInfo> {
         let symbol = service::symbol(&symbol.0);
-        let result = futures.rules(&symbol).and_then(|_| {
-            futures
+        let result = match futures.rules(&symbol) {
+            Ok(_) => futures
                 .funding_info(&symbol)
-                .ok_or_else(|| super::registry::unavailable(&symbol))
-        });
+                .await
+                .ok_or_else(|| super::registry::unavailable(&symbol)),
+            Err(refusal) => Err(refusal),
+        };
         LookupResponse::of(result)
     }
 

@@ -9,11 +9,15 @@
 //!   persists every change in the transaction of its journal entries and rebuilds from the database
 //!   at start; [`registry`] finds a symbol's engine; [`service`] the rules of the calls; [`api`] the
 //!   HTTP; [`views`] the shapes HTTP and the user channel share.
+//! - In cluster mode one instance runs every engine ([`ownership`]: one owner, because cross
+//!   margin couples a user's symbols) and the others send it their commands ([`forward`]).
 
 pub mod api;
 pub mod engine;
+pub mod forward;
 pub mod funding;
 pub mod index;
+pub mod ownership;
 pub mod position;
 pub mod registry;
 pub mod service;

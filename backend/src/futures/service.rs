@@ -415,6 +415,6 @@ pub async fn transferable_from_trading(
     let wallet =
         crate::funds::ledger::balance(db, super::settle::trading(user_id), super::settle::USDT)
             .await?;
-    let cross = exchange.shared().cross_totals(user_id, None);
+    let cross = exchange.cross_totals(user_id).await?;
     Ok((wallet - cross.initial + cross.unrealised.min(Decimal::ZERO)).max(Decimal::ZERO))
 }

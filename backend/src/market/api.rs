@@ -326,21 +326,20 @@ impl MarketApi {
         #[oai(validator(min_length = 1, max_length = 64))]
         symbol: Query<String>,
     ) -> LookupResponse<PriceInfo> {
-        LookupResponse::of(
-            service::quote(db, hub, &symbol.0)
-                .await
-                .map(price_info)
-                .map(|info| match futures.funding_info(&info.symbol) {
-                    Some(funding) => PriceInfo {
-                        mark_price: Some(funding.mark_price),
-                        index_price: Some(funding.index_price),
-                        funding_rate: Some(funding.funding_rate),
-                        next_funding_time: Some(funding.next_funding_time),
-                        ..info
-                    },
-                    None => info,
-                }),
-        )
+        let info = match service::quote(db, hub, &symbol.0).await.map(price_info) {
+            Ok(info) => info,
+            Err(refusal) => return LookupResponse::of(Err(refusal)),
+        };
+        LookupResponse::of(Ok(match futures.funding_info(&info.symbol).await {
+            Some(funding) => PriceInfo {
+                mark_price: Some(funding.mark_price),
+                index_price: Some(funding.index_price),
+                funding_rate: Some(funding.funding_rate),
+                next_funding_time: Some(funding.next_funding_time),
+                ..info
+            },
+            None => info,
+        }))
     }
 
     /// The price info of a pair, as the conversion (swap) screen asks for it.

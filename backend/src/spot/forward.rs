@@ -12,8 +12,6 @@
 //! it carries an idempotency key, whose record then answers the retry with the first answer
 //! instead of placing again. Futures symbols follow the same shape (`kestrel.cmd.futures.<symbol>`).
 
-use std::time::Duration;
-
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -21,13 +19,11 @@ use tokio::sync::oneshot;
 use super::engine::{Answer, Command, OrderSpec, Submit};
 use super::views::{OrderSide, SpotOrder, TimeInForce};
 use crate::cluster::Bus;
+use crate::cluster::forward::Sent;
 use crate::cluster::wire::WireRefusal;
 use crate::funds::ledger::Idempotency;
 use crate::market::book::{BookSnapshot, Level};
 use crate::refusal::Refusal;
-
-/// How long a forwarded command waits for the owner's answer.
-pub const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 
 /// The subject of `symbol`'s commands.
 pub fn command_subject(symbol: &str) -> String {
@@ -210,44 +206,9 @@ impl Reply {
     }
 }
 
-/// What became of a forwarded command.
-pub enum Sent {
-    /// The owner answered (or refused as not the owner: [`Reply::NotOwner`]).
-    Replied(Reply),
-    /// No instance subscribes to the pair's subject: nothing was done.
-    NoOwner,
-    /// No answer in time, or the connection failed: it may or may not have been done.
-    Unknown,
-}
-
 /// Sends `command` to the owner of `symbol` and waits for its reply.
-pub async fn send(bus: &Bus, symbol: &str, command: &WireCommand) -> Sent {
-    let Ok(payload) = serde_json::to_vec(command) else {
-        return Sent::Unknown;
-    };
-    let request = async_nats::Request::new()
-        .payload(payload.into())
-        .timeout(Some(ANSWER_WITHIN));
-    match bus
-        .client()
-        .send_request(command_subject(symbol), request)
-        .await
-    {
-        Ok(message) => match serde_json::from_slice::<Reply>(&message.payload) {
-            Ok(reply) => Sent::Replied(reply),
-            Err(error) => {
-                tracing::error!(%error, symbol, "an unreadable reply to a forwarded spot command");
-                Sent::Unknown
-            }
-        },
-        Err(error) if error.kind() == async_nats::client::RequestErrorKind::NoResponders => {
-            Sent::NoOwner
-        }
-        Err(error) => {
-            tracing::warn!(%error, symbol, "a forwarded spot command got no reply");
-            Sent::Unknown
-        }
-    }
+pub async fn send(bus: &Bus, symbol: &str, command: &WireCommand) -> Sent<Reply> {
+    crate::cluster::forward::send(bus, &command_subject(symbol), command).await
 }
 
 /// The simulator's move of a pair, as it crosses the wire to the pair's owner.

@@ -36,6 +36,7 @@ use tokio::task::JoinHandle;
 use super::engine::Command;
 use super::forward::{self, Reply, WireCommand, WireQuote};
 use super::registry::{SpotRegistry, busy};
+use crate::cluster::forward::serve;
 use crate::cluster::{Bus, Fence, NatsLease, Presence, fence};
 use crate::lease::Lease;
 
@@ -247,12 +248,18 @@ async fn take(registry: &Arc<SpotRegistry>, bus: &Bus, symbol: &str) -> Result<O
     };
     tracing::info!(%symbol, token = fence.token(), "this instance owns the spot pair");
     let tasks = vec![
-        tokio::spawn(serve(
-            bus.client().clone(),
-            commands,
-            sender.clone(),
-            fence.clone(),
-        )),
+        tokio::spawn(serve(bus.client().clone(), commands, {
+            let (sender, fence) = (sender.clone(), fence.clone());
+            move |command: Result<WireCommand, serde_json::Error>| {
+                let (sender, fence) = (sender.clone(), fence.clone());
+                async move {
+                    match command {
+                        Err(error) => Reply::of(Err(crate::refusal::Refusal::internal(error))),
+                        Ok(command) => answer(&sender, &fence, command).await,
+                    }
+                }
+            }
+        })),
         tokio::spawn(forward_quotes(quotes, sender)),
     ];
     Ok(Owned { fence, tasks })
@@ -264,35 +271,6 @@ fn give_up(registry: &SpotRegistry, symbol: &str, owned: Owned) {
     registry.uninstall(symbol);
     for task in owned.tasks {
         task.abort();
-    }
-}
-
-/// Answers the forwarded commands of the pair while this instance owns it.
-async fn serve(
-    client: async_nats::Client,
-    mut requests: async_nats::Subscriber,
-    sender: mpsc::Sender<Command>,
-    fence: Arc<Fence>,
-) {
-    while let Some(message) = requests.next().await {
-        let Some(reply_to) = message.reply.clone() else {
-            continue;
-        };
-        let (client, sender, fence) = (client.clone(), sender.clone(), fence.clone());
-        tokio::spawn(async move {
-            let reply = match serde_json::from_slice::<WireCommand>(&message.payload) {
-                Err(error) => Reply::of(Err(crate::refusal::Refusal::internal(error))),
-                Ok(command) => answer(&sender, &fence, command).await,
-            };
-            match serde_json::to_vec(&reply) {
-                Ok(payload) => {
-                    if let Err(error) = client.publish(reply_to, payload.into()).await {
-                        tracing::warn!(%error, "replying to a forwarded spot command failed");
-                    }
-                }
-                Err(error) => tracing::error!(%error, "a reply that cannot be written"),
-            }
-        });
     }
 }
 

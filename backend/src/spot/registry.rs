@@ -7,21 +7,21 @@
 //! In cluster mode (a bus given) an instance runs the engine only of the pairs it owns
 //! (`ownership.rs`); it knows every pair's rules, and an order or cancellation for a pair it does
 //! not own goes to the owner (`forward.rs`), retried against a new owner while a pair changes hands,
-//! for at most [`FORWARD_WITHIN`].
+//! for at most [`FORWARD_WITHIN`](crate::cluster::forward::FORWARD_WITHIN).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
 
 use rust_decimal::Decimal;
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use super::engine::{Answer, Command, EngineContext, SpotEngine, Submit};
-use super::forward::{self, Done, Sent, WireCommand, WireQuote};
+use super::forward::{self, Done, WireCommand, WireQuote};
 use super::rules::PairRules;
 use super::views::SpotOrder;
+use crate::cluster::forward::{Sent, until_served};
 use crate::cluster::{Bus, Fence};
 use crate::config::TradingConfig;
 use crate::db::Writer;
@@ -39,11 +39,6 @@ use crate::market::simulator::QuoteSink;
 const QUEUE: usize = 8192;
 /// Messages of the users' channels kept for slow readers.
 const USER_EVENTS: usize = 4096;
-/// How long an order or cancellation keeps looking for its pair's owner while the pair changes
-/// hands (cluster mode): longer than a dead owner's lease and a look of the next one.
-pub const FORWARD_WITHIN: Duration = Duration::from_secs(10);
-/// The pause between two tries to reach a pair's owner.
-const RETRY_EVERY: Duration = Duration::from_millis(50);
 
 struct Handle {
     rules: Arc<PairRules>,
@@ -288,45 +283,39 @@ impl SpotRegistry {
 
     /// `command` done by `symbol`'s owner (cluster mode): this instance's engine when it owns the
     /// pair, else the owner's through the bus; retried while the pair changes hands (nothing of a
-    /// refused try was stored), for at most [`FORWARD_WITHIN`].
+    /// refused try was stored), for at most [`FORWARD_WITHIN`](crate::cluster::forward::FORWARD_WITHIN).
     async fn in_cluster(
         &self,
         bus: &Bus,
         symbol: &str,
         command: WireCommand,
     ) -> Result<Done, Refusal> {
-        let deadline = Instant::now() + FORWARD_WITHIN;
-        loop {
-            if let Some((sender, fence)) = self.local(symbol) {
-                let (local, pending) = command.clone().into_command();
-                match sender.try_send(local) {
-                    Ok(()) => {
-                        let answer = pending.answer().await;
-                        if answer.is_ok() || !fence.is_some_and(|fence| fence.is_lost()) {
-                            return answer;
+        let command = &command;
+        until_served(
+            || async move {
+                if let Some((sender, fence)) = self.local(symbol) {
+                    let (local, pending) = command.clone().into_command();
+                    return match sender.try_send(local) {
+                        Ok(()) => {
+                            let answer = pending.answer().await;
+                            let lost = fence.is_some_and(|fence| fence.is_lost());
+                            (answer.is_ok() || !lost).then_some(answer)
                         }
-                    }
-                    Err(mpsc::error::TrySendError::Full(_)) => return Err(busy()),
-                    // The engine ended: this instance just lost the pair.
-                    Err(mpsc::error::TrySendError::Closed(_)) => {}
+                        Err(mpsc::error::TrySendError::Full(_)) => Some(Err(busy())),
+                        // The engine ended: this instance just lost the pair.
+                        Err(mpsc::error::TrySendError::Closed(_)) => None,
+                    };
                 }
-            } else {
-                match forward::send(bus, symbol, &command).await {
-                    Sent::Replied(reply) => {
-                        if let Some(done) = reply.into_done() {
-                            return done;
-                        }
-                    }
-                    Sent::NoOwner => {}
-                    Sent::Unknown if command.retry_safe() => {}
-                    Sent::Unknown => return Err(busy()),
+                match forward::send(bus, symbol, command).await {
+                    Sent::Replied(reply) => reply.into_done(),
+                    Sent::NoOwner => None,
+                    Sent::Unknown if command.retry_safe() => None,
+                    Sent::Unknown => Some(Err(busy())),
                 }
-            }
-            if Instant::now() >= deadline {
-                return Err(busy());
-            }
-            tokio::time::sleep(RETRY_EVERY).await;
-        }
+            },
+            busy,
+        )
+        .await
     }
 
     /// The rules of a spot pair.

@@ -112,6 +112,18 @@ pub async fn credit_on(
     coin: &str,
     amount: rust_decimal::Decimal,
 ) {
+    let account = backend::funds::ledger::AccountRef::funding(user_id);
+    credit_account_on(db, user_id, account, coin, amount).await;
+}
+
+/// [`credit_on`] into `account` of the user (a deposit and a transfer there).
+pub async fn credit_account_on(
+    db: &sea_orm::DatabaseConnection,
+    user_id: i64,
+    account: backend::funds::ledger::AccountRef,
+    coin: &str,
+    amount: rust_decimal::Decimal,
+) {
     use backend::funds::ledger::{self, AccountRef, House, NewEntry, Posting};
     let entry = NewEntry {
         kind: "deposit".into(),
@@ -121,7 +133,7 @@ pub async fn credit_on(
         memo: String::new(),
         postings: Posting::transfer(
             AccountRef::House(House::DepositsInTransit),
-            AccountRef::funding(user_id),
+            account,
             coin,
             amount,
         )

@@ -3,6 +3,7 @@
 //! the targets a mark tick fires, and the refusal of a bad field.
 
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 use wasm_core::margin::{MarginDirection, MarginMode, Side};
 
@@ -20,7 +21,7 @@ pub const DEFAULT_LEVERAGE: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
 pub type Reply<T> = oneshot::Sender<Result<T, Refusal>>;
 
 /// A change asked with an idempotency key: done now, or the first answer of the same request.
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub enum Answer<T> {
     /// Done now.
     Done(T),
@@ -29,7 +30,7 @@ pub enum Answer<T> {
 }
 
 /// A new order, checked for shape by the service.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OrderSpec {
     /// Buy or sell.
     pub side: OrderSide,
@@ -50,7 +51,7 @@ pub struct OrderSpec {
 }
 
 /// A stop order to place.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StopSpec {
     /// The side of the position it closes (the open position's when none).
     pub position_side: Option<Side>,

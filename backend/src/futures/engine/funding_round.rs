@@ -6,10 +6,11 @@
 //! is settled at start (see [`Engine::load`]), a position that already has its row for a time (a
 //! crash in the middle of a round) is not paid again.
 //!
-//! In cluster mode every instance runs the engines, but only the holder of the funding lease
-//! ([`FUNDING_LEASE`], taken at each funding time) pays a round; the others wait for its
-//! `futures_funding_round` row, looking every second, and take the lease over (paying what is
-//! left) if the holder dies before writing it.
+//! In cluster mode the engines run on their owner alone (`crate::futures::ownership`), so rounds are
+//! paid there and nowhere else, every payment and the round's row in a transaction fenced like
+//! every other change of the engines: a stale owner pays nothing and marks nothing settled. A new
+//! owner's engines rebuild from the database and settle, as at a restart, the times the old owner
+//! left unsettled, skipping the positions it already paid.
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,7 +24,7 @@ use wasm_core::margin::MarginMode;
 use super::Engine;
 use super::command::Answer;
 use super::state::Effect;
-use super::store::{text, transact, write_position};
+use super::store::{begin, text, transact, write_position};
 use crate::clock::now_ms;
 use crate::entity::{futures_funding, futures_funding_round};
 use crate::funds::ledger::{self, Idempotency, LedgerError};
@@ -32,53 +33,7 @@ use crate::futures::position::Position;
 use crate::futures::settle::{self, USDT};
 use crate::futures::views::{FundingInfo, side_str};
 
-/// The funding rounds' lease in cluster mode (one holder pays every symbol's rounds).
-pub const FUNDING_LEASE: &str = "futures_funding";
-/// How long that lease lasts from its renewal at a funding time.
-pub const FUNDING_LEASE_MS: i64 = 10_000;
-
 impl Engine {
-    /// Whether this instance pays funding rounds: always outside cluster mode, while it holds
-    /// [`FUNDING_LEASE`] in it.
-    async fn holds_funding_lease(&self) -> bool {
-        match &self.shared.funding_lease {
-            None => true,
-            Some(lease) => match lease.acquire().await {
-                Ok(held) => held,
-                Err(error) => {
-                    tracing::warn!(%error, "funding lease");
-                    false
-                }
-            },
-        }
-    }
-
-    /// Another instance pays the round of `funding_time`: once its row is written, moves on as if
-    /// this engine had paid it; until then looks again in a second.
-    async fn follow_round(&mut self, funding_time: i64, interval: i64) {
-        let round = futures_funding_round::Entity::find()
-            .filter(futures_funding_round::Column::Symbol.eq(&self.rules.symbol))
-            .filter(futures_funding_round::Column::FundingTime.eq(funding_time))
-            .one(&self.shared.db)
-            .await;
-        match round {
-            Ok(Some(round)) => {
-                self.funding_retry_at = None;
-                self.next_funding = next_funding_time(funding_time, interval);
-                self.last_rate = round.rate.parse().ok();
-                if !round.caught_up {
-                    self.premiums = PremiumSampler::default();
-                }
-                self.publish_funding();
-            }
-            Ok(None) => self.funding_retry_at = Some(now_ms() + 1000),
-            Err(error) => {
-                tracing::warn!(symbol = %self.rules.symbol, %error, "reading a funding round");
-                self.funding_retry_at = Some(now_ms() + 1000);
-            }
-        }
-    }
-
     /// The rate a funding would have now: the premium sampled since the last one (or the standing
     /// mark's) plus the interest, capped.
     fn funding_rate_now(&self) -> Decimal {
@@ -125,10 +80,6 @@ impl Engine {
     pub(super) async fn fund(&mut self) {
         let funding_time = self.next_funding;
         let interval = self.shared.config.funding_interval_secs as i64 * 1000;
-        if !self.holds_funding_lease().await {
-            self.follow_round(funding_time, interval).await;
-            return;
-        }
         let Some(mark) = self.standing_mark() else {
             self.funding_retry_at = Some(now_ms() + 1000);
             self.publish_funding();
@@ -182,7 +133,7 @@ impl Engine {
             let shared = self.shared.clone();
             let none: Option<&Idempotency> = None;
             let outcome = transact!(
-                shared.db,
+                shared,
                 none,
                 |_: &(Position, Decimal)| String::new(),
                 |txn| {
@@ -270,18 +221,25 @@ impl Engine {
             caught_up: Set(caught_up),
             settled_at: Set(now_ms()),
         };
-        if let Err(error) = futures_funding_round::Entity::insert(round)
-            .on_conflict(
-                OnConflict::columns([
-                    futures_funding_round::Column::Symbol,
-                    futures_funding_round::Column::FundingTime,
-                ])
-                .do_nothing()
-                .to_owned(),
-            )
-            .exec_without_returning(&self.shared.db)
-            .await
-        {
+        // Fenced as the payments are: a stale owner never marks a round settled.
+        let recorded = async {
+            let txn = begin(&self.shared).await?;
+            futures_funding_round::Entity::insert(round)
+                .on_conflict(
+                    OnConflict::columns([
+                        futures_funding_round::Column::Symbol,
+                        futures_funding_round::Column::FundingTime,
+                    ])
+                    .do_nothing()
+                    .to_owned(),
+                )
+                .exec_without_returning(&txn)
+                .await?;
+            txn.commit().await?;
+            Ok::<_, LedgerError>(())
+        }
+        .await;
+        if let Err(error) = recorded {
             // The payments stand; without the round a restart looks for the time again and
             // finds every position's row.
             tracing::error!(%symbol, ?error, "the funding round could not be recorded");

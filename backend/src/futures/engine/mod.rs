@@ -5,7 +5,9 @@
 //! - Every command and every triggered event runs in one database transaction that writes its
 //!   rows and posts its journal entries together (and claims the caller's idempotency key); the
 //!   in-memory state changes only after the commit, so a refused or failed change leaves nothing
-//!   behind. A race lost to another writer of the same account (a transfer) is retried.
+//!   behind. A race lost to another writer of the same account (a transfer) is retried. In
+//!   cluster mode each transaction first checks that this instance still owns the engines (the
+//!   `futures` fencing token): a stale owner's change is refused before it writes.
 //! - At start the engine rebuilds itself from the database: open positions, resting orders,
 //!   waiting stop orders and settings, and their index ([`Engine::load`]); then [`Engine::run`]
 //!   serves commands, mark ticks, cross refreshes and funding times, one at a time.
@@ -58,7 +60,6 @@ mod tests;
 mod triggers;
 
 pub use command::{Answer, Command, DEFAULT_LEVERAGE, OrderSpec, Reply, StopSpec, Target};
-pub use funding_round::{FUNDING_LEASE, FUNDING_LEASE_MS};
 pub use store::position_of;
 
 /// The engine of one symbol.

@@ -116,7 +116,7 @@ impl Engine {
         let now = now_ms();
         let shared = self.shared.clone();
         let outcome = transact!(
-            shared.db,
+            shared,
             idempotency,
             |order: &(futures_order::Model, Effect, Decimal)| serde_json::to_string(
                 &FuturesOrder::from(&order.0)
@@ -295,7 +295,7 @@ impl Engine {
         let shared = self.shared.clone();
         let none: Option<&Idempotency> = None;
         let outcome = transact!(
-            shared.db,
+            shared,
             none,
             |_: &(futures_order::Model, Decimal)| String::new(),
             |txn| cancel_in(&txn, &order, "user", now_ms()).await

@@ -12,7 +12,7 @@ use wasm_core::validate::Violation;
 use super::Engine;
 use super::command::{Answer, bad};
 use super::state::{Effect, Setting};
-use super::store::{refused, text, transact, write_position};
+use super::store::{begin, ledger_api_error, refused, text, transact, write_position};
 use crate::clock::now_ms;
 use crate::entity::futures_setting;
 use crate::funds::ledger::{self, Idempotency, LedgerError};
@@ -42,7 +42,7 @@ impl Engine {
         let now = now_ms();
         let shared = self.shared.clone();
         let outcome = transact!(
-            shared.db,
+            shared,
             idempotency,
             |done: &(Position, Decimal, FuturesPosition)| serde_json::to_string(&done.2)
                 .unwrap_or_default(),
@@ -158,10 +158,11 @@ impl Engine {
         }
         let symbol = self.rules.symbol.clone();
         let now = now_ms();
+        let txn = begin(&self.shared).await.map_err(ledger_api_error)?;
         let existing = futures_setting::Entity::find()
             .filter(futures_setting::Column::UserId.eq(user_id))
             .filter(futures_setting::Column::Symbol.eq(&symbol))
-            .one(&self.shared.db)
+            .one(&txn)
             .await?;
         let mut row = futures_setting::ActiveModel {
             id: NotSet,
@@ -174,12 +175,13 @@ impl Engine {
         match existing {
             Some(found) => {
                 row.id = Set(found.id);
-                row.update(&self.shared.db).await?;
+                row.update(&txn).await?;
             }
             None => {
-                row.insert(&self.shared.db).await?;
+                row.insert(&txn).await?;
             }
         }
+        txn.commit().await?;
         self.settings.insert(user_id, next);
         Ok(self.setting_view(user_id))
     }

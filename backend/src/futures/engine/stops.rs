@@ -53,7 +53,7 @@ impl Engine {
         let none: Option<&Idempotency> = None;
         let shared = self.shared.clone();
         transact!(
-            shared.db,
+            shared,
             none,
             |_: &futures_position::Model| String::new(),
             |txn| {
@@ -110,7 +110,7 @@ impl Engine {
         let symbol = self.rules.symbol.clone();
         let shared = self.shared.clone();
         let outcome = transact!(
-            shared.db,
+            shared,
             idempotency,
             |row: &futures_stop::Model| serde_json::to_string(&FuturesStopOrder::from(row))
                 .unwrap_or_default(),
@@ -168,7 +168,7 @@ impl Engine {
         let shared = self.shared.clone();
         let none: Option<&Idempotency> = None;
         let outcome = transact!(
-            shared.db,
+            shared,
             none,
             |_: &futures_stop::Model| String::new(),
             |txn| {

@@ -1,17 +1,21 @@
 //! The engine's persistence: the `transact!` retry every change runs in (one transaction that
 //! claims the caller's idempotency key, writes the rows and posts the journal entries, retried when
-//! it loses a race to another writer of the same account), the rows a change writes (positions,
+//! it loses a race to another writer of the same account; in cluster mode it first checks the
+//! owner's fencing token, [`begin`]), the rows a change writes (positions,
 //! the market orders of triggers and liquidations, a resting order's cancellation with its hold
 //! released) and the conversions between rows and the engine's models.
 
 use rust_decimal::Decimal;
-use sea_orm::{ActiveModelTrait, ActiveValue::Set, DatabaseTransaction, DbErr, NotSet};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, DatabaseTransaction, DbErr, NotSet, TransactionTrait,
+};
 use wasm_core::margin::{MarginMode, Side};
 
 use super::state::OpenOrder;
 use crate::entity::{futures_order, futures_position};
 use crate::funds::ledger::{self, LedgerError, NewEntry};
 use crate::futures::position::Position;
+use crate::futures::registry::Shared;
 use crate::futures::settle::{self, Legs, USDT};
 use crate::futures::views::{OrderSide, mode_str, side_str};
 use crate::refusal::Refusal;
@@ -20,10 +24,10 @@ use crate::refusal::Refusal;
 pub(super) const ATTEMPTS: u32 = 20;
 
 /// Runs `$body` (an expression over the transaction `$txn` giving `Result<T, LedgerError>`) in a
-/// transaction that claims `$idem` first; the answer stored for a replay is `$respond(&T)`. Lost
+/// transaction of `$shared`'s database ([`begin`]: fenced in cluster mode) that claims `$idem` first; the answer stored for a replay is `$respond(&T)`. Lost
 /// races are retried. Gives `Result<Answer<T>, LedgerError>`.
 macro_rules! transact {
-    ($db:expr, $idem:expr, $respond:expr, |$txn:ident| $body:expr) => {{
+    ($shared:expr, $idem:expr, $respond:expr, |$txn:ident| $body:expr) => {{
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -31,7 +35,7 @@ macro_rules! transact {
                 $crate::futures::engine::Answer<_>,
                 $crate::funds::ledger::LedgerError,
             > = async {
-                let $txn = ::sea_orm::TransactionTrait::begin(&$db).await?;
+                let $txn = $crate::futures::engine::store::begin(&$shared).await?;
                 if let Some(idem) = $idem {
                     if let Some(first) = $crate::funds::ledger::claim_key(&$txn, idem).await? {
                         return Ok($crate::futures::engine::Answer::Replayed(first));
@@ -59,6 +63,25 @@ macro_rules! transact {
     }};
 }
 pub(super) use transact;
+
+/// Begins a change's transaction. In cluster mode it first checks that the engines' owner still
+/// holds the futures fence ([`crate::cluster::fence::still_holds_shared`]): a stale owner's change
+/// is refused as "busy" before it writes anything, and its fence marked lost (the caller then
+/// tries the new owner).
+pub(super) async fn begin(shared: &Shared) -> Result<DatabaseTransaction, LedgerError> {
+    let txn = shared.db.begin().await?;
+    if let Some(fence) = &shared.fence
+        && !crate::cluster::fence::still_holds_shared(&txn, fence).await?
+    {
+        fence.lose();
+        tracing::warn!(
+            token = fence.token(),
+            "a stale owner of the futures engines was fenced off"
+        );
+        return Err(LedgerError::Refused(crate::futures::registry::busy()));
+    }
+    Ok(txn)
+}
 
 pub(super) fn retryable(error: &DbErr) -> bool {
     let text = error.to_string().to_ascii_lowercase();

@@ -54,6 +54,8 @@ struct Bench {
     _dir: TempDir,
     db: DatabaseConnection,
     prices: Arc<Prices>,
+    registry: Arc<FuturesRegistry>,
+    rules: Arc<SymbolRules>,
     engine: Engine,
     ts: i64,
 }
@@ -92,16 +94,25 @@ impl Bench {
             maker_fee: futures.maker_fee_rate,
             taker_fee: futures.taker_fee_rate,
         });
-        let engine = Engine::load(rules, registry.shared().clone())
+        let engine = Engine::load(rules.clone(), registry.shared().expect("engines run here"))
             .await
             .unwrap();
         Self {
             _dir: dir,
             db,
             prices,
+            registry,
+            rules,
             engine,
             ts: 1,
         }
+    }
+
+    /// Another engine of the symbol, rebuilt from the database, writing under `fence` (an owner
+    /// of the engines in cluster mode).
+    async fn engine_under(&self, fence: Arc<crate::cluster::Fence>) -> Engine {
+        let shared = self.registry.shared_under(Some(fence));
+        Engine::load(self.rules.clone(), shared).await.unwrap()
     }
 
     /// Publishes `mark` (the index too) with a ladder around it — asks `mark` (0.5), `mark + 10`
@@ -659,5 +670,85 @@ async fn clearing_the_take_profit_and_stop_loss_needs_no_mark_setting_one_does()
     for target in [Target::TakeProfit(ALICE), Target::StopLoss(ALICE)] {
         assert!(bench.engine.triggers.get(target).is_none(), "{target:?}");
     }
+    bench.assert_audit_clean().await;
+}
+
+#[tokio::test]
+async fn a_stale_owners_changes_and_funding_are_refused_before_they_write() {
+    use crate::cluster::fence;
+    let mut bench = Bench::new().await;
+    bench.fund(ALICE, dec!(20000)).await;
+    bench.tick(dec!(50000)).await;
+    // Instance a owns the engines and opens a position.
+    let first = Arc::new(fence::take(&bench.db, "futures", "a").await.unwrap());
+    bench.engine = bench.engine_under(first.clone()).await;
+    let long = market(OrderSide::Buy, dec!(0.1), dec!(5), MarginMode::Isolated);
+    bench.submit(ALICE, long.clone()).await;
+
+    // Instance b takes the engines over (a still runs, as if paused) and rebuilds them.
+    let second = Arc::new(fence::take(&bench.db, "futures", "b").await.unwrap());
+    assert!(second.token() > first.token());
+    let mut owner = bench.engine_under(second.clone()).await;
+    assert_eq!(owner.positions.len(), 1);
+    let before = bench.snapshot().await;
+
+    // a's order and leverage change are refused as "busy": nothing of them is stored.
+    let refusal = bench
+        .engine
+        .submit(ALICE, long.clone(), None)
+        .await
+        .expect_err("the stale owner's order is refused");
+    assert_eq!(refusal.msg, crate::i18n::Msg::TradingBusy);
+    assert!(first.is_lost() && !second.is_lost());
+    bench
+        .engine
+        .set_leverage(ALICE, Some(dec!(3)), None)
+        .await
+        .expect_err("the stale owner's setting is refused");
+    assert_eq!(bench.snapshot().await, before, "the stale owner wrote");
+    let settings = crate::entity::futures_setting::Entity::find()
+        .count(&bench.db)
+        .await
+        .unwrap();
+    assert_eq!(settings, 0, "the stale owner stored a setting");
+    // Nor does it pay a funding time or mark it settled.
+    let funding_time = crate::clock::now_ms();
+    bench.engine.next_funding = funding_time;
+    bench.engine.fund().await;
+    assert_eq!(
+        bench.snapshot().await,
+        before,
+        "the stale owner paid funding"
+    );
+    let rounds = || {
+        crate::entity::futures_funding_round::Entity::find()
+            .filter(crate::entity::futures_funding_round::Column::FundingTime.eq(funding_time))
+            .count(&bench.db)
+    };
+    assert_eq!(
+        rounds().await.unwrap(),
+        0,
+        "the stale owner settled a round"
+    );
+
+    // The new owner writes.
+    let Ok(Answer::Done(order)) = owner.submit(ALICE, long, None).await else {
+        panic!("the new owner's order is placed");
+    };
+    assert_eq!(order.status, "dealTotol");
+    owner
+        .set_leverage(ALICE, Some(dec!(3)), None)
+        .await
+        .unwrap();
+    // The new owner pays the funding time, once.
+    owner.next_funding = funding_time;
+    owner.fund().await;
+    assert_eq!(rounds().await.unwrap(), 1);
+    let paid = futures_funding::Entity::find()
+        .filter(futures_funding::Column::FundingTime.eq(funding_time))
+        .count(&bench.db)
+        .await
+        .unwrap();
+    assert_eq!(paid, 1, "ALICE's position pays once");
     bench.assert_audit_clean().await;
 }

@@ -105,7 +105,7 @@ impl Engine {
         let none: Option<&Idempotency> = None;
         if quantity.is_zero() {
             let outcome = transact!(
-                shared.db,
+                shared,
                 none,
                 |_: &(futures_order::Model, Decimal)| String::new(),
                 |txn| cancel_in(&txn, &order, "reduce_only", now).await
@@ -137,7 +137,7 @@ impl Engine {
             released_hold: order.hold,
         };
         let outcome = transact!(
-            shared.db,
+            shared,
             none,
             |_: &(futures_order::Model, Effect, Decimal)| String::new(),
             |txn| {
@@ -170,7 +170,7 @@ impl Engine {
             // the hold and the wallet: the order is cancelled, its hold released.
             Err(LedgerError::InsufficientBalance { .. }) => {
                 let outcome = transact!(
-                    shared.db,
+                    shared,
                     none,
                     |_: &(futures_order::Model, Decimal)| String::new(),
                     |txn| cancel_in(&txn, &order, "insufficient_margin", now).await
@@ -211,7 +211,7 @@ impl Engine {
             // Nothing to close any more: a stop order ends cancelled.
             if let Some(stop) = stop {
                 let outcome = transact!(
-                    shared.db,
+                    shared,
                     none,
                     |_: &futures_stop::Model| String::new(),
                     |txn| {
@@ -256,54 +256,48 @@ impl Engine {
             released_hold: Decimal::ZERO,
         };
         let symbol = self.rules.symbol.clone();
-        let outcome = transact!(
-            shared.db,
-            none,
-            |_: &(Effect, Decimal)| String::new(),
-            |txn| {
-                let mut row =
-                    system_order(&txn, &symbol, user_id, side, quantity, &open, source, now)
-                        .await?;
-                let mut effect = Effect::default();
-                let (wallet, change) = self
-                    .fill_in(&txn, &mut row, &position, &fill, &mut effect, now)
-                    .await?;
-                let mut change = change;
-                // A take profit or stop loss closes the whole position; a partial stop order
-                // leaves the position's own triggers in place.
-                if let Some(next) = change.as_mut()
-                    && source != "stop"
-                {
-                    next.take_profit = None;
-                    next.stop_loss = None;
-                    write_position(
-                        &txn,
-                        &symbol,
-                        next,
-                        "open",
-                        Decimal::ZERO,
-                        Decimal::ZERO,
-                        now,
-                    )
-                    .await?;
-                }
-                if let Some(stop) = &stop {
-                    let mut done = stop.clone();
-                    done.status = "triggered".into();
-                    done.order_id = Some(row.id);
-                    done.updated_at = now;
-                    effect.stops.push(
-                        futures_stop::ActiveModel::from(done)
-                            .reset_all()
-                            .update(&txn)
-                            .await?,
-                    );
-                }
-                effect.positions.push((user_id, change));
-                effect.orders.push(row);
-                Ok::<_, LedgerError>((effect, wallet))
+        let outcome = transact!(shared, none, |_: &(Effect, Decimal)| String::new(), |txn| {
+            let mut row =
+                system_order(&txn, &symbol, user_id, side, quantity, &open, source, now).await?;
+            let mut effect = Effect::default();
+            let (wallet, change) = self
+                .fill_in(&txn, &mut row, &position, &fill, &mut effect, now)
+                .await?;
+            let mut change = change;
+            // A take profit or stop loss closes the whole position; a partial stop order
+            // leaves the position's own triggers in place.
+            if let Some(next) = change.as_mut()
+                && source != "stop"
+            {
+                next.take_profit = None;
+                next.stop_loss = None;
+                write_position(
+                    &txn,
+                    &symbol,
+                    next,
+                    "open",
+                    Decimal::ZERO,
+                    Decimal::ZERO,
+                    now,
+                )
+                .await?;
             }
-        )
+            if let Some(stop) = &stop {
+                let mut done = stop.clone();
+                done.status = "triggered".into();
+                done.order_id = Some(row.id);
+                done.updated_at = now;
+                effect.stops.push(
+                    futures_stop::ActiveModel::from(done)
+                        .reset_all()
+                        .update(&txn)
+                        .await?,
+                );
+            }
+            effect.positions.push((user_id, change));
+            effect.orders.push(row);
+            Ok::<_, LedgerError>((effect, wallet))
+        })
         .map_err(ledger_api_error)?;
         if let Answer::Done((effect, wallet)) = outcome {
             self.apply(effect, &HashMap::from([(user_id, wallet)]));
@@ -337,7 +331,7 @@ impl Engine {
         let shared = self.shared.clone();
         let none: Option<&Idempotency> = None;
         let outcome = transact!(
-            shared.db,
+            shared,
             none,
             |_: &Option<(Effect, Decimal)>| String::new(),
             |txn| {

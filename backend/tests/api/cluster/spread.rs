@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use backend::cluster::Bus;
 
-use super::{Nats, Processes, shared_database};
+use super::processes::Processes;
+use super::{Nats, shared_database};
 
 /// Which instance (`a`, `b`, `c`) holds each spot pair's lease, by pair.
 async fn spot_holders(bus: &Bus) -> std::collections::BTreeMap<String, String> {
@@ -79,11 +80,8 @@ async fn instances_started_one_after_another_spread_the_spot_pairs_while_trading
     let db = sea_orm::Database::connect(database.0.clone())
         .await
         .expect("PostgreSQL answers");
-    let mut cluster = Processes {
-        children: Vec::new(),
-        apps: Vec::new(),
-    };
-    cluster.launch(&nats, &database.0, "a").await;
+    let mut cluster = Processes::none();
+    cluster.launch(&nats, &database.0, "a", false).await;
     let buys = resting_buys(&db).await;
     let pairs = buys.len();
     assert!(pairs >= 6, "{pairs} pairs listed");
@@ -144,8 +142,8 @@ async fn instances_started_one_after_another_spread_the_spot_pairs_while_trading
             answers
         }
     });
-    cluster.launch(&nats, &database.0, "b").await;
-    cluster.launch(&nats, &database.0, "c").await;
+    cluster.launch(&nats, &database.0, "b", false).await;
+    cluster.launch(&nats, &database.0, "c", false).await;
     let joined = Instant::now();
     let most = pairs.div_ceil(3);
     loop {
