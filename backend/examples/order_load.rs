@@ -427,25 +427,27 @@ async fn start_servers(
     database_url: Option<String>,
     rebates: Option<u64>,
 ) -> Result<Vec<Server>, String> {
-    let mut servers = Vec::new();
+    let mut servers: Vec<Server> = Vec::new();
+    // One after another, as a deployment rolls out: the first applies the migrations.
     for index in 0..args.instances {
         let cluster = args
             .nats_url
             .as_ref()
             .map(|nats| (nats.clone(), format!("i{index}")));
-        let spawned = Server::spawn(bin, database_url.clone(), args.tick_ms, rebates, cluster);
-        match spawned {
+        let started = match Server::spawn(bin, database_url.clone(), args.tick_ms, rebates, cluster)
+        {
+            Ok(mut server) => match server.wait_ready(Duration::from_secs(120)).await {
+                Ok(()) => Ok(server),
+                Err(error) => Err(format!("{error}\n{}", server.log_tail(20))),
+            },
+            Err(error) => Err(error),
+        };
+        match started {
             Ok(server) => servers.push(server),
             Err(error) => {
                 servers.iter_mut().for_each(Server::stop);
                 return Err(error);
             }
-        }
-    }
-    for index in 0..servers.len() {
-        if let Err(error) = servers[index].wait_ready(Duration::from_secs(120)).await {
-            servers.iter_mut().for_each(Server::stop);
-            return Err(error);
         }
     }
     Ok(servers)
@@ -594,6 +596,13 @@ impl Server {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// The last `lines` lines of the server's log.
+    fn log_tail(&self, lines: usize) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let all: Vec<&str> = text.lines().collect();
+        all[all.len().saturating_sub(lines)..].join("\n")
     }
 
     /// Prints how many warnings and errors the server logged, and the first distinct ones (the
@@ -746,7 +755,11 @@ impl PostgresDatabase {
                 .await
                 .map_err(|e| format!("reading market_owner: {e}"))?;
             let holder = row.and_then(|row| row.try_get::<String>("", "holder").ok());
-            owners.push(holder.and_then(|h| h.strip_prefix('i')?.parse().ok()));
+            // `i<k>#<process token>` (`cluster::Bus::holder`).
+            owners.push(holder.and_then(|h| {
+                let name = h.split('#').next()?;
+                name.strip_prefix('i')?.parse().ok()
+            }));
         }
         db.close().await.ok();
         Ok(owners)
