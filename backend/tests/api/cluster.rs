@@ -18,6 +18,13 @@
 //!   marks of a simulator another instance runs; its `kill -9` mid-load hands the engines to another
 //!   instance within 5 s, with no acknowledged order lost or placed twice, the positions the new
 //!   owner shows equal to the database and the audit clean.
+//! - Exactly once (`cluster/once.rs`, three `backend serve` processes): seconds bets placed
+//!   through every instance are settled once each (one result, one payout entry for a win or a
+//!   tie, none for a loss, the balances right, the rule's replay and the audit clean), also when
+//!   the holder of the `seconds_settlement` lease is `kill -9`ed between two settlements; every
+//!   futures funding time pays every open position once, also when the owner of the engines is
+//!   `kill -9`ed at a funding time (one round per time and none skipped, one journal entry per
+//!   payment, each position's funding total equal to its payments, the audit clean).
 //! - The live channels go through NATS: a client of another instance than the simulating one gets
 //!   every depth diff in sequence and every trade once, and that instance's book, built from the
 //!   diffs, is the owner's at each seq; a user channel gets the order events of
@@ -42,6 +49,7 @@ use sea_orm::{ConnectionTrait, Statement};
 use crate::helpers::{PASSWORD, TestApp, fresh_postgres_database, spawn_app_in_with};
 
 mod futures;
+mod once;
 mod processes;
 mod spot;
 

@@ -18,6 +18,8 @@ use crate::helpers::TestApp;
 pub(super) struct Processes {
     children: Vec<Option<Child>>,
     pub(super) apps: Vec<TestApp>,
+    /// Settings every instance gets on top of the tests' own (`EXCHANGE_…` variables).
+    env: Vec<(String, String)>,
 }
 
 impl Processes {
@@ -45,9 +47,19 @@ impl Processes {
 
     /// No instance yet: [`Processes::launch`] adds them.
     pub(super) fn none() -> Self {
+        Self::none_with(&[])
+    }
+
+    /// [`Processes::none`], every instance [`Processes::launch`] adds started with the variables
+    /// `env` too.
+    pub(super) fn none_with(env: &[(&str, &str)]) -> Self {
         Self {
             children: Vec::new(),
             apps: Vec::new(),
+            env: env
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                .collect(),
         }
     }
 
@@ -76,6 +88,7 @@ impl Processes {
             .env("DATABASE_URL", database_url)
             .env("EXCHANGE_NATS_URL", &nats.url)
             .env("EXCHANGE_INSTANCE", name)
+            .envs(self.env.clone())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
