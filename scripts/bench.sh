@@ -147,7 +147,8 @@ cluster() {
   log "backend: cargo build --release -p backend --bins --examples"
   cargo build -q --release -p backend --bins --examples
   local bin="${CARGO_TARGET_DIR:-$root/target}/release/examples"
-  local clients=${ORDER_LOAD_CLIENTS:-32} secs=${ORDER_LOAD_SECS:-30} failed=0 port store nats_pid
+  # Not local: the EXIT trap reads them after this function has returned.
+  local clients=${ORDER_LOAD_CLIENTS:-32} secs=${ORDER_LOAD_SECS:-30} failed=0 port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   store=$(mktemp -d)
   "$root/target/tools/nats/bin/nats-server" --jetstream --addr 127.0.0.1 --port "$port" --store_dir "$store" \
