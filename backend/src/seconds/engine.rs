@@ -8,7 +8,8 @@
 //! In cluster mode the task runs on every instance but settles only while its instance holds the
 //! lease [`LEASE`] (checked before every settlement pass), and the holder reads the open orders
 //! from the database every [`RELOAD_EVERY`], so it settles the orders every instance accepted; an
-//! instance that takes the lease over rebuilds from the database the same way.
+//! instance that takes the lease over rebuilds from the database the same way. An instance that
+//! finds the lease held elsewhere keeps no order (the holder has them all).
 //!
 //! Accepted and settled orders are announced on the user channel (`seconds_order` and
 //! `SETTLEMENT` messages, the `SecondsOrder` shape) after their transaction commits.
@@ -132,11 +133,15 @@ impl Task {
                 _ = reload.tick(), if self.lease.is_some() => {
                     if self.holds_lease().await {
                         self.reload().await;
+                    } else {
+                        self.forget_all();
                     }
                 }
                 _ = tokio::time::sleep(wait), if !self.due.is_empty() => {
                     if self.holds_lease().await {
                         self.settle_due().await;
+                    } else {
+                        self.forget_all();
                     }
                     retry_at = now_ms() + RETRY_EVERY.as_millis() as i64;
                 }
@@ -211,6 +216,15 @@ impl Task {
     fn forget(&mut self, key: (i64, i64)) {
         self.due.remove(&key);
         self.orders.remove(&key.1);
+    }
+
+    /// Keeps no order: another instance holds the lease and settles them (it reads every open
+    /// order from the database); should this one take the lease, its next reload reads them
+    /// too. Without this a non-holder would keep every order it accepted, and ask for the lease
+    /// every [`RETRY_EVERY`] once one of them expired.
+    fn forget_all(&mut self) {
+        self.due.clear();
+        self.orders.clear();
     }
 }
 
@@ -379,5 +393,81 @@ impl Decided {
             )));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use futures_util::FutureExt;
+    use futures_util::future::BoxFuture;
+
+    use super::*;
+
+    /// A lease always held by another instance, counting how often it is asked for.
+    #[derive(Default)]
+    struct HeldElsewhere {
+        asked: AtomicUsize,
+    }
+
+    impl crate::lease::Lease for HeldElsewhere {
+        fn acquire(&self) -> BoxFuture<'_, Result<bool, DbErr>> {
+            self.asked.fetch_add(1, Ordering::SeqCst);
+            async { Ok(false) }.boxed()
+        }
+    }
+
+    fn expired_order(id: i64) -> seconds_order::Model {
+        let now = now_ms();
+        seconds_order::Model {
+            id,
+            user_id: 1,
+            symbol: "btcusdt".into(),
+            direction: "up".into(),
+            period_seconds: 30,
+            stake: "10".into(),
+            payout_rate: "0.85".into(),
+            status: "open".into(),
+            result: None,
+            accepted_ms: now - 31_000,
+            expiry_ms: now - 1_000,
+            open_tick_seq: 1,
+            open_price: "100".into(),
+            open_tick_ms: now - 31_000,
+            settle_tick_seq: None,
+            settle_price: None,
+            settle_tick_ms: None,
+            payout: None,
+            profit: None,
+            rule: "v1".into(),
+            open_entry_id: 1,
+            settle_entry_id: None,
+            settled_at: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn an_instance_without_the_lease_keeps_no_expired_order_and_does_not_keep_asking() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::config::Config {
+            data_dir: dir.path().to_path_buf(),
+            ..crate::config::Config::default()
+        };
+        let db = crate::db::connect(&config).await.unwrap();
+        let lease = Arc::new(HeldElsewhere::default());
+        let (_stop, shutdown) = watch::channel(false);
+        let engine = SecondsEngine::start(db, Some(lease.clone()), shutdown)
+            .await
+            .unwrap();
+        for id in 1..=5 {
+            engine.accepted(expired_order(id));
+        }
+        // An instance that kept the orders would ask every RETRY_EVERY (about 12 times in this
+        // window); one that dropped them asks at its reload ticks only (one a second) and once
+        // for the expired orders.
+        tokio::time::sleep(RELOAD_EVERY + Duration::from_millis(200)).await;
+        let asked = lease.asked.load(Ordering::SeqCst);
+        assert!(asked <= 5, "the lease was asked for {asked} times");
     }
 }
