@@ -61,6 +61,7 @@ use crate::funds::ledger::Bucket;
 use crate::funds::reports::{valued_balances, wallet};
 use crate::futures::FuturesRegistry;
 use crate::http::origin::origin_allowed;
+use crate::http::socket::{LAGGED, SESSION_ENDED, reply_to_client};
 use crate::market::MarketHub;
 use crate::market::ws::{CLIENT_IDLE_LIMIT, HEARTBEAT_EVERY, SEND_TIMEOUT};
 use crate::seconds::SecondsEngine;
@@ -69,10 +70,6 @@ use crate::user::session;
 
 /// How often the figures are recomputed.
 pub const REFRESH_EVERY: Duration = Duration::from_secs(1);
-/// The close code of a socket whose session ended.
-pub const SESSION_ENDED: u16 = 4401;
-/// The close code of a socket too slow for the trading messages.
-pub const LAGGED: u16 = 4408;
 
 /// The figures of an `au` message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,12 +137,6 @@ fn token_of(req: &Request) -> Option<(String, TokenSource)> {
             let (name, value) = pair.trim().split_once('=')?;
             (name == "coin-access-token").then(|| (value.to_owned(), TokenSource::Cookie))
         })
-}
-
-#[derive(Deserialize)]
-#[serde(tag = "op", rename_all = "lowercase")]
-enum ClientMessage {
-    Ping { ts: Option<i64> },
 }
 
 fn au_message(figures: &AccountFigures) -> String {
@@ -241,10 +232,7 @@ pub async fn user_push(
                 incoming = stream.next() => match incoming {
                     Some(Ok(Message::Text(text))) => {
                         last_heard = Instant::now();
-                        match serde_json::from_str::<ClientMessage>(&text) {
-                            Ok(ClientMessage::Ping { ts }) => json!({"type": "pong", "ts": ts}).to_string(),
-                            Err(_) => json!({"type": "error", "reason": "unknown_message"}).to_string(),
-                        }
+                        reply_to_client(&text)
                     }
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => {

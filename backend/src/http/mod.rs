@@ -1,13 +1,15 @@
 //! What every HTTP answer of the API shares: the `{code, msg, data}` envelope, the JSON body
 //! extractor that names the offending field, the middleware that gives every request its
 //! language and turns every failure under `/api` into an envelope, the security headers of
-//! every answer ([`headers`]), and the webapp's files, compressed and cached ([`static_files`]).
+//! every answer ([`headers`]), the member sockets' close codes and ping ([`socket`]), and the webapp's
+//! files, compressed and cached ([`static_files`]).
 
 pub mod body;
 pub mod envelope;
 pub mod headers;
 pub mod middleware;
 pub mod origin;
+pub mod socket;
 pub mod static_files;
 
 pub use body::JsonBody;

@@ -32,14 +32,11 @@ use tokio::time::Instant;
 use super::hub::{Audience, Presence, Subscription, SupportEvent};
 use super::{Customer, SupportHub, conversations};
 use crate::clock::now_ms;
+use crate::http::socket::{LAGGED, SESSION_ENDED, reply_to_client};
 use crate::market::ws::{CLIENT_IDLE_LIMIT, HEARTBEAT_EVERY, SEND_TIMEOUT};
 use crate::user::roles::is_operator;
 use crate::user::session;
 
-/// The close code of a socket whose session ended.
-pub const SESSION_ENDED: u16 = 4401;
-/// The close code of a socket too slow for the broadcast.
-pub const LAGGED: u16 = 4408;
 /// How often a user's session is checked again.
 pub const SESSION_CHECK_EVERY: Duration = Duration::from_secs(30);
 
@@ -47,12 +44,6 @@ pub const SESSION_CHECK_EVERY: Duration = Duration::from_secs(30);
 struct ChannelQuery {
     satoken: Option<String>,
     token: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(tag = "op", rename_all = "lowercase")]
-enum ClientMessage {
-    Ping { ts: Option<i64> },
 }
 
 /// Who a socket serves.
@@ -206,10 +197,7 @@ fn serve(
                 incoming = stream.next() => match incoming {
                     Some(Ok(Message::Text(text))) => {
                         last_heard = Instant::now();
-                        match serde_json::from_str::<ClientMessage>(&text) {
-                            Ok(ClientMessage::Ping { ts }) => json!({"type": "pong", "ts": ts}).to_string(),
-                            Err(_) => json!({"type": "error", "reason": "unknown_message"}).to_string(),
-                        }
+                        reply_to_client(&text)
                     }
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => {
