@@ -738,12 +738,20 @@ impl PostgresDatabase {
         Some(values)
     }
 
-    /// The instance (`i<k>`, see `--instances`) holding each pair's `market_owner` row, if any.
-    async fn owners(&self, pairs: &[Pair]) -> Result<Vec<Option<usize>>, String> {
-        use sea_orm::{ConnectionTrait, DbBackend, Statement};
-        let db = sea_orm::Database::connect(&self.url)
+    /// A connection to the database itself (not the administrative one).
+    async fn connect(&self) -> Result<sea_orm::DatabaseConnection, String> {
+        sea_orm::Database::connect(&self.url)
             .await
-            .map_err(|e| format!("reading market_owner: {e}"))?;
+            .map_err(|e| format!("connecting to {}: {e}", self.name))
+    }
+
+    /// The instance (`i<k>`, see `--instances`) holding each pair's `market_owner` row, if any,
+    /// read over `db` (from [`PostgresDatabase::connect`]).
+    async fn owners(
+        db: &sea_orm::DatabaseConnection,
+        pairs: &[Pair],
+    ) -> Result<Vec<Option<usize>>, String> {
+        use sea_orm::{ConnectionTrait, DbBackend, Statement};
         let mut owners = Vec::with_capacity(pairs.len());
         for pair in pairs {
             let row = db
@@ -761,7 +769,6 @@ impl PostgresDatabase {
                 name.strip_prefix('i')?.parse().ok()
             }));
         }
-        db.close().await.ok();
         Ok(owners)
     }
 
@@ -1820,7 +1827,12 @@ async fn load(
     };
     // Which instance owns each pair (cluster mode), for telling direct orders from forwarded ones.
     let owners_at_start = match (postgres, args.nats_url.is_some()) {
-        (Some(db), true) => Some(db.owners(&shared.pairs).await?),
+        (Some(db), true) => {
+            let connection = db.connect().await?;
+            let owners = PostgresDatabase::owners(&connection, &shared.pairs).await;
+            connection.close().await.ok();
+            Some(owners?)
+        }
         _ => None,
     };
     let rss_before = pid.and_then(|pid| support::rss_kib(Some(pid)));
@@ -2275,7 +2287,9 @@ async fn kill_owner(
     tokio::time::sleep_until(at.into()).await;
     let first = &shared.pairs[..1];
     let symbol = &first[0].symbol;
-    let victim = db.owners(first).await?[0]
+    // One connection for the whole watch: it is read every 20 ms.
+    let connection = db.connect().await?;
+    let victim = PostgresDatabase::owners(&connection, first).await?[0]
         .filter(|owner| *owner < servers.len())
         .ok_or_else(|| format!("{symbol} has no owner among the instances"))?;
     shared.dead[victim].store(true, Ordering::SeqCst);
@@ -2292,7 +2306,7 @@ async fn kill_owner(
     let deadline = killed + Duration::from_secs(30);
     let mut takeover_ms = None;
     while Instant::now() < deadline {
-        if let Ok(owners) = db.owners(first).await
+        if let Ok(owners) = PostgresDatabase::owners(&connection, first).await
             && owners[0].is_some_and(|owner| owner != victim)
         {
             takeover_ms = Some(killed.elapsed().as_millis() as u64);
@@ -2300,6 +2314,7 @@ async fn kill_owner(
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    connection.close().await.ok();
     Ok(KillReport {
         victim,
         at_ms,
