@@ -173,12 +173,21 @@ done
 if [ -z "$wasm_opt" ]; then
   log "WASM_NO_OPT=1: packages left unoptimised (not for shipping)"
 else
+  # The bundler and nodejs packages of a module hold the same wasm: optimised once, then copied.
+  declare -A optimised=()
   for wasm in "${outputs[@]}"; do
     before=$(wc -c <"$wasm")
+    sum=$(sha256sum "$wasm" | cut -d' ' -f1)
+    if [ -n "${optimised[$sum]:-}" ]; then
+      cp "${optimised[$sum]}" "$wasm"
+      log "wasm-opt -Oz $wasm: the same module as ${optimised[$sum]}, copied ($(wc -c <"$wasm") bytes)"
+      continue
+    fi
     # Rust 1.9x emits these post-MVP features by default; wasm-opt must be told it may keep them.
     "$wasm_opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue "$wasm" -o "$wasm.opt"
     mv "$wasm.opt" "$wasm"
+    optimised[$sum]=$wasm
     log "wasm-opt -Oz $wasm: $before -> $(wc -c <"$wasm") bytes"
   done
 fi

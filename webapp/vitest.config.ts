@@ -6,6 +6,7 @@
  * @module
  */
 
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
@@ -23,6 +24,9 @@ export default defineConfig({
     css: false,
     // Generous limits: CI machines have 2 cores shared with cargo builds.
     testTimeout: 30_000,
+    // Vitest's default, one worker fewer than the cores, leaves one of 2 cores idle: its main
+    // process mostly waits while the workers run the files.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
