@@ -3,17 +3,7 @@
 //! answers each request on a task of its own ([`serve`]), and the caller's retry rule
 //! ([`until_served`]): a try that found no owner, or an owner that has just lost the market
 //! (nothing of it was stored), is tried again every [`RETRY_EVERY`] for at most
-//! [`FORWARD_WITHIN`]; then the caller is told the market is busy.
-//!
-//! An owner that dies while it holds a request (`kill -9`, a lost machine) never answers it. So
-//! that its callers need not wait out [`ANSWER_WITHIN`], a caller still waiting after
-//! [`PROBE_EVERY`] sends a probe (a request with the [`PROBE`] header, answered at once by
-//! [`serve`] without touching the market) on the same subject, and again every [`PROBE_EVERY`]:
-//! the NATS server drops a dead client's subscriptions as soon as its connection closes, so a
-//! probe that finds no responder means the owner that took the request is gone, and the request
-//! ends as [`Sent::Unknown`] at once (retried when that is safe). A probe answered by a new owner
-//! that has taken over meanwhile says nothing of the old one: the request then waits its time out.
-//! The spot pairs
+//! [`FORWARD_WITHIN`]; then the caller is told the market is busy. The spot pairs
 //! (`crate::spot::forward`) and the futures engines (`crate::futures::forward`) define their wire
 //! types on top.
 
@@ -34,11 +24,6 @@ pub const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 pub const FORWARD_WITHIN: Duration = Duration::from_secs(10);
 /// The pause between two tries to reach a market's owner.
 pub const RETRY_EVERY: Duration = Duration::from_millis(50);
-/// How long a forwarded command waits for its answer before it probes whether its market's owner
-/// is still there, and the pause between two probes (see the module).
-pub const PROBE_EVERY: Duration = Duration::from_millis(250);
-/// The header of a probe: its request asks only whether anyone owns the subject.
-pub const PROBE: &str = "Kestrel-Probe";
 
 /// What became of a forwarded command.
 pub enum Sent<R> {
@@ -62,18 +47,7 @@ pub async fn send<C: Serialize, R: DeserializeOwned>(
     let request = async_nats::Request::new()
         .payload(payload.into())
         .timeout(Some(ANSWER_WITHIN));
-    let reply = bus.client().send_request(subject.to_owned(), request);
-    tokio::pin!(reply);
-    let answer = loop {
-        tokio::select! {
-            answer = &mut reply => break answer,
-            gone = owner_gone_after(bus, subject, PROBE_EVERY) => if gone {
-                tracing::warn!(subject, "the owner of a forwarded command left before answering");
-                return Sent::Unknown;
-            }
-        }
-    };
-    match answer {
+    match bus.client().send_request(subject.to_owned(), request).await {
         Ok(message) => match serde_json::from_slice::<R>(&message.payload) {
             Ok(reply) => Sent::Replied(reply),
             Err(error) => {
@@ -89,22 +63,6 @@ pub async fn send<C: Serialize, R: DeserializeOwned>(
             Sent::Unknown
         }
     }
-}
-
-/// After `pause`, whether nobody subscribes to `subject` any more: `true` when a probe finds no
-/// responder; `false` when one answers, or when the probe gets no answer within [`PROBE_EVERY`]
-/// (an owner too busy to answer is not gone).
-async fn owner_gone_after(bus: &Bus, subject: &str, pause: Duration) -> bool {
-    tokio::time::sleep(pause).await;
-    let mut headers = async_nats::HeaderMap::new();
-    headers.insert(PROBE, "1");
-    let probe = async_nats::Request::new()
-        .headers(headers)
-        .timeout(Some(PROBE_EVERY));
-    matches!(
-        bus.client().send_request(subject.to_owned(), probe).await,
-        Err(error) if error.kind() == async_nats::client::RequestErrorKind::NoResponders
-    )
 }
 
 /// Answers every request of `requests` with what `answer` gives for its command (or for the
@@ -123,17 +81,6 @@ pub async fn serve<C, R, F, A>(
         let Some(reply_to) = message.reply.clone() else {
             continue;
         };
-        let probe = message
-            .headers
-            .as_ref()
-            .is_some_and(|headers| headers.get(PROBE).is_some());
-        if probe {
-            // Only the answer counts: this owner is here.
-            if let Err(error) = client.publish(reply_to, Default::default()).await {
-                tracing::warn!(%error, "answering a probe failed");
-            }
-            continue;
-        }
         let reply = answer(serde_json::from_slice::<C>(&message.payload));
         let client = client.clone();
         tokio::spawn(async move {

@@ -18,9 +18,6 @@
 //!   marks of a simulator another instance runs; its `kill -9` mid-load hands the engines to another
 //!   instance within 5 s, with no acknowledged order lost or placed twice, the positions the new
 //!   owner shows equal to the database and the audit clean.
-//! - Forwarding (`cluster/forward.rs`): a forwarded command whose owner leaves while holding it
-//!   ends at once (the caller's probes find no responder) instead of waiting out its time; while
-//!   the owner is there, however slow, it waits.
 //! - Exactly once (`cluster/once.rs`, three `backend serve` processes): seconds bets placed
 //!   through every instance are settled once each (one result, one payout entry for a win or a
 //!   tie, none for a loss, the balances right, the rule's replay and the audit clean), also when
@@ -51,7 +48,6 @@ use sea_orm::{ConnectionTrait, Statement};
 
 use crate::helpers::{PASSWORD, TestApp, fresh_postgres_database, spawn_app_in_with};
 
-mod forward;
 mod futures;
 mod once;
 mod processes;
