@@ -449,12 +449,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_instance_without_the_lease_keeps_no_expired_order_and_does_not_keep_asking() {
-        let dir = tempfile::tempdir().unwrap();
-        let config = crate::config::Config {
-            data_dir: dir.path().to_path_buf(),
-            ..crate::config::Config::default()
-        };
-        let db = crate::db::connect(&config).await.unwrap();
+        let (_dir, _config, db) = crate::db::temp_database().await;
         let lease = Arc::new(HeldElsewhere::default());
         let (_stop, shutdown) = watch::channel(false);
         let engine = SecondsEngine::start(db, Some(lease.clone()), shutdown)
