@@ -45,8 +45,10 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
     dpkg -s "$pkg" >/dev/null 2>&1 || packages+=("$pkg")
   done
 fi
-if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
-  packages+=(chromium)
+if [ -z "${CHROMIUM_PATH:-}" ]; then
+  # The full browser for the screenshots and Lighthouse, the headless shell for the e2e tests.
+  [ -x /usr/bin/chromium ] || packages+=(chromium)
+  [ -x /usr/bin/chromium-headless-shell ] || packages+=(chromium-headless-shell)
 fi
 for pkg in fonts-noto-core fonts-noto-cjk; do
   dpkg -s "$pkg" >/dev/null 2>&1 || packages+=("$pkg")
