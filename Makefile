@@ -86,7 +86,7 @@ e2e/node_modules/.installed: e2e/package-lock.json
 api: webapp-deps ## generate the typed API client (orval) from openapi/openapi.json
 	cd webapp && npm run generate
 
-webapp: wasm api ## build the webapp into webapp/dist
+webapp: wasm api ## build the webapp into webapp/dist (type-checked by test-webapp, not here)
 	cd webapp && npm run build
 
 backend-release:
