@@ -1,5 +1,10 @@
-//! The connection to the cluster's NATS server: the client, its JetStream context and the name
-//! this instance holds leases under.
+//! The connections to the cluster's NATS server: the client (commands, leases, counters), its
+//! JetStream context, the live channels' own connection, and the name this instance holds leases
+//! under.
+//!
+//! The live channels' connection is opened with `no_echo`: the server never hands an instance back
+//! what it published there itself (it delivered that locally already), so each live event crosses
+//! the server once per *other* instance rather than once per instance.
 
 use std::sync::Arc;
 
@@ -20,6 +25,7 @@ pub struct BusError {
 /// This instance's connection to the cluster.
 pub struct Bus {
     client: async_nats::Client,
+    live: async_nats::Client,
     jetstream: jetstream::Context,
     instance: String,
     holder: String,
@@ -29,17 +35,26 @@ impl Bus {
     /// Connects to `config.nats_url` as `config`'s instance.
     pub async fn connect(config: &ClusterConfig) -> Result<Arc<Self>, BusError> {
         let instance = config.instance_name();
-        let client = async_nats::ConnectOptions::new()
-            .name(instance.clone())
-            .connect(config.nats_url.as_str())
-            .await
-            .map_err(|error| BusError {
-                url: config.nats_url.clone(),
-                reason: error.to_string(),
-            })?;
+        let connect = |options: async_nats::ConnectOptions| async move {
+            options
+                .connect(config.nats_url.as_str())
+                .await
+                .map_err(|error| BusError {
+                    url: config.nats_url.clone(),
+                    reason: error.to_string(),
+                })
+        };
+        let client = connect(async_nats::ConnectOptions::new().name(instance.clone())).await?;
+        let live = connect(
+            async_nats::ConnectOptions::new()
+                .name(format!("{instance} live"))
+                .no_echo(),
+        )
+        .await?;
         Ok(Arc::new(Self {
             jetstream: jetstream::new(client.clone()),
             client,
+            live,
             // A process's own token: two processes given the same name never share a lease.
             holder: format!("{instance}#{:08x}", rand::random::<u32>()),
             instance,
@@ -49,6 +64,11 @@ impl Bus {
     /// The core NATS client.
     pub fn client(&self) -> &async_nats::Client {
         &self.client
+    }
+
+    /// The live channels' connection (`no_echo`: see the module).
+    pub fn live(&self) -> &async_nats::Client {
+        &self.live
     }
 
     /// The JetStream context (streams, key-value buckets).

@@ -17,9 +17,9 @@
 //! | `kestrel.live.user.<id>` | the message's text | the user channel of `<id>` |
 //! | `kestrel.live.session.<id>` | empty | the session cache forgets user `<id>` (a session of it ended) and its user channels check their session at once |
 //!
-//! Exactly once: every message carries the publishing process's token in the `Kestrel-Origin`
-//! header, and an instance drops what it published itself (it delivered that locally already).
-//! Publishing never waits: events are handed to one task that publishes them in order.
+//! Exactly once: the live connection is opened with `no_echo` ([`Bus::live`]), so the server never
+//! hands an instance what it published itself (it delivered that locally already). Publishing
+//! never waits: events are handed to one task that publishes them in order.
 
 use std::sync::Arc;
 
@@ -30,8 +30,6 @@ use super::Bus;
 use crate::market::MarketHub;
 use crate::user::events::UserEvent;
 
-/// The header naming the process that published a message.
-const ORIGIN: &str = "Kestrel-Origin";
 /// The prefix of every live subject.
 const PREFIX: &str = "kestrel.live.";
 /// How many user events received from other instances a slow user channel may fall behind.
@@ -78,8 +76,7 @@ impl Fanout {
         hub: Arc<MarketHub>,
         shutdown: watch::Receiver<bool>,
     ) -> Result<Self, super::BusError> {
-        let client = bus.client().clone();
-        let origin = bus.holder().to_owned();
+        let client = bus.live().clone();
         let subscription = client
             .subscribe(format!("{PREFIX}>"))
             .await
@@ -94,8 +91,8 @@ impl Fanout {
         })?;
         let (sender, outbox) = mpsc::unbounded_channel();
         let fanout = Self::with(Some(sender));
-        tokio::spawn(publish(client, origin.clone(), outbox, shutdown.clone()));
-        tokio::spawn(receive(subscription, origin, hub, fanout.clone(), shutdown));
+        tokio::spawn(publish(client, outbox, shutdown.clone()));
+        tokio::spawn(receive(subscription, hub, fanout.clone(), shutdown));
         Ok(fanout)
     }
 
@@ -162,10 +159,9 @@ impl Fanout {
     }
 }
 
-/// Publishes what `outbox` hands over, in order, each with this process's `origin`.
+/// Publishes what `outbox` hands over, in order.
 async fn publish(
     client: async_nats::Client,
-    origin: String,
     mut outbox: mpsc::UnboundedReceiver<(String, Vec<u8>)>,
     mut shutdown: watch::Receiver<bool>,
 ) {
@@ -177,12 +173,7 @@ async fn publish(
             },
             _ = shutdown.changed() => return,
         };
-        let mut headers = async_nats::HeaderMap::new();
-        headers.insert(ORIGIN, origin.as_str());
-        if let Err(error) = client
-            .publish_with_headers(subject, headers, payload.into())
-            .await
-        {
+        if let Err(error) = client.publish(subject, payload.into()).await {
             tracing::warn!(%error, "live event not published to the cluster");
         }
     }
@@ -191,7 +182,6 @@ async fn publish(
 /// Feeds what other instances publish into this instance's broadcasts.
 async fn receive(
     mut subscription: async_nats::Subscriber,
-    origin: String,
     hub: Arc<MarketHub>,
     fanout: Fanout,
     mut shutdown: watch::Receiver<bool>,
@@ -204,14 +194,6 @@ async fn receive(
             },
             _ = shutdown.changed() => return,
         };
-        let own = message
-            .headers
-            .as_ref()
-            .and_then(|headers| headers.get(ORIGIN))
-            .is_some_and(|value| value.as_str() == origin);
-        if own {
-            continue;
-        }
         let Some(subject) = message.subject.as_str().strip_prefix(PREFIX) else {
             continue;
         };
