@@ -74,32 +74,11 @@ impl BookSnapshot {
     /// The diff that turns this snapshot into `next` (levels new or resized in `next`, and
     /// levels gone from it with quantity 0), numbered `next.seq` on top of `self.seq`.
     pub fn diff_to(&self, next: &BookSnapshot) -> BookDiff {
-        let side = |before: &[Level], after: &[Level]| {
-            let old: BTreeMap<Decimal, Decimal> =
-                before.iter().map(|l| (l.price, l.quantity)).collect();
-            let new: BTreeMap<Decimal, Decimal> =
-                after.iter().map(|l| (l.price, l.quantity)).collect();
-            let mut changes: Vec<Level> = after
-                .iter()
-                .filter(|level| old.get(&level.price) != Some(&level.quantity))
-                .copied()
-                .collect();
-            changes.extend(
-                before
-                    .iter()
-                    .filter(|level| !new.contains_key(&level.price))
-                    .map(|level| Level {
-                        price: level.price,
-                        quantity: Decimal::ZERO,
-                    }),
-            );
-            changes
-        };
         BookDiff {
             seq: next.seq,
             prev_seq: self.seq,
-            bids: side(&self.bids, &next.bids),
-            asks: side(&self.asks, &next.asks),
+            bids: side_changes(&self.bids, &next.bids, Side::Bids),
+            asks: side_changes(&self.asks, &next.asks, Side::Asks),
             ts: next.ts,
         }
     }
@@ -109,40 +88,120 @@ impl BookSnapshot {
         if diff.prev_seq != self.seq {
             return None;
         }
-        let side = |levels: &[Level], changes: &[Level]| {
-            let mut map: BTreeMap<Decimal, Decimal> =
-                levels.iter().map(|l| (l.price, l.quantity)).collect();
-            for change in changes {
-                if change.quantity.is_zero() {
-                    map.remove(&change.price);
-                } else {
-                    map.insert(change.price, change.quantity);
-                }
-            }
-            map
-        };
-        let bids = side(&self.bids, &diff.bids);
-        let asks = side(&self.asks, &diff.asks);
         Some(BookSnapshot {
             seq: diff.seq,
-            bids: bids
-                .iter()
-                .rev()
-                .map(|(p, q)| Level {
-                    price: *p,
-                    quantity: *q,
-                })
-                .collect(),
-            asks: asks
-                .iter()
-                .map(|(p, q)| Level {
-                    price: *p,
-                    quantity: *q,
-                })
-                .collect(),
+            bids: side_applied(&self.bids, &diff.bids, Side::Bids),
+            asks: side_applied(&self.asks, &diff.asks, Side::Asks),
             ts: diff.ts,
         })
     }
+}
+
+/// A side of a book, by the order of its levels: bids from the highest price, asks from the
+/// lowest. The diffs and their application walk both sides' levels once, in that order, instead
+/// of rebuilding a sorted map of the whole book for every diff (each instance of a cluster applies
+/// every diff of every pair).
+#[derive(Clone, Copy)]
+enum Side {
+    Bids,
+    Asks,
+}
+
+impl Side {
+    /// How `a` and `b` compare in this side's order (`Less`: `a` comes first, nearer the touch).
+    fn order(self, a: &Decimal, b: &Decimal) -> std::cmp::Ordering {
+        match self {
+            Side::Bids => b.cmp(a),
+            Side::Asks => a.cmp(b),
+        }
+    }
+}
+
+/// The changes that turn `before` into `after`, one side, both in `side`'s order: the levels of
+/// `after` new or resized (in its order), then those gone from it with quantity 0 (in `before`'s).
+fn side_changes(before: &[Level], after: &[Level], side: Side) -> Vec<Level> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let mut changed = Vec::new();
+    let mut gone = Vec::new();
+    let (mut old, mut new) = (before.iter().peekable(), after.iter().peekable());
+    loop {
+        match (old.peek(), new.peek()) {
+            (Some(was), Some(is)) => match side.order(&was.price, &is.price) {
+                Less => {
+                    gone.push(Level {
+                        price: was.price,
+                        quantity: Decimal::ZERO,
+                    });
+                    old.next();
+                }
+                Greater => {
+                    changed.push(**is);
+                    new.next();
+                }
+                Equal => {
+                    if was.quantity != is.quantity {
+                        changed.push(**is);
+                    }
+                    old.next();
+                    new.next();
+                }
+            },
+            (Some(was), None) => {
+                gone.push(Level {
+                    price: was.price,
+                    quantity: Decimal::ZERO,
+                });
+                old.next();
+            }
+            (None, Some(is)) => {
+                changed.push(**is);
+                new.next();
+            }
+            (None, None) => break,
+        }
+    }
+    changed.extend(gone);
+    changed
+}
+
+/// `levels` (one side, in `side`'s order) with `changes` applied: a change sets its price's
+/// quantity (0 removes the level; of two changes of one price the later counts), a level resized
+/// keeps its price as it was written.
+fn side_applied(levels: &[Level], changes: &[Level], side: Side) -> Vec<Level> {
+    let mut changes = changes.to_vec();
+    // Stable: of equal prices the later change stays last, and wins below.
+    changes.sort_by(|a, b| side.order(&a.price, &b.price));
+    let mut out = Vec::with_capacity(levels.len() + changes.len());
+    let mut rest = levels;
+    for (i, change) in changes.iter().enumerate() {
+        if changes
+            .get(i + 1)
+            .is_some_and(|next| next.price == change.price)
+        {
+            continue;
+        }
+        let nearer = rest
+            .iter()
+            .take_while(|level| side.order(&level.price, &change.price).is_lt())
+            .count();
+        out.extend_from_slice(&rest[..nearer]);
+        rest = &rest[nearer..];
+        let price = match rest.first() {
+            Some(level) if level.price == change.price => {
+                rest = &rest[1..];
+                level.price
+            }
+            _ => change.price,
+        };
+        if !change.quantity.is_zero() {
+            out.push(Level {
+                price,
+                quantity: change.quantity,
+            });
+        }
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 /// What changed between two books: new, resized and removed (quantity 0) levels.
@@ -437,5 +496,84 @@ mod tests {
         assert_eq!((diff.seq, diff.prev_seq), (8, 7));
         assert_eq!(diff.asks, vec![level(101, 0)]);
         assert_eq!(before.apply(&diff), Some(after));
+    }
+
+    /// The map every level passes through: what the linear walks of [`side_changes`] and
+    /// [`side_applied`] must agree with.
+    fn by_price(levels: &[Level]) -> BTreeMap<Decimal, Decimal> {
+        levels.iter().map(|l| (l.price, l.quantity)).collect()
+    }
+
+    fn random_side(rng: &mut ChaCha8Rng, side: Side) -> Vec<Level> {
+        let mut prices: Vec<Decimal> = (0..rng.random_range(0..40))
+            .map(|_| Decimal::new(rng.random_range(1..60), 1))
+            .collect();
+        prices.sort_by(|a, b| side.order(a, b));
+        prices.dedup();
+        prices
+            .into_iter()
+            .map(|price| Level {
+                price,
+                quantity: Decimal::new(rng.random_range(1..4), 0),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn diffs_and_their_application_agree_with_a_map_of_every_level() {
+        let mut rng = rng();
+        for _ in 0..2_000 {
+            for side in [Side::Bids, Side::Asks] {
+                let before = random_side(&mut rng, side);
+                let after = random_side(&mut rng, side);
+                let changes = side_changes(&before, &after, side);
+                let prices: Vec<Decimal> = changes.iter().map(|l| l.price).collect();
+                assert_eq!(prices.len(), by_price(&changes).len(), "one change a price");
+                let (old, new) = (by_price(&before), by_price(&after));
+                for change in &changes {
+                    assert_ne!(
+                        old.get(&change.price),
+                        new.get(&change.price).or(Some(&Decimal::ZERO))
+                    );
+                    assert_eq!(
+                        change.quantity,
+                        new.get(&change.price).copied().unwrap_or_default()
+                    );
+                }
+                assert_eq!(side_applied(&before, &changes, side), after);
+                // Changes in any order, a price changed twice: the later change counts.
+                let mut shuffled = changes.clone();
+                shuffled.reverse();
+                if let Some(first) = before.first() {
+                    shuffled.insert(
+                        0,
+                        Level {
+                            price: first.price,
+                            quantity: dec!(9),
+                        },
+                    );
+                    shuffled.push(Level {
+                        price: first.price,
+                        quantity: new.get(&first.price).copied().unwrap_or_default(),
+                    });
+                }
+                assert_eq!(side_applied(&before, &shuffled, side), after);
+            }
+        }
+    }
+
+    #[test]
+    fn a_resized_level_keeps_its_price_as_written() {
+        let levels = [Level {
+            price: dec!(1.50),
+            quantity: dec!(1),
+        }];
+        let changes = [Level {
+            price: dec!(1.5),
+            quantity: dec!(2),
+        }];
+        let applied = side_applied(&levels, &changes, Side::Asks);
+        assert_eq!(applied[0].price.to_string(), "1.50");
+        assert_eq!(applied[0].quantity, dec!(2));
     }
 }
