@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ledger::{AccountRef, Bucket, Outcome, Posted};
 use super::service::{self, BucketClaims, BucketMove, UserTransfer};
-use crate::http::{JsonBody, MemberResponse};
+use crate::http::{DecimalText, JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::paging::Paging;
 use crate::refusal::Refusal;
@@ -92,8 +92,8 @@ pub struct TransferFundsRequest {
     #[oai(validator(min_length = 1, max_length = 16))]
     pub coin: String,
     /// Amount as a decimal string (at most 8 decimals, above zero).
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub amount: String,
+    #[oai(validator(max_length = 40))]
+    pub amount: DecimalText,
     /// From this bucket.
     pub from: MovableBucket,
     /// To this bucket.
@@ -125,8 +125,8 @@ pub struct UserTransferRequest {
     #[oai(validator(min_length = 1, max_length = 16))]
     pub coin: String,
     /// Amount as a decimal string (at most 8 decimals, above zero).
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub amount: String,
+    #[oai(validator(max_length = 40))]
+    pub amount: DecimalText,
     /// The recipient: e-mail address, phone number or user id.
     #[oai(validator(min_length = 1, max_length = 254))]
     pub to_account: String,

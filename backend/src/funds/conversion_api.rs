@@ -16,7 +16,7 @@ use super::ledger::{AccountRef, Outcome, Posted};
 use super::service;
 use crate::clock::now_ms;
 use crate::config::Config;
-use crate::http::{JsonBody, MemberResponse};
+use crate::http::{DecimalText, JsonBody, MemberResponse};
 use crate::i18n::Msg;
 use crate::kyc::files::LinkKey;
 use crate::market::MarketHub;
@@ -44,8 +44,8 @@ pub struct ExchangeQuoteRequest {
     #[oai(validator(min_length = 1, max_length = 16))]
     pub to: String,
     /// Amount of `from`, a decimal string (at most 8 decimals, above zero).
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub amount: String,
+    #[oai(validator(max_length = 40))]
+    pub amount: DecimalText,
 }
 
 /// A price for a conversion, firm until `expiresAt`.

@@ -26,7 +26,7 @@ use crate::clock::now_ms;
 use crate::config::Config;
 use crate::config::{FundingChannelConfig, FundsConfig};
 use crate::entity::deposit;
-use crate::http::{JsonBody, MemberResponse, check_head};
+use crate::http::{DecimalText, JsonBody, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::kyc::files;
 use crate::kyc::files::LinkKey;
@@ -116,8 +116,8 @@ pub struct SubmitRechargeRequest {
     pub network: String,
     /// Amount paid, a decimal string: above zero, at least the channel's minimum, at most its
     /// decimals.
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub amount: String,
+    #[oai(validator(max_length = 40))]
+    pub amount: DecimalText,
     /// The payment screenshot: the `fileId` that `POST /api/common/upload/OSS` answered (or its
     /// `url`, or the stored file name); one of the caller's own JPEG, PNG or WebP uploads.
     #[oai(validator(max_length = 300))]

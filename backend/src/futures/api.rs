@@ -28,7 +28,7 @@ use super::views::{
 };
 use crate::funds::api::replayed;
 use crate::futures::FuturesRegistry;
-use crate::http::{JsonBody, LookupResponse, MemberResponse};
+use crate::http::{DecimalText, JsonBody, LookupResponse, MemberResponse, WholeText};
 use crate::i18n::Msg;
 use crate::paging::Paging;
 use crate::user::Satoken;
@@ -56,15 +56,15 @@ pub struct FuturesOrderRequest {
     /// Market or limit.
     pub order_type: FuturesOrderType,
     /// Limit price, on the symbol's tick (limit orders).
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub price: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub price: Option<DecimalText>,
     /// Quantity in the base asset, on the symbol's step (not with `closePosition`).
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub quantity: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub quantity: Option<DecimalText>,
     /// Leverage of what the order opens (the user's setting when absent; an open position keeps
     /// its own). Refused above the maximum of the tier the resulting notional falls into.
-    #[oai(validator(max_length = 8, pattern = "^[1-9][0-9]*$"))]
-    pub leverage: Option<String>,
+    #[oai(validator(max_length = 8))]
+    pub leverage: Option<WholeText>,
     /// Margin mode of what the order opens (the user's setting when absent).
     pub margin_mode: Option<MarginModeView>,
     /// Only reduce the position (never open or flip it).
@@ -122,11 +122,11 @@ pub struct TpSlRequest {
     #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// Take profit: above the mark for a long, below it for a short.
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub take_profit_price: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub take_profit_price: Option<DecimalText>,
     /// Stop loss: below the mark for a long, above it for a short.
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub stop_loss_price: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub stop_loss_price: Option<DecimalText>,
 }
 
 /// A stop order on the mark price.
@@ -139,11 +139,11 @@ pub struct StopRequest {
     #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// The mark price that fires it (not the mark now).
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub trigger_price: String,
+    #[oai(validator(max_length = 40))]
+    pub trigger_price: DecimalText,
     /// Quantity to close at market; the whole position when absent.
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub quantity: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub quantity: Option<DecimalText>,
     /// The side of the position it closes (the open position's when absent).
     pub position_side: Option<PositionSide>,
 }
@@ -170,8 +170,8 @@ pub struct MarginRequest {
     /// Add or remove.
     pub direction: MarginChange,
     /// USDT.
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub amount: String,
+    #[oai(validator(max_length = 40))]
+    pub amount: DecimalText,
 }
 
 /// The leverage and margin mode of new orders in a symbol; absent fields stay as they are (an
@@ -185,8 +185,8 @@ pub struct LeverageRequest {
     #[oai(validator(min_length = 1, max_length = 32))]
     pub symbol: String,
     /// A whole leverage from 1 to the symbol's maximum.
-    #[oai(validator(max_length = 8, pattern = "^[1-9][0-9]*$"))]
-    pub leverage: Option<String>,
+    #[oai(validator(max_length = 8))]
+    pub leverage: Option<WholeText>,
     /// Isolated or cross (refused while a position or an order is open in the symbol).
     pub margin_mode: Option<MarginModeView>,
 }

@@ -112,6 +112,9 @@ pub fn parse_json_body<T: DeserializeOwned + ParseFromJSON>(bytes: &[u8]) -> Res
             BodyError::UnknownField(if path == "." { name } else { path })
         } else if path == "." {
             BodyError::Invalid(inner)
+        } else if inner.contains("verification failed") {
+            // A string out of its documented form (`super::form_text`).
+            rule_of(&value, &path, &inner).unwrap_or(BodyError::InvalidField(path))
         } else {
             BodyError::InvalidField(path)
         }

@@ -1,11 +1,13 @@
 //! What every HTTP answer of the API shares: the `{code, msg, data}` envelope, the JSON body
-//! extractor that names the offending field, the middleware that gives every request its
+//! extractor that names the offending field, the request strings of a documented form
+//! ([`form_text`]), the middleware that gives every request its
 //! language and turns every failure under `/api` into an envelope, the security headers of
 //! every answer ([`headers`]), the member sockets' close codes and ping ([`socket`]), and the webapp's
 //! files, compressed and cached ([`static_files`]).
 
 pub mod body;
 pub mod envelope;
+pub mod form_text;
 pub mod headers;
 pub mod middleware;
 pub mod origin;
@@ -16,6 +18,7 @@ pub use body::JsonBody;
 pub use envelope::{
     Envelope, ErrorDetail, ErrorEnvelope, envelope_of, refusal_from_poem, status_of,
 };
+pub use form_text::{DecimalText, IntervalText, WholeText};
 
 /// Implements `From<Refusal>` for an operation's response enum and defines its bad-request
 /// handler (`#[oai(bad_request_handler = "…")]`). A refusal whose status is listed goes to the

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use wasm_core::kline::{Candle, Interval};
 
 use crate::futures::FuturesRegistry;
-use crate::http::{Envelope, JsonBody, LookupResponse, MemberResponse};
+use crate::http::{Envelope, IntervalText, JsonBody, LookupResponse, MemberResponse};
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::candles::MAX_PAGE;
@@ -46,8 +46,7 @@ pub struct KlineQuery {
     pub symbol: String,
     /// `1m`, `5m`, `15m`, `30m`, `1h`, `2h`, `4h`, `1d`, `1w`, `1M` (or `1month`); anything else is
     /// 400 `unknown_interval`.
-    #[oai(validator(pattern = "^(1m|5m|15m|30m|1h|2h|4h|1d|1w|1M|1month)$"))]
-    pub interval: String,
+    pub interval: IntervalText,
     /// Only candles opening before this time (epoch milliseconds); the newest when absent.
     #[oai(validator(minimum(value = "0")))]
     pub end_time: Option<i64>,

@@ -19,7 +19,7 @@ use super::settle::{Direction, RULE};
 use super::views::SecondsOrder;
 use crate::config::Config;
 use crate::funds::api::replayed;
-use crate::http::{Envelope, JsonBody, MemberResponse};
+use crate::http::{Envelope, JsonBody, MemberResponse, WholeText};
 use crate::i18n::Msg;
 use crate::paging::Paging;
 use crate::refusal::Refusal;
@@ -100,8 +100,8 @@ pub struct SecondsOrderRequest {
     /// One of the offered periods, in seconds.
     pub period_seconds: u32,
     /// The stake in USDT: a whole number within the period's limits, as a string.
-    #[oai(validator(max_length = 40, pattern = "^[1-9][0-9]*$"))]
-    pub quantity: String,
+    #[oai(validator(max_length = 40))]
+    pub quantity: WholeText,
 }
 
 /// Which orders `list` reads.
@@ -228,7 +228,7 @@ impl SecondsApi {
                 symbol: body.symbol.clone(),
                 direction: body.direction,
                 period_seconds: body.period_seconds,
-                quantity: body.quantity.clone(),
+                quantity: body.quantity.to_string(),
             };
             match service::submit(db, &config.seconds, &order, idempotency.as_ref()).await? {
                 Submitted::Created(row) => {

@@ -19,7 +19,7 @@ use super::service;
 use super::views::{OrderSide, OrderType, SpotFill, SpotOrder, TimeInForce};
 use crate::config::Config;
 use crate::funds::api::replayed;
-use crate::http::{JsonBody, LookupResponse, MemberResponse, check_head};
+use crate::http::{DecimalText, JsonBody, LookupResponse, MemberResponse, check_head};
 use crate::i18n::Msg;
 use crate::market::MarketHub;
 use crate::market::api::{RecentTrades, SymbolLimitQuery, recent_trades};
@@ -51,17 +51,17 @@ pub struct SpotOrderRequest {
     /// Limit, market or stop-limit.
     pub order_type: OrderType,
     /// Limit price (limit and stop-limit), on the pair's tick.
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub price: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub price: Option<DecimalText>,
     /// Base quantity, on the pair's step (every order but a market buy by amount).
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub quantity: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub quantity: Option<DecimalText>,
     /// Market buys only: the quote amount to spend instead of a quantity.
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub quote_amount: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub quote_amount: Option<DecimalText>,
     /// Stop-limit: the last price that places the order.
-    #[oai(validator(max_length = 40, pattern = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$"))]
-    pub trigger_price: Option<String>,
+    #[oai(validator(max_length = 40))]
+    pub trigger_price: Option<DecimalText>,
     /// Limit orders: `gtc` (default), `ioc` or `fok`.
     pub time_in_force: Option<TimeInForce>,
     /// Limit GTC orders: refuse instead of taking liquidity.

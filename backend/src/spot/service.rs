@@ -39,10 +39,10 @@ pub(super) fn checked_order(
     let form = SpotOrderForm {
         side: Some(body.side.as_str().to_owned()),
         order_type: Some(body.order_type.as_str().to_owned()),
-        price: body.price.clone(),
-        trigger_price: body.trigger_price.clone(),
-        quantity: body.quantity.clone(),
-        quote_amount: body.quote_amount.clone(),
+        price: body.price.as_deref().map(str::to_owned),
+        trigger_price: body.trigger_price.as_deref().map(str::to_owned),
+        quantity: body.quantity.as_deref().map(str::to_owned),
+        quote_amount: body.quote_amount.as_deref().map(str::to_owned),
         tick_size: rules.tick.to_string(),
         step_size: rules.step.to_string(),
         min_notional: rules.min_notional.to_string(),
@@ -52,30 +52,30 @@ pub(super) fn checked_order(
     };
     let errors = validate_spot_order(&form).map_err(Refusal::internal)?;
     Refusal::first_of(errors)?;
-    let decimal = |text: &Option<String>, field: &str| -> Result<Decimal, Refusal> {
-        let text = text.as_deref().ok_or_else(|| {
+    let decimal = |text: Option<&str>, field: &str| -> Result<Decimal, Refusal> {
+        let text = text.ok_or_else(|| {
             Refusal::new(RefusalKind::Invalid, Msg::InvalidField).with_field(field)
         })?;
         crate::number::decimal(text, field)
     };
-    let filled = |text: &Option<String>| text.as_deref().is_some_and(|t| !t.trim().is_empty());
+    let filled = |text: Option<&str>| text.is_some_and(|t| !t.trim().is_empty());
     let time_in_force = body.time_in_force.unwrap_or_default();
     let post_only = body.post_only.unwrap_or(false);
     let spec = match body.order_type {
         OrderType::Limit => OrderSpec::Limit {
-            price: decimal(&body.price, "price")?,
-            quantity: decimal(&body.quantity, "quantity")?,
+            price: decimal(body.price.as_deref(), "price")?,
+            quantity: decimal(body.quantity.as_deref(), "quantity")?,
         },
         OrderType::StopLimit => OrderSpec::StopLimit {
-            trigger: decimal(&body.trigger_price, "triggerPrice")?,
-            price: decimal(&body.price, "price")?,
-            quantity: decimal(&body.quantity, "quantity")?,
+            trigger: decimal(body.trigger_price.as_deref(), "triggerPrice")?,
+            price: decimal(body.price.as_deref(), "price")?,
+            quantity: decimal(body.quantity.as_deref(), "quantity")?,
         },
-        OrderType::Market if filled(&body.quote_amount) => OrderSpec::MarketFunds {
-            amount: decimal(&body.quote_amount, "quoteAmount")?,
+        OrderType::Market if filled(body.quote_amount.as_deref()) => OrderSpec::MarketFunds {
+            amount: decimal(body.quote_amount.as_deref(), "quoteAmount")?,
         },
         OrderType::Market => OrderSpec::Market {
-            quantity: decimal(&body.quantity, "quantity")?,
+            quantity: decimal(body.quantity.as_deref(), "quantity")?,
         },
     };
     // Post-only means "rest or nothing": only a good-till-cancelled limit order can.
