@@ -320,6 +320,15 @@ pub async fn start(config: Config) -> Result<App, StartError> {
         None => crate::cluster::Fanout::local(),
     };
     hub.share_through(fanout.clone());
+    // Cluster mode: who owns each market, so that a forwarded command stops waiting for a dead
+    // owner (cluster/liveness.rs).
+    if let Some(bus) = bus {
+        tokio::spawn(crate::cluster::liveness::watch_leases(
+            bus.clone(),
+            crate::cluster::forward::MARKET_LEASE_MS,
+            shutdown_rx.clone(),
+        ));
+    }
     crate::content::seed::run(&db).await?;
     tokio::spawn(crate::content::announcer::run(
         db.clone(),

@@ -1,6 +1,6 @@
 //! The connections to the cluster's NATS server: the client (commands, leases, counters), its
-//! JetStream context, the live channels' own connection, and the name this instance holds leases
-//! under.
+//! JetStream context, the live channels' own connection, the name this instance holds leases
+//! under, and what it knows of the other instances ([`super::liveness`]).
 //!
 //! The live channels' connection is opened with `no_echo`: the server never hands an instance back
 //! what it published there itself (it delivered that locally already), so each live event crosses
@@ -29,6 +29,7 @@ pub struct Bus {
     jetstream: jetstream::Context,
     instance: String,
     holder: String,
+    liveness: super::liveness::Liveness,
 }
 
 impl Bus {
@@ -58,6 +59,7 @@ impl Bus {
             // A process's own token: two processes given the same name never share a lease.
             holder: format!("{instance}#{:08x}", rand::random::<u32>()),
             instance,
+            liveness: Default::default(),
         }))
     }
 
@@ -84,5 +86,10 @@ impl Bus {
     /// What this process writes into the leases it holds: its name and a token of its own.
     pub fn holder(&self) -> &str {
         &self.holder
+    }
+
+    /// What this instance knows of the others: the markets' holders, the live instances.
+    pub fn liveness(&self) -> &super::liveness::Liveness {
+        &self.liveness
     }
 }

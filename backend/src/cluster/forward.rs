@@ -1,5 +1,6 @@
 //! Commands between instances in cluster mode, whatever the market: a request to the owner of a
-//! market ([`send`], a NATS request answered within [`ANSWER_WITHIN`]), the owner's side that
+//! market ([`send`], a NATS request answered within [`ANSWER_WITHIN`], or given up as soon as the
+//! owner is known dead), the owner's side that
 //! answers each request on a task of its own ([`serve`]), and the caller's retry rule
 //! ([`until_served`]): a try that found no owner, or an owner that has just lost the market
 //! (nothing of it was stored), is tried again every [`RETRY_EVERY`] for at most
@@ -17,8 +18,13 @@ use serde::de::DeserializeOwned;
 use super::Bus;
 use crate::refusal::Refusal;
 
-/// How long a forwarded command waits for the owner's answer.
+/// How long a forwarded command waits for the owner's answer (unless the owner is known dead
+/// sooner: [`super::liveness`]).
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+/// How long the leases of the markets (each spot pair, the futures engines) last from each
+/// renewal: how long a dead owner's market stays without an engine, at most. One bucket holds
+/// them all, which [`super::liveness::watch_leases`] follows.
+pub const MARKET_LEASE_MS: i64 = 3_000;
 /// How long a command keeps looking for its market's owner while the market changes hands:
 /// longer than a dead owner's lease and a look of the next one.
 pub const FORWARD_WITHIN: Duration = Duration::from_secs(10);
@@ -35,10 +41,12 @@ pub enum Sent<R> {
     Unknown,
 }
 
-/// Sends `command` on `subject` to the market's owner and waits for its reply.
+/// Sends `command` on `subject` to the market's owner — the holder of lease `lease` — and waits for
+/// its reply, or until that holder is known dead ([`super::liveness`]).
 pub async fn send<C: Serialize, R: DeserializeOwned>(
     bus: &Bus,
     subject: &str,
+    lease: &str,
     command: &C,
 ) -> Sent<R> {
     let Ok(payload) = serde_json::to_vec(command) else {
@@ -47,7 +55,19 @@ pub async fn send<C: Serialize, R: DeserializeOwned>(
     let request = async_nats::Request::new()
         .payload(payload.into())
         .timeout(Some(ANSWER_WITHIN));
-    match bus.client().send_request(subject.to_owned(), request).await {
+    let reply = bus.client().send_request(subject.to_owned(), request);
+    let holder = bus.liveness().holder(lease);
+    let answered = match holder {
+        Some(holder) => tokio::select! {
+            answered = reply => answered,
+            () = bus.liveness().gone(&holder) => {
+                tracing::warn!(subject, %holder, "the owner of a forwarded command is gone: its answer will not come");
+                return Sent::Unknown;
+            }
+        },
+        None => reply.await,
+    };
+    match answered {
         Ok(message) => match serde_json::from_slice::<R>(&message.payload) {
             Ok(reply) => Sent::Replied(reply),
             Err(error) => {

@@ -42,7 +42,7 @@ impl NatsLease {
         Self {
             bus,
             name: name.into(),
-            ttl: Duration::from_millis(ttl_ms.max(1000) as u64),
+            ttl: lease_ttl(ttl_ms),
             store: OnceCell::new(),
             revision: AtomicU64::new(0),
         }
@@ -57,15 +57,7 @@ impl NatsLease {
     async fn store(&self) -> Result<&kv::Store, DbErr> {
         self.store
             .get_or_try_init(|| async {
-                self.bus
-                    .jetstream()
-                    .create_key_value(kv::Config {
-                        bucket: format!("kestrel_leases_{}ms", self.ttl.as_millis()),
-                        description: "Kestrel job leases: key = job, value = holder".into(),
-                        history: 1,
-                        max_age: self.ttl,
-                        ..Default::default()
-                    })
+                bucket(&self.bus, self.ttl)
                     .await
                     .map_err(|error| nats_error("lease bucket", error))
             })
@@ -129,4 +121,25 @@ impl Lease for NatsLease {
 /// A NATS failure in the [`Lease`] trait's error type.
 fn nats_error(what: &str, error: impl std::fmt::Display) -> DbErr {
     DbErr::Custom(format!("{what} (NATS): {error}"))
+}
+
+/// A lease's time to live for `ttl_ms` (one second at least).
+pub fn lease_ttl(ttl_ms: i64) -> Duration {
+    Duration::from_millis(ttl_ms.max(1000) as u64)
+}
+
+/// The bucket of the leases that live `ttl` (made on first use).
+pub async fn bucket(
+    bus: &Bus,
+    ttl: Duration,
+) -> Result<kv::Store, async_nats::jetstream::context::CreateKeyValueError> {
+    bus.jetstream()
+        .create_key_value(kv::Config {
+            bucket: format!("kestrel_leases_{}ms", ttl.as_millis()),
+            description: "Kestrel job leases: key = job, value = holder".into(),
+            history: 1,
+            max_age: ttl,
+            ..Default::default()
+        })
+        .await
 }

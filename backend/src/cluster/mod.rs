@@ -4,7 +4,9 @@
 //! (a JetStream key-value entry per job) that gives every singleton — the market simulator, the
 //! seconds settlement, each periodic job, each spot pair and the futures engines — exactly one
 //! owner at a time; `presence.rs` the [`Presence`] of each live instance (a key with a TTL), whose
-//! count spreads the spot pairs over the instances.
+//! count spreads the spot pairs over the instances; `liveness.rs` what an instance knows of the
+//! others — who holds each market's lease, which instances are alive — so that a command forwarded
+//! to an owner that died stops waiting as soon as its death is known.
 //!
 //! Markets: `fence.rs` keeps a stale owner of a market from writing (a `market_owner` token that
 //! every batch checks in its transaction), `wire.rs` is what instances send each other for a
@@ -22,6 +24,7 @@ pub mod bus;
 pub mod fence;
 pub mod forward;
 pub mod lease;
+pub mod liveness;
 pub mod wire;
 
 pub use bus::{Bus, BusError};

@@ -78,14 +78,16 @@ impl Presence {
             .put(self.key(), self.bus.instance().to_owned().into())
             .await
             .map_err(|error| format!("presence entry (NATS): {error}"))?;
-        let keys: Vec<String> = store
+        let keys: std::collections::HashSet<String> = store
             .keys()
             .await
             .map_err(|error| format!("presence entries (NATS): {error}"))?
             .try_collect()
             .await
             .map_err(|error| format!("presence entries (NATS): {error}"))?;
-        Ok(keys.len().max(1))
+        let live = keys.len().max(1);
+        self.bus.liveness().counted(keys);
+        Ok(live)
     }
 
     /// This instance's key: its holder name with every byte a key cannot hold as `_`.
@@ -114,7 +116,7 @@ impl Presence {
 }
 
 /// `holder` as a key-value key (letters, digits, `-`, `_`; anything else as `_`).
-fn key_of(holder: &str) -> String {
+pub(super) fn key_of(holder: &str) -> String {
     holder
         .chars()
         .map(|c| {

@@ -37,7 +37,7 @@ use crate::refusal::Refusal;
 pub const LEASE: &str = "futures_engines";
 /// How long the lease lasts from each renewal: how long a dead owner's engines stay without an
 /// owner, at most.
-pub const LEASE_MS: i64 = 3_000;
+pub const LEASE_MS: i64 = crate::cluster::forward::MARKET_LEASE_MS;
 /// The name of the engines' row in `market_owner` (one token for every symbol).
 pub const MARKET: &str = "futures";
 

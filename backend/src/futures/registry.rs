@@ -474,7 +474,9 @@ impl FuturesRegistry {
                 if self.local().is_some() {
                     return self.answer_here(command.clone()).await.into_done();
                 }
-                match cluster_forward::send(bus, forward::SUBJECT, command).await {
+                match cluster_forward::send(bus, forward::SUBJECT, super::ownership::LEASE, command)
+                    .await
+                {
                     Sent::Replied(reply) => Reply::into_done(reply),
                     Sent::NoOwner => None,
                     Sent::Unknown if command.retry_safe() => None,

@@ -208,7 +208,13 @@ impl Reply {
 
 /// Sends `command` to the owner of `symbol` and waits for its reply.
 pub async fn send(bus: &Bus, symbol: &str, command: &WireCommand) -> Sent<Reply> {
-    crate::cluster::forward::send(bus, &command_subject(symbol), command).await
+    crate::cluster::forward::send(
+        bus,
+        &command_subject(symbol),
+        &super::ownership::lease_name(symbol),
+        command,
+    )
+    .await
 }
 
 /// The simulator's move of a pair, as it crosses the wire to the pair's owner.

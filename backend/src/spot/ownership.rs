@@ -45,7 +45,7 @@ pub const TRY_LATER_PER_PAIR: Duration = Duration::from_millis(100);
 
 /// How long a pair's lease lasts from each renewal: how long a dead owner's pair stays without an
 /// engine, at most.
-pub const LEASE_MS: i64 = 3_000;
+pub const LEASE_MS: i64 = crate::cluster::forward::MARKET_LEASE_MS;
 
 /// The lease of `symbol`'s spot engine.
 pub fn lease_name(symbol: &str) -> String {
@@ -144,7 +144,8 @@ pub async fn run(
 ) {
     spread.pairs.fetch_add(1, Ordering::SeqCst);
     let lease = NatsLease::new(bus.clone(), lease_name(&symbol), LEASE_MS);
-    let look_every = Duration::from_millis((LEASE_MS / 4) as u64);
+    let renew_every = Duration::from_millis((LEASE_MS / 4) as u64);
+    let look_every = Duration::from_millis((LEASE_MS / 12) as u64);
     let mut owned: Option<Owned> = None;
     loop {
         let share = spread.share();
@@ -175,7 +176,7 @@ pub async fn run(
             }
         }
         tokio::select! {
-            _ = tokio::time::sleep(look_every) => {}
+            _ = tokio::time::sleep(if owned.is_some() { renew_every } else { look_every }) => {}
             _ = shutdown.changed() => break,
         }
     }

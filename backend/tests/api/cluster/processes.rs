@@ -133,6 +133,56 @@ pub(super) async fn wait_until_up(app: &TestApp) {
     }
 }
 
+/// Which instance (`a`, `b`, `c`) holds each spot pair's lease, by pair.
+pub(super) async fn spot_holders(bus: &Bus) -> std::collections::BTreeMap<String, String> {
+    use futures_util::TryStreamExt;
+    let mut holders = std::collections::BTreeMap::new();
+    let bucket = format!("kestrel_leases_{}ms", backend::spot::ownership::LEASE_MS);
+    let Ok(store) = bus.jetstream().get_key_value(bucket.as_str()).await else {
+        return holders;
+    };
+    let keys: Vec<String> = match store.keys().await {
+        Ok(keys) => keys.try_collect().await.unwrap_or_default(),
+        Err(_) => return holders,
+    };
+    for key in keys {
+        if let Some(symbol) = key.strip_prefix("spot_")
+            && let Ok(Some(holder)) = store.get(key.as_str()).await
+        {
+            let holder = String::from_utf8_lossy(&holder).to_string();
+            let instance = holder.split('#').next().unwrap_or_default().to_owned();
+            holders.insert(symbol.to_owned(), instance);
+        }
+    }
+    holders
+}
+
+/// How many pairs each instance holds, and whether every one of `pairs` has a holder.
+pub(super) fn shares(
+    holders: &std::collections::BTreeMap<String, String>,
+    pairs: usize,
+) -> (Vec<usize>, bool) {
+    let held = ["a", "b", "c"]
+        .iter()
+        .map(|name| holders.values().filter(|holder| holder == name).count())
+        .collect();
+    (held, holders.len() == pairs)
+}
+
+/// Waits up to `within` until the `pairs` spot pairs are spread over the three instances: each
+/// held, and no instance over its share (ceil(pairs / 3)), so that no pair changes hands any more.
+pub(super) async fn spread_settled(bus: &Bus, pairs: usize, within: Duration) {
+    let deadline = Instant::now() + within;
+    loop {
+        let (held, all) = shares(&spot_holders(bus).await, pairs);
+        if all && held.iter().all(|&count| count <= pairs.div_ceil(3)) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{held:?} of {pairs} pairs");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// The instance (`a`, `b`, `c`) holding the lease `name` (of `lease_ms`), waiting up to `within`
 /// for one other than `not`.
 pub(super) async fn lease_holder(

@@ -10,6 +10,7 @@ use backend::cluster::Bus;
 
 use super::processes::{
     Processes, acknowledged_ids, first_answer_after_kill, lease_holder, place_through,
+    spread_settled,
 };
 use super::{Nats, shared_database};
 
@@ -91,6 +92,18 @@ async fn one_owner_per_spot_pair_takes_forwarded_orders_and_a_new_owner_serves_a
     let db = sea_orm::Database::connect(database.0.clone())
         .await
         .expect("PostgreSQL answers");
+    // The instances spread the pairs as they come up: the first takes every pair, then hands
+    // some over. The owner to kill is the one once that is done.
+    let pairs = {
+        use backend::entity::coin;
+        use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+        coin::Entity::find()
+            .filter(coin::Column::SpotEnabled.eq(true))
+            .count(&db)
+            .await
+            .expect("count") as usize
+    };
+    spread_settled(&bus, pairs, Duration::from_secs(20)).await;
     let owner_name = spot_owner(&bus, "btcusdt", None, Duration::from_secs(10)).await;
     let owner = ["a", "b", "c"]
         .iter()
@@ -177,15 +190,20 @@ async fn one_owner_per_spot_pair_takes_forwarded_orders_and_a_new_owner_serves_a
     // Load through all three (12 clients placing 10 orders each, one after another); the owner
     // is killed once 30 are acknowledged, while the rest are still coming.
     let acks = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    // How long each order of the load waited for its answer.
+    let waits = Arc::new(std::sync::Mutex::new(Vec::new()));
     let load: Vec<_> = (0..12)
         .map(|worker| {
-            let (apps, dead, acks) = (apps.clone(), dead.clone(), acks.clone());
+            let (apps, dead, acks, waits) =
+                (apps.clone(), dead.clone(), acks.clone(), waits.clone());
             let token = tokens[worker % 3].clone();
             tokio::spawn(async move {
                 let mut answers = Vec::new();
                 for k in 0..10 {
+                    let sent = Instant::now();
                     let answer =
                         place(apps.clone(), dead.clone(), token.clone(), worker + 12 * k).await;
+                    waits.lock().unwrap().push(sent.elapsed());
                     acks.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     answers.push(answer);
                 }
@@ -214,6 +232,20 @@ async fn one_owner_per_spot_pair_takes_forwarded_orders_and_a_new_owner_serves_a
     .await;
     assert!(probe["data"]["id"].as_i64().is_some(), "{probe}");
     let acknowledged = acknowledged_ids(load).await;
+    // Orders forwarded to the owner as it died are not left to the 5 s answer timeout: the
+    // survivors see the owner gone (its presence expires) and try again against the next one.
+    let longest = waits
+        .lock()
+        .unwrap()
+        .iter()
+        .max()
+        .copied()
+        .unwrap_or_default();
+    eprintln!("the longest wait of an order of the load: {longest:?}");
+    assert!(
+        longest < Duration::from_secs(5),
+        "an order of the load waited {longest:?}"
+    );
     use backend::entity::spot_order;
     use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
     let stored = spot_order::Entity::find()

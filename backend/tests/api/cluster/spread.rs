@@ -7,44 +7,8 @@ use std::time::{Duration, Instant};
 
 use backend::cluster::Bus;
 
-use super::processes::Processes;
+use super::processes::{Processes, shares, spot_holders};
 use super::{Nats, shared_database};
-
-/// Which instance (`a`, `b`, `c`) holds each spot pair's lease, by pair.
-async fn spot_holders(bus: &Bus) -> std::collections::BTreeMap<String, String> {
-    use futures_util::TryStreamExt;
-    let mut holders = std::collections::BTreeMap::new();
-    let bucket = format!("kestrel_leases_{}ms", backend::spot::ownership::LEASE_MS);
-    let Ok(store) = bus.jetstream().get_key_value(bucket.as_str()).await else {
-        return holders;
-    };
-    let keys: Vec<String> = match store.keys().await {
-        Ok(keys) => keys.try_collect().await.unwrap_or_default(),
-        Err(_) => return holders,
-    };
-    for key in keys {
-        if let Some(symbol) = key.strip_prefix("spot_")
-            && let Ok(Some(holder)) = store.get(key.as_str()).await
-        {
-            let holder = String::from_utf8_lossy(&holder).to_string();
-            let instance = holder.split('#').next().unwrap_or_default().to_owned();
-            holders.insert(symbol.to_owned(), instance);
-        }
-    }
-    holders
-}
-
-/// How many pairs each instance holds, and whether every one of `pairs` has a holder.
-fn shares(
-    holders: &std::collections::BTreeMap<String, String>,
-    pairs: usize,
-) -> (Vec<usize>, bool) {
-    let held = ["a", "b", "c"]
-        .iter()
-        .map(|name| holders.values().filter(|holder| holder == name).count())
-        .collect();
-    (held, holders.len() == pairs)
-}
 
 /// A resting buy of every spot pair, half its reference price, for about 20 USDT: `(symbol,
 /// price, quantity)`.
