@@ -23,8 +23,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::watch;
-use tokio::task::JoinHandle;
+use tokio::sync::{oneshot, watch};
 
 use super::forward::{self, Reply, WireCommand};
 use super::registry::FuturesRegistry;
@@ -44,7 +43,8 @@ pub const MARKET: &str = "futures";
 /// What an instance runs while it owns the engines (the engines are in the registry).
 struct Owned {
     fence: Arc<Fence>,
-    serving: JoinHandle<()>,
+    /// Ends the answering of forwarded commands (see [`serve`]).
+    stop_serving: oneshot::Sender<()>,
 }
 
 /// Owns the futures engines whenever this instance holds their lease (see the module), until
@@ -123,7 +123,8 @@ async fn take(registry: &Arc<FuturesRegistry>, bus: &Bus) -> Result<Owned, Strin
         "this instance owns the futures engines"
     );
     let answering = registry.clone();
-    let serving = tokio::spawn(serve(
+    let (stop_serving, stop) = oneshot::channel();
+    tokio::spawn(serve(
         bus.client().clone(),
         requests,
         move |command: Result<WireCommand, serde_json::Error>| {
@@ -135,13 +136,20 @@ async fn take(registry: &Arc<FuturesRegistry>, bus: &Bus) -> Result<Owned, Strin
                 }
             }
         },
+        async {
+            let _ = stop.await;
+        },
     ));
-    Ok(Owned { fence, serving })
+    Ok(Owned {
+        fence,
+        stop_serving,
+    })
 }
 
-/// Stops owning the engines: none runs here, no subscription.
+/// Stops owning the engines: none runs here, no subscription (the commands already on their way
+/// are answered "not the owner").
 fn give_up(registry: &FuturesRegistry, owned: Owned) {
     owned.fence.lose();
     registry.uninstall();
-    owned.serving.abort();
+    let _ = owned.stop_serving.send(());
 }

@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 
 use super::engine::Command;
@@ -60,7 +60,10 @@ pub fn market_name(symbol: &str) -> String {
 /// What an instance runs while it owns a pair.
 struct Owned {
     fence: Arc<Fence>,
-    tasks: Vec<JoinHandle<()>>,
+    /// Ends the answering of forwarded commands (see [`serve`]).
+    stop_serving: oneshot::Sender<()>,
+    /// Hands the simulator's quotes to the engine.
+    quoting: JoinHandle<()>,
 }
 
 /// This instance's share of the spot pairs (see the module): the pairs listed, the live
@@ -248,8 +251,11 @@ async fn take(registry: &Arc<SpotRegistry>, bus: &Bus, symbol: &str) -> Result<O
         return Err("the pair is not listed".into());
     };
     tracing::info!(%symbol, token = fence.token(), "this instance owns the spot pair");
-    let tasks = vec![
-        tokio::spawn(serve(bus.client().clone(), commands, {
+    let (stop_serving, stop) = oneshot::channel();
+    tokio::spawn(serve(
+        bus.client().clone(),
+        commands,
+        {
             let (sender, fence) = (sender.clone(), fence.clone());
             move |command: Result<WireCommand, serde_json::Error>| {
                 let (sender, fence) = (sender.clone(), fence.clone());
@@ -260,19 +266,26 @@ async fn take(registry: &Arc<SpotRegistry>, bus: &Bus, symbol: &str) -> Result<O
                     }
                 }
             }
-        })),
-        tokio::spawn(forward_quotes(quotes, sender)),
-    ];
-    Ok(Owned { fence, tasks })
+        },
+        async {
+            let _ = stop.await;
+        },
+    ));
+    let quoting = tokio::spawn(forward_quotes(quotes, sender));
+    Ok(Owned {
+        fence,
+        stop_serving,
+        quoting,
+    })
 }
 
-/// Stops owning `symbol`: no engine, no subscriptions.
+/// Stops owning `symbol`: no engine, no subscriptions (the commands already on their way are
+/// answered "not the owner").
 fn give_up(registry: &SpotRegistry, symbol: &str, owned: Owned) {
     owned.fence.lose();
     registry.uninstall(symbol);
-    for task in owned.tasks {
-        task.abort();
-    }
+    let _ = owned.stop_serving.send(());
+    owned.quoting.abort();
 }
 
 /// The engine's answer to a forwarded `command`, or [`Reply::NotOwner`] when this instance lost

@@ -494,6 +494,93 @@ async fn a_user_channel_on_another_instance_gets_the_order_events() {
     stop_all(apps).await;
 }
 
+/// An owner that lets its market go answers the requests already on their way to it (here: "not
+/// the owner") instead of dropping them with its subscription, which left their callers waiting
+/// out the 5 s answer timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_owner_letting_its_market_go_answers_the_requests_on_their_way() {
+    use backend::cluster::forward::{Sent, send, serve};
+    let nats = Nats::start().await;
+    let owner = Bus::connect(&nats.cluster("owner"))
+        .await
+        .expect("NATS answers");
+    let caller = Bus::connect(&nats.cluster("caller"))
+        .await
+        .expect("NATS answers");
+    let requests = owner
+        .client()
+        .queue_subscribe("kestrel.cmd.test", "owner".to_owned())
+        .await
+        .expect("subscribed");
+    owner.client().flush().await.expect("flushed");
+    let (stop_serving, stop) = tokio::sync::oneshot::channel::<()>();
+    let stopped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let answering = stopped.clone();
+    let serving = tokio::spawn(serve(
+        owner.client().clone(),
+        requests,
+        move |command: Result<u32, serde_json::Error>| {
+            let stopped = answering.clone();
+            // A busy owner takes its requests off the subscription slowly, so that some wait
+            // there when it lets go.
+            std::thread::sleep(Duration::from_millis(2));
+            async move {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                let command = command.expect("a number");
+                if stopped.load(std::sync::atomic::Ordering::SeqCst) {
+                    format!("not the owner: {command}")
+                } else {
+                    format!("done: {command}")
+                }
+            }
+        },
+        async {
+            let _ = stop.await;
+        },
+    ));
+    let started = Instant::now();
+    // Eight callers sending one request after another for 200 ms; the owner lets go at 100 ms,
+    // with requests on their way.
+    let sent: Vec<_> = (0..8u32)
+        .map(|caller_index| {
+            let caller = caller.clone();
+            tokio::spawn(async move {
+                let mut outcomes = Vec::new();
+                let mut n = caller_index * 100_000;
+                while started.elapsed() < Duration::from_millis(200) {
+                    let sent_at = Instant::now();
+                    let outcome =
+                        send::<u32, String>(&caller, "kestrel.cmd.test", "none", &n).await;
+                    outcomes.push((outcome, sent_at.elapsed()));
+                    n += 1;
+                }
+                outcomes
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    stopped.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = stop_serving.send(());
+    let mut answered = 0;
+    for caller in sent {
+        for (outcome, waited) in caller.await.expect("joined") {
+            match outcome {
+                Sent::Replied(_) => answered += 1,
+                Sent::NoOwner => {}
+                Sent::Unknown => panic!("a request was dropped unanswered (waited {waited:?})"),
+            }
+        }
+    }
+    assert!(
+        answered > 0,
+        "no request reached the owner before it let go"
+    );
+    tokio::time::timeout(Duration::from_secs(6), serving)
+        .await
+        .expect("the answering ends once drained")
+        .expect("joined");
+}
+
 #[tokio::test]
 async fn a_notice_published_on_one_instance_reaches_the_others() {
     let nats = Nats::start().await;
