@@ -24,6 +24,8 @@ test('a visitor writes, an operator answers in /admin, the visitor reads it live
   const question = `Where is my deposit? ${Date.now()}`;
   await chat.getByRole('textbox', { name: en('support.message') }).fill(question);
   await chat.getByRole('button', { name: en('support.send') }).click();
+  // Sent: the box is empty again (until then the question is in it as well as in the thread).
+  await expect(chat.getByRole('textbox', { name: en('support.message') })).toHaveValue('');
   await expect(chat.getByText(question)).toBeVisible();
 
   const operator = await newOperator(browser, baseURL!, request);
