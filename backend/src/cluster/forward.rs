@@ -88,7 +88,7 @@ pub async fn send<C: Serialize, R: DeserializeOwned>(
 /// Answers every request of `requests` with what `answer` gives for its command (or for the
 /// error of an unreadable one), each on a task of its own, until the subscription ends.
 ///
-/// When `stop` resolves (the owner lets its market go), the subscription is drained: the server
+/// When `stop` fires or its sender goes (the owner lets its market go), the subscription is drained: the server
 /// sends nothing more, and the requests already on their way are still answered — by then
 /// `answer` says "not the owner", so their callers try the next owner at once instead of waiting
 /// out [`ANSWER_WITHIN`] for requests dropped with the subscription.
@@ -96,14 +96,13 @@ pub async fn serve<C, R, F, A>(
     client: async_nats::Client,
     mut requests: async_nats::Subscriber,
     answer: F,
-    stop: impl Future<Output = ()>,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
 ) where
     C: DeserializeOwned,
     R: Serialize,
     F: Fn(Result<C, serde_json::Error>) -> A,
     A: Future<Output = R> + Send + 'static,
 {
-    let mut stop = std::pin::pin!(stop);
     // Once stopped: until when the requests on their way are waited for.
     let mut draining_until: Option<tokio::time::Instant> = None;
     loop {
@@ -115,7 +114,7 @@ pub async fn serve<C, R, F, A>(
         } else {
             tokio::select! {
                 message = requests.next() => message,
-                () = &mut stop => {
+                _ = &mut stop => {
                     draining_until = Some(tokio::time::Instant::now() + ANSWER_WITHIN);
                     if let Err(error) = requests.drain().await {
                         tracing::warn!(%error, "draining a market's command subscription");

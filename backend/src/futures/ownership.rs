@@ -136,9 +136,7 @@ async fn take(registry: &Arc<FuturesRegistry>, bus: &Bus) -> Result<Owned, Strin
                 }
             }
         },
-        async {
-            let _ = stop.await;
-        },
+        stop,
     ));
     Ok(Owned {
         fence,

@@ -267,9 +267,7 @@ async fn take(registry: &Arc<SpotRegistry>, bus: &Bus, symbol: &str) -> Result<O
                 }
             }
         },
-        async {
-            let _ = stop.await;
-        },
+        stop,
     ));
     let quoting = tokio::spawn(forward_quotes(quotes, sender));
     Ok(Owned {

@@ -534,9 +534,7 @@ async fn an_owner_letting_its_market_go_answers_the_requests_on_their_way() {
                 }
             }
         },
-        async {
-            let _ = stop.await;
-        },
+        stop,
     ));
     let started = Instant::now();
     // Eight callers sending one request after another for 200 ms; the owner lets go at 100 ms,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use backend::cluster::Bus;
 
-use super::processes::{Processes, shares, spot_holders};
+use super::processes::{Processes, shares, spot_holders, spread_settled};
 use super::{Nats, shared_database};
 
 /// A resting buy of every spot pair, half its reference price, for about 20 USDT: `(symbol,
@@ -109,23 +109,12 @@ async fn instances_started_one_after_another_spread_the_spot_pairs_while_trading
     cluster.launch(&nats, &database.0, "b", false).await;
     cluster.launch(&nats, &database.0, "c", false).await;
     let joined = Instant::now();
-    let most = pairs.div_ceil(3);
-    loop {
-        let holders = spot_holders(&bus).await;
-        let (held, all) = shares(&holders, pairs);
-        if all && held.iter().all(|&count| count <= most) {
-            eprintln!(
-                "pairs spread {held:?} {:?} after the third joined",
-                joined.elapsed()
-            );
-            break;
-        }
-        assert!(
-            joined.elapsed() < Duration::from_secs(30),
-            "not spread within 30 s: {held:?} {holders:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    spread_settled(&bus, pairs, Duration::from_secs(30)).await;
+    eprintln!(
+        "pairs spread {:?} {:?} after the third joined",
+        shares(&spot_holders(&bus).await, pairs).0,
+        joined.elapsed()
+    );
     // One more order on every pair, now on their new owners, before the load stops.
     let spread_at = placed.load(std::sync::atomic::Ordering::SeqCst);
     while placed.load(std::sync::atomic::Ordering::SeqCst) < spread_at + pairs + 1 {
