@@ -161,10 +161,12 @@ cluster() {
     tee "$out/cluster_one.txt" || failed=1
   log "three instances in cluster mode, clients spread over them"
   "$bin/order_load" --clients "$clients" --secs "$secs" --database-url "$url" \
-    --nats-url "nats://127.0.0.1:$port" --instances 3 | tee "$out/cluster_three.txt" || failed=1
+    --nats-url "nats://127.0.0.1:$port" --instances 3 --keep-logs "$out/cluster_three_logs" |
+    tee "$out/cluster_three.txt" || failed=1
   log "three instances, the first pair's owner killed (kill -9) halfway through"
   "$bin/order_load" --clients "$clients" --secs "$secs" --database-url "$url" \
-    --nats-url "nats://127.0.0.1:$port" --instances 3 --kill-owner-at-secs $((secs / 2)) |
+    --nats-url "nats://127.0.0.1:$port" --instances 3 --kill-owner-at-secs $((secs / 2)) \
+    --keep-logs "$out/cluster_failover_logs" |
     tee "$out/cluster_failover.txt" || failed=1
   local one three
   one=$(orders_per_sec "$out/cluster_one.txt")

@@ -175,6 +175,10 @@ struct Args {
     /// `Idempotency-Key`) and go on there.
     #[arg(long, requires = "nats_url")]
     kill_owner_at_secs: Option<u64>,
+    /// A folder to copy each server's log into when it has stopped (`server.log`, or
+    /// `server-i0.log`, … in cluster mode); otherwise the logs go with their temporary folders.
+    #[arg(long, conflicts_with = "url")]
+    keep_logs: Option<PathBuf>,
 }
 
 /// What a request did.
@@ -381,6 +385,9 @@ async fn run(args: Args) -> Result<(), String> {
     for server in servers.iter_mut() {
         server.stop();
         server.report_log();
+        if let Some(folder) = &args.keep_logs {
+            server.keep_log(folder);
+        }
     }
     let audit = servers.first().map(|server| server.cli(&["audit"], &[]));
     if let Some(db) = postgres.take() {
@@ -643,6 +650,20 @@ impl Server {
             for line in slow.iter().take(40) {
                 println!("    {}", line.chars().take(300).collect::<String>());
             }
+        }
+    }
+
+    /// Copies the server's log into `folder` (made if missing) as `server.log`, or
+    /// `server-<instance>.log` in cluster mode.
+    fn keep_log(&self, folder: &Path) {
+        let name = match &self.instance {
+            Some(instance) => format!("server-{instance}.log"),
+            None => "server.log".to_owned(),
+        };
+        let kept = folder.join(name);
+        match std::fs::create_dir_all(folder).and_then(|()| std::fs::copy(&self.log, &kept)) {
+            Ok(_) => println!("  server log kept: {}", kept.display()),
+            Err(error) => println!("  server log not kept ({}): {error}", kept.display()),
         }
     }
 
