@@ -3,7 +3,8 @@
 //! a market's lease raises the token by one ([`take`]) before it rebuilds the market from the
 //! database; every batch of that market's engine then checks, inside its own write transaction,
 //! that the row still holds its token ([`still_holds`], a conditional update that locks the row
-//! until the batch commits). A stale owner — one that lost the lease but still runs, paused or cut
+//! until the batch commits; [`still_holds_in_turn`] on PostgreSQL, with the batch's advisory lock
+//! in the same statement). A stale owner — one that lost the lease but still runs, paused or cut
 //! off — finds a higher token and its whole batch is rolled back: nothing of it is stored.
 //!
 //! Several engines under one token (the futures symbols, which have one owner) check it with
@@ -110,6 +111,35 @@ pub async fn still_holds(txn: &WriterTransaction<'_>, fence: &Fence) -> Result<b
         .integers(Statement::from_sql_and_values(backend, sql, values))
         .await?;
     Ok(rows.len() == 1)
+}
+
+/// [`still_holds`] and, on PostgreSQL, the transaction-scoped advisory lock `turn` that the
+/// engine's batches take at their start, in one statement (one round trip less on every batch).
+/// There the row is locked `FOR UPDATE`, which makes no new row version: a takeover's raise still
+/// waits for the batch, and a batch after it finds the new token. When the token is stale the lock
+/// may not be taken: the batch is refused anyway. On SQLite this is [`still_holds`] (its
+/// transaction holds the database's write lock, and has no advisory locks).
+pub async fn still_holds_in_turn(
+    txn: &WriterTransaction<'_>,
+    fence: &Fence,
+    turn: i64,
+) -> Result<bool, DbErr> {
+    let backend = txn.backend();
+    if backend != DatabaseBackend::Postgres {
+        return still_holds(txn, fence).await;
+    }
+    let sql = "SELECT count(*) FROM \
+               (SELECT 1 FROM market_owner WHERE market = $1 AND token = $2 FOR UPDATE) AS fence, \
+               (SELECT pg_advisory_xact_lock($3)) AS turn";
+    let values: Vec<Value> = vec![
+        fence.market.as_str().into(),
+        fence.token.into(),
+        turn.into(),
+    ];
+    let rows = txn
+        .integers(Statement::from_sql_and_values(backend, sql, values))
+        .await?;
+    Ok(rows.first().and_then(|row| row.first()) == Some(&1))
 }
 
 /// Whether `fence` is still its market's current token, read inside the transaction `txn` under a

@@ -16,6 +16,7 @@ mod depth;
 mod earn;
 mod errors;
 mod favourites;
+mod fence;
 mod funds;
 mod futures;
 mod helpers;

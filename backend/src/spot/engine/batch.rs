@@ -30,6 +30,9 @@ use crate::funds::ledger::{AccountRef, Bucket, House, Idempotency, LedgerError};
 use crate::i18n::Msg;
 use crate::refusal::{Refusal, RefusalKind};
 
+/// The PostgreSQL advisory lock every spot batch takes first (see [`SpotEngine::write_batch`]).
+const MARKETS_TURN: i64 = 7411;
+
 /// Most commands written in one transaction.
 pub const MAX_BATCH: usize = 256;
 
@@ -183,17 +186,26 @@ impl SpotEngine {
         // database's write lock with the transaction itself, without a statement of its own.
         let writer = self.context.writer.clone();
         let txn = writer.begin_immediate().await.map_err(|e| e.to_string())?;
-        if txn.backend() == DatabaseBackend::Postgres {
-            txn.execute_unprepared("SELECT pg_advisory_xact_lock(7411)")
-                .await
-                .map_err(|e| e.to_string())?;
-        }
         // Cluster mode: only the pair's current owner writes (`crate::cluster::fence`); the
-        // check keeps the owner's row locked until this batch ends.
-        if let Some(fence) = &self.fence
-            && !crate::cluster::fence::still_holds(&txn, fence)
+        // check keeps the owner's row locked until this batch ends, and takes the advisory lock
+        // in the same statement.
+        let held = match &self.fence {
+            Some(fence) => crate::cluster::fence::still_holds_in_turn(&txn, fence, MARKETS_TURN)
                 .await
-                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?,
+            None => {
+                if txn.backend() == DatabaseBackend::Postgres {
+                    txn.execute_unprepared(&format!(
+                        "SELECT pg_advisory_xact_lock({MARKETS_TURN})"
+                    ))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                }
+                true
+            }
+        };
+        if let Some(fence) = &self.fence
+            && !held
         {
             fence.lose();
             for command in batch {
