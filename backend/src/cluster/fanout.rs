@@ -16,12 +16,15 @@
 //! | `kestrel.live.notice` | the message's text | `/ws/business/notice` |
 //! | `kestrel.live.user.<id>` | the message's text | the user channel of `<id>` |
 //! | `kestrel.live.session.<id>` | empty | the session cache forgets user `<id>` (a session of it ended) and its user channels check their session at once |
+//! | `kestrel.live.spot.open.<pair>` | a change of the pair's open orders, JSON | the open-order index of the spot markets (`crate::spot`), so a cancellation finds its pair without a query |
+//!
+//! A module registers for a subject prefix of its own with [`Fanout::receive_under`].
 //!
 //! Exactly once: the live connection is opened with `no_echo` ([`Bus::live`]), so the server never
 //! hands an instance what it published itself (it delivered that locally already). Publishing
 //! never waits: events are handed to one task that publishes them in order.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use futures_util::StreamExt;
 use tokio::sync::{broadcast, mpsc, watch};
@@ -35,6 +38,10 @@ const PREFIX: &str = "kestrel.live.";
 /// How many user events received from other instances a slow user channel may fall behind.
 const REMOTE_USER_EVENTS: usize = 1024;
 
+/// What receives the messages under one subject prefix ([`Fanout::receive_under`]): the subject
+/// after `kestrel.live.` and the payload.
+type Handler = Arc<dyn Fn(&str, &[u8]) + Send + Sync>;
+
 /// Where live events go beyond this process (see the module). Cloning it is one reference count.
 #[derive(Clone)]
 pub struct Fanout(Arc<Inner>);
@@ -46,6 +53,16 @@ struct Inner {
     remote_user_events: broadcast::Sender<Arc<UserEvent>>,
     /// Users a session of whom ended (here or on another instance).
     sessions_ended: broadcast::Sender<i64>,
+    /// Receivers of other subjects, by prefix (under `kestrel.live.`).
+    handlers: RwLock<Vec<(&'static str, Handler)>>,
+}
+
+impl std::fmt::Debug for Fanout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fanout")
+            .field("shared", &self.is_shared())
+            .finish()
+    }
 }
 
 impl Default for Fanout {
@@ -65,6 +82,7 @@ impl Fanout {
             nats,
             remote_user_events: broadcast::channel(REMOTE_USER_EVENTS).0,
             sessions_ended: broadcast::channel(REMOTE_USER_EVENTS).0,
+            handlers: RwLock::default(),
         }))
     }
 
@@ -153,6 +171,41 @@ impl Fanout {
         self.publish(&format!("session.{user_id}"), Vec::new());
     }
 
+    /// Hands every message another instance publishes on a subject under
+    /// `kestrel.live.<prefix>` to `handler` (with the subject after `kestrel.live.`), in the order
+    /// they arrive, on the task that receives them: it must not wait. Nothing arrives in one
+    /// process.
+    pub fn receive_under(
+        &self,
+        prefix: &'static str,
+        handler: impl Fn(&str, &[u8]) + Send + Sync + 'static,
+    ) {
+        self.0
+            .handlers
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((prefix, Arc::new(handler)));
+    }
+
+    /// Gives `payload` to the handler registered for `subject`'s prefix; whether there was one.
+    fn hand_over(&self, subject: &str, payload: &[u8]) -> bool {
+        let handler = self
+            .0
+            .handlers
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(prefix, _)| subject.starts_with(prefix))
+            .map(|(_, handler)| handler.clone());
+        match handler {
+            Some(handler) => {
+                handler(subject, payload);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// A receiver of the users a session of whom ended, on any instance, from now on.
     pub fn subscribe_sessions_ended(&self) -> broadcast::Receiver<i64> {
         self.0.sessions_ended.subscribe()
@@ -198,6 +251,9 @@ async fn receive(
             continue;
         };
         let payload = &message.payload;
+        if fanout.hand_over(subject, payload) {
+            continue;
+        }
         if subject.starts_with("market.") {
             if let Err(error) = hub.replay(payload) {
                 tracing::warn!(%error, subject, "unreadable market event from the cluster");

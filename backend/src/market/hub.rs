@@ -488,6 +488,11 @@ impl MarketHub {
         }
     }
 
+    /// Where this hub's publications go beyond this process, once set ([`Self::share_through`]).
+    pub fn fanout(&self) -> Option<&crate::cluster::Fanout> {
+        self.fanout.get()
+    }
+
     /// Broadcasts `text` on `/ws/business/notice` here and shares it.
     fn send_notice(&self, text: String) {
         if let Some(fanout) = self.fanout.get() {

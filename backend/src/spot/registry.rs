@@ -168,6 +168,10 @@ impl SpotRegistry {
             bus,
             owned: AtomicUsize::new(0),
         });
+        // Cluster mode: every instance's index covers every pair (`engine/open_orders.rs`).
+        if let Some(fanout) = exchange.context.hub.fanout() {
+            exchange.context.open_orders.share_through(fanout);
+        }
         let coins = coin::Entity::find()
             .filter(coin::Column::SpotEnabled.eq(true))
             .all(&pool)
