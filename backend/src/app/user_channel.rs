@@ -191,7 +191,11 @@ pub async fn user_push(
     let earn = earn.clone();
     let loans = loans.clone();
     let fanout = fanout.clone();
+    // Cluster mode: this user's events from the other instances, subscribed before the socket
+    // opens so that none published from then on is missed.
+    let watch = fanout.watch_user(user_id).await;
     ws.on_upgrade(move |socket| async move {
+        let _watch = watch;
         let (mut sink, mut stream) = socket.split();
         let mut refresh = tokio::time::interval(REFRESH_EVERY);
         let mut heartbeat =

@@ -7,14 +7,15 @@
 //!   into its own local broadcasts, so a client connected to any instance gets every message.
 //!
 //! Subjects (one subscription `kestrel.live.>` per instance, so messages of one producer arrive
-//! in the order they were published, whatever their subject):
+//! in the order they were published, whatever their subject; and a user's events on a
+//! subscription of their own while a channel of that user is open here):
 //!
 //! | subject | payload | fed into |
 //! | --- | --- | --- |
 //! | `kestrel.live.market.<pair>.<kind>` (`kind`: `ticker`, `depth`, `trade`, `detail`, `kline`), `kestrel.live.market.all.tick` (a publication of several pairs, such as a simulator tick) | the publication's state changes, JSON ([`crate::market::hub`]'s `remote` module): books as their diffs, whole now and then | the market hub: recorded (tickers, books, trades, details) and broadcast as if produced here |
 //! | `kestrel.live.market.<pair>.want` (`market.all.want`: every pair) | a request for the pair's book whole | the hub of the book's producer, which answers on `kestrel.live.market.<pair>.depth` |
 //! | `kestrel.live.notice` | the message's text | `/ws/business/notice` |
-//! | `kestrel.live.user.<id>` | the message's text | the user channel of `<id>` |
+//! | `kestrel.user.<id>` (subscribed only while a user channel of `<id>` is open on the instance: [`Fanout::watch_user`]) | the message's text | the user channel of `<id>` |
 //! | `kestrel.live.session.<id>` | empty | the session cache forgets user `<id>` (a session of it ended) and its user channels check their session at once |
 //! | `kestrel.live.spot.open.<pair>` | a change of the pair's open orders, JSON | the open-order index of the spot markets (`crate::spot`), so a cancellation finds its pair without a query |
 //!
@@ -24,7 +25,8 @@
 //! hands an instance what it published itself (it delivered that locally already). Publishing
 //! never waits: events are handed to one task that publishes them in order.
 
-use std::sync::{Arc, RwLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
 
 use futures_util::StreamExt;
 use tokio::sync::{broadcast, mpsc, watch};
@@ -49,6 +51,11 @@ pub struct Fanout(Arc<Inner>);
 struct Inner {
     /// `None`: one process, nothing is published.
     nats: Option<mpsc::UnboundedSender<(String, Vec<u8>)>>,
+    /// The live connection, for the users' subscriptions (`None`: one process).
+    client: Option<async_nats::Client>,
+    /// The users watched here: how many of their channels are open, and the task that feeds
+    /// their events from other instances into [`Inner::remote_user_events`].
+    watched: Mutex<HashMap<i64, (usize, Option<tokio::task::AbortHandle>)>>,
     /// User events received from other instances.
     remote_user_events: broadcast::Sender<Arc<UserEvent>>,
     /// Users a session of whom ended (here or on another instance).
@@ -74,12 +81,17 @@ impl Default for Fanout {
 impl Fanout {
     /// One process: nothing is published, nothing is received.
     pub fn local() -> Self {
-        Self::with(None)
+        Self::with(None, None)
     }
 
-    fn with(nats: Option<mpsc::UnboundedSender<(String, Vec<u8>)>>) -> Self {
+    fn with(
+        nats: Option<mpsc::UnboundedSender<(String, Vec<u8>)>>,
+        client: Option<async_nats::Client>,
+    ) -> Self {
         Self(Arc::new(Inner {
             nats,
+            client,
+            watched: Mutex::default(),
             remote_user_events: broadcast::channel(REMOTE_USER_EVENTS).0,
             sessions_ended: broadcast::channel(REMOTE_USER_EVENTS).0,
             handlers: RwLock::default(),
@@ -108,7 +120,7 @@ impl Fanout {
             reason: error.to_string(),
         })?;
         let (sender, outbox) = mpsc::unbounded_channel();
-        let fanout = Self::with(Some(sender));
+        let fanout = Self::with(Some(sender), Some(client.clone()));
         tokio::spawn(publish(client, outbox, shutdown.clone()));
         tokio::spawn(receive(subscription, hub, fanout.clone(), shutdown));
         Ok(fanout)
@@ -119,7 +131,7 @@ impl Fanout {
     #[cfg(test)]
     pub(crate) fn capturing() -> (Self, mpsc::UnboundedReceiver<(String, Vec<u8>)>) {
         let (sender, outbox) = mpsc::unbounded_channel();
-        (Self::with(Some(sender)), outbox)
+        (Self::with(Some(sender), None), outbox)
     }
 
     /// Whether events are shared with other instances (cluster mode).
@@ -129,9 +141,14 @@ impl Fanout {
 
     /// Publishes `payload` on `kestrel.live.<subject>` (nothing in one process). Never waits.
     pub fn publish(&self, subject: &str, payload: Vec<u8>) {
+        self.publish_on(format!("{PREFIX}{subject}"), payload);
+    }
+
+    /// Publishes `payload` on the whole `subject` (nothing in one process). Never waits.
+    fn publish_on(&self, subject: String, payload: Vec<u8>) {
         if let Some(nats) = &self.0.nats {
             // The task ends only at shutdown: a message after it has nowhere to go.
-            let _ = nats.send((format!("{PREFIX}{subject}"), payload));
+            let _ = nats.send((subject, payload));
         }
     }
 
@@ -145,10 +162,8 @@ impl Fanout {
         tokio::spawn(async move {
             loop {
                 match source.recv().await {
-                    Ok(event) => fanout.publish(
-                        &format!("user.{}", event.user_id),
-                        event.text.as_bytes().to_vec(),
-                    ),
+                    Ok(event) => fanout
+                        .publish_on(user_subject(event.user_id), event.text.as_bytes().to_vec()),
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
                         tracing::warn!(missed, "user events not shared with the cluster");
                     }
@@ -158,9 +173,79 @@ impl Fanout {
         });
     }
 
-    /// A receiver of the user events other instances produced, from now on.
+    /// A receiver of the user events other instances produced, from now on, for the users
+    /// watched here ([`Self::watch_user`]).
     pub fn subscribe_remote_user_events(&self) -> broadcast::Receiver<Arc<UserEvent>> {
         self.0.remote_user_events.subscribe()
+    }
+
+    /// Receives the events other instances produce for `user_id` until the returned watch is
+    /// dropped (cluster mode; in one process the watch does nothing): the first watch of a user
+    /// subscribes to `kestrel.user.<id>`, and returns once the NATS server has the subscription,
+    /// so an event published after that reaches [`Self::subscribe_remote_user_events`]; the last
+    /// one dropped unsubscribes. An instance thus receives the events of the users whose channels
+    /// it holds, not every user's.
+    pub async fn watch_user(&self, user_id: i64) -> UserWatch {
+        let watch = UserWatch {
+            fanout: self.clone(),
+            user_id,
+        };
+        let Some(client) = &self.0.client else {
+            return watch;
+        };
+        if let Some((count, _)) = self.watched().get_mut(&user_id) {
+            *count += 1;
+            return watch;
+        }
+        let subscribed = async {
+            let subscription = client.subscribe(user_subject(user_id)).await?;
+            client.flush().await?;
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(subscription)
+        }
+        .await;
+        let mut watched = self.watched();
+        match watched.get_mut(&user_id) {
+            // Another channel of the user subscribed meanwhile: that subscription serves both.
+            Some((count, _)) => *count += 1,
+            None => {
+                let follower = match subscribed {
+                    Ok(subscription) => Some(
+                        tokio::spawn(follow_user(
+                            subscription,
+                            user_id,
+                            self.0.remote_user_events.clone(),
+                        ))
+                        .abort_handle(),
+                    ),
+                    Err(error) => {
+                        tracing::warn!(%error, user_id, "a user's events from the cluster not followed");
+                        None
+                    }
+                };
+                watched.insert(user_id, (1, follower));
+            }
+        }
+        watch
+    }
+
+    fn watched(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<i64, (usize, Option<tokio::task::AbortHandle>)>> {
+        self.0.watched.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A channel of `user_id` closed: the last one unsubscribes.
+    fn unwatch(&self, user_id: i64) {
+        let mut watched = self.watched();
+        if let Some((count, follower)) = watched.get_mut(&user_id) {
+            *count -= 1;
+            if *count == 0 {
+                if let Some(follower) = follower {
+                    follower.abort();
+                }
+                watched.remove(&user_id);
+            }
+        }
     }
 
     /// Says that a session of `user_id` ended here: this instance's user channels of that user
@@ -209,6 +294,42 @@ impl Fanout {
     /// A receiver of the users a session of whom ended, on any instance, from now on.
     pub fn subscribe_sessions_ended(&self) -> broadcast::Receiver<i64> {
         self.0.sessions_ended.subscribe()
+    }
+}
+
+/// A user channel's interest in its user's events from other instances
+/// ([`Fanout::watch_user`]); dropped, it ends.
+pub struct UserWatch {
+    fanout: Fanout,
+    user_id: i64,
+}
+
+impl Drop for UserWatch {
+    fn drop(&mut self) {
+        self.fanout.unwatch(self.user_id);
+    }
+}
+
+/// The subject of `user_id`'s events.
+fn user_subject(user_id: i64) -> String {
+    format!("kestrel.user.{user_id}")
+}
+
+/// Feeds `user_id`'s events from `subscription` into `events`, until the subscription ends (or
+/// the task is aborted: the subscription is dropped with it, which unsubscribes).
+async fn follow_user(
+    mut subscription: async_nats::Subscriber,
+    user_id: i64,
+    events: broadcast::Sender<Arc<UserEvent>>,
+) {
+    while let Some(message) = subscription.next().await {
+        if let Ok(text) = std::str::from_utf8(&message.payload) {
+            // No receiver is not an error: the channel closed meanwhile.
+            let _ = events.send(Arc::new(UserEvent {
+                user_id,
+                text: Arc::from(text),
+            }));
+        }
     }
 }
 
@@ -261,13 +382,6 @@ async fn receive(
         } else if subject == "notice" {
             if let Ok(text) = std::str::from_utf8(payload) {
                 hub.relay_notice(text);
-            }
-        } else if let Some(user) = subject.strip_prefix("user.") {
-            if let (Ok(user_id), Ok(text)) = (user.parse(), std::str::from_utf8(payload)) {
-                let _ = fanout.0.remote_user_events.send(Arc::new(UserEvent {
-                    user_id,
-                    text: Arc::from(text),
-                }));
             }
         } else if let Some(user) = subject.strip_prefix("session.")
             && let Ok(user_id) = user.parse()

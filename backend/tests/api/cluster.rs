@@ -494,6 +494,74 @@ async fn a_user_channel_on_another_instance_gets_the_order_events() {
     stop_all(apps).await;
 }
 
+/// An instance receives another instance's user events only for the users whose channels it
+/// holds (`Fanout::watch_user`), from the moment the watch returns until the last watch of the
+/// user is dropped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_receives_the_user_events_of_the_users_it_watches_only() {
+    use backend::cluster::Fanout;
+    use backend::market::MarketHub;
+    use backend::user::events::UserEvent;
+    let nats = Nats::start().await;
+    let (_stop, shutdown) = tokio::sync::watch::channel(false);
+    let fanout = |name: &'static str| {
+        let (nats, shutdown) = (&nats, shutdown.clone());
+        async move {
+            let bus = Arc::new(
+                Bus::connect(&nats.cluster(name))
+                    .await
+                    .expect("NATS answers"),
+            );
+            Fanout::start(&bus, Arc::new(MarketHub::new()), shutdown)
+                .await
+                .expect("fanout started")
+        }
+    };
+    let (producer, watcher) = (fanout("producer").await, fanout("watcher").await);
+    let (events, source) = tokio::sync::broadcast::channel(16);
+    producer.share_user_events(source);
+    let send = |user_id: i64, text: &str| {
+        events
+            .send(Arc::new(UserEvent {
+                user_id,
+                text: Arc::from(text),
+            }))
+            .expect("the producer shares");
+    };
+    let mut received = watcher.subscribe_remote_user_events();
+    let mut next = async || {
+        let event = tokio::time::timeout(Duration::from_secs(5), received.recv())
+            .await
+            .expect("an event within 5 s")
+            .expect("received");
+        (event.user_id, event.text.to_string())
+    };
+
+    let first = watcher.watch_user(7).await;
+    let second = watcher.watch_user(7).await;
+    send(8, "not watched");
+    send(7, "one");
+    assert_eq!(next().await, (7, "one".to_owned()), "user 8 is not watched");
+    drop(first);
+    send(7, "two");
+    assert_eq!(
+        next().await,
+        (7, "two".to_owned()),
+        "one channel of user 7 is still open"
+    );
+    drop(second);
+    // The producer publishes in order and the watcher's connection delivers in order: once
+    // user 9's event arrives, user 7's (sent before it) would have.
+    let _nine = watcher.watch_user(9).await;
+    send(7, "unwatched");
+    send(9, "three");
+    assert_eq!(
+        next().await,
+        (9, "three".to_owned()),
+        "user 7 is no longer watched"
+    );
+}
+
 /// An owner that lets its market go answers the requests already on their way to it (here: "not
 /// the owner") instead of dropping them with its subscription, which left their callers waiting
 /// out the 5 s answer timeout.
