@@ -138,6 +138,23 @@ pub async fn submit(app: &TestApp, member: &Member, order: Value) -> (u16, Value
         .await
 }
 
+/// A futures app with Alice's trading wallet holding `funds` USDT and BTC's mark and index at
+/// 50,000 (the ladder of [`set_price`]).
+async fn alice_at_50000(funds: Decimal) -> (TestApp, Member) {
+    let app = futures_app().await;
+    let alice = app.member("alice@example.com").await;
+    fund(&app, &alice, funds).await;
+    set_price(&app, dec!(50000), dec!(50000)).await;
+    (app, alice)
+}
+
+/// [`submit`]s `order`, which must be taken (200); its answer's body.
+async fn placed(app: &TestApp, member: &Member, order: Value) -> Value {
+    let (status, body) = submit(app, member, order).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
 async fn positions(app: &TestApp, member: &Member, scope: &str) -> Vec<Value> {
     let (status, body) = app
         .post_as(
@@ -237,10 +254,7 @@ async fn stored_lp(app: &TestApp, member: &Member) -> Option<Decimal> {
 #[tokio::test]
 async fn an_isolated_long_opens_at_the_ladders_vwap_with_wasm_cores_liquidation_price_and_closes_in_parts()
  {
-    let app = futures_app().await;
-    let alice = app.member("alice@example.com").await;
-    fund(&app, &alice, dec!(10000)).await;
-    set_price(&app, dec!(50000), dec!(50000)).await;
+    let (app, alice) = alice_at_50000(dec!(10000)).await;
     let mut push = app
         .channel(&format!(
             "/ws/user/push/{}?satoken={}",
@@ -334,14 +348,13 @@ async fn an_isolated_long_opens_at_the_ladders_vwap_with_wasm_cores_liquidation_
 
     // Close 0.4 at 51,000: 0.4 × 995 = 398 realised, 40 % of the margin released.
     set_price(&app, dec!(51000), dec!(51000)).await;
-    let (status, body) = submit(
+    let body = placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "sell", "orderType": "market",
             "quantity": "0.4", "reduceOnly": true}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     assert_eq!(decimal(&body["data"]["profit"]), dec!(398));
     let position = open_position(&app, &alice).await.unwrap();
     assert_eq!(decimal(&position["openInterest"]), dec!(0.6));
@@ -361,13 +374,12 @@ async fn an_isolated_long_opens_at_the_ladders_vwap_with_wasm_cores_liquidation_
     assert_audit_clean(&app).await;
 
     // Then the rest, by closing the position.
-    let (status, body) = submit(
+    placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "sell", "orderType": "market", "closePosition": true}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     assert!(open_position(&app, &alice).await.is_none());
     let closed = positions(&app, &alice, "history").await;
     assert_eq!(closed[0]["status"], "closed");
@@ -395,14 +407,13 @@ async fn bad_inputs_are_refused_and_change_nothing() {
     let broke = app.member("broke@example.com").await;
     fund(&app, &alice, dec!(10000)).await;
     set_price(&app, dec!(50000), dec!(50000)).await;
-    let (status, _) = submit(
+    placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "buy", "orderType": "market",
             "quantity": "0.1", "leverage": "10"}),
     )
     .await;
-    assert_eq!(status, 200);
     let before_position = open_position(&app, &alice).await.unwrap();
     let before_trading = balance(&app, trading(&alice)).await;
     let before_margin = balance(&app, margin_bucket(&alice)).await;
@@ -528,10 +539,7 @@ async fn bad_inputs_are_refused_and_change_nothing() {
 
 #[tokio::test]
 async fn take_profit_stop_loss_and_stop_orders_fire_on_the_mark() {
-    let app = futures_app().await;
-    let alice = app.member("alice@example.com").await;
-    fund(&app, &alice, dec!(20000)).await;
-    set_price(&app, dec!(50000), dec!(50000)).await;
+    let (app, alice) = alice_at_50000(dec!(20000)).await;
     let open = json!({"symbol": "btcusdt", "side": "buy", "orderType": "market",
         "quantity": "0.2", "leverage": "5"});
     assert_eq!(submit(&app, &alice, open.clone()).await.0, 200);
@@ -631,19 +639,15 @@ async fn take_profit_stop_loss_and_stop_orders_fire_on_the_mark() {
 
 #[tokio::test]
 async fn margin_added_and_removed_moves_the_liquidation_price_as_wasm_core_says() {
-    let app = futures_app().await;
-    let alice = app.member("alice@example.com").await;
-    fund(&app, &alice, dec!(10000)).await;
-    set_price(&app, dec!(50000), dec!(50000)).await;
+    let (app, alice) = alice_at_50000(dec!(10000)).await;
     // 0.4 BTC all at 50,000 (the first level holds 0.5).
-    let (status, _) = submit(
+    placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "buy",
         "orderType": "market", "quantity": "0.4", "leverage": "10"}),
     )
     .await;
-    assert_eq!(status, 200);
     let adjust = |direction: MarginDirection, amount: Decimal, margin: Decimal| {
         margin_adjustment(&MarginAdjustmentInput {
             position: isolated(Side::Long, dec!(0.4), dec!(50000), dec!(10), margin),
@@ -732,22 +736,20 @@ async fn a_price_path_liquidates_an_isolated_long_and_a_cross_short() {
     fund(&app, &long, dec!(10000)).await;
     fund(&app, &short, dec!(3000)).await;
     set_price(&app, dec!(50000), dec!(50000)).await;
-    let (status, body) = submit(
+    placed(
         &app,
         &long,
         json!({"symbol": "btcusdt", "side": "buy",
         "orderType": "market", "quantity": "0.5", "leverage": "10", "marginMode": "isolated"}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = submit(
+    placed(
         &app,
         &short,
         json!({"symbol": "btcusdt", "side": "sell",
         "orderType": "market", "quantity": "0.5", "leverage": "20", "marginMode": "cross"}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     // The cross short's price: the whole wallet backs it.
     let wallet = balance(&app, trading(&short)).await;
     let cross_lp = wasm_lp(Position {
@@ -1022,14 +1024,13 @@ async fn funding_times_passed_while_the_server_was_down_are_settled_once_at_star
     let (dir, postgres) = app.stop_keeping_data().await;
     let app = spawn_app_in_with(dir, postgres, hourly_funding).await;
     set_price(&app, dec!(50000), dec!(50000)).await;
-    let (status, body) = submit(
+    placed(
         &app,
         &long,
         json!({"symbol": "btcusdt", "side": "buy", "orderType": "market",
         "quantity": "0.1", "leverage": "10", "marginMode": "isolated"}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     assert_eq!(fundings(&app, &long).await, long_rows);
     assert_eq!(fundings(&app, &short).await, settled);
     let (status, _, body) = app
@@ -1044,10 +1045,7 @@ async fn funding_times_passed_while_the_server_was_down_are_settled_once_at_star
 
 #[tokio::test]
 async fn positions_and_resting_orders_survive_a_restart() {
-    let app = futures_app().await;
-    let alice = app.member("alice@example.com").await;
-    fund(&app, &alice, dec!(10000)).await;
-    set_price(&app, dec!(50000), dec!(50000)).await;
+    let (app, alice) = alice_at_50000(dec!(10000)).await;
     assert_eq!(
         submit(
             &app,
@@ -1068,14 +1066,13 @@ async fn positions_and_resting_orders_survive_a_restart() {
         .await;
     assert_eq!(status, 200);
     // A limit buy below the mark rests, holding margin and the taker fee of what it opens.
-    let (status, body) = submit(
+    let body = placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "buy",
         "orderType": "limit", "price": "49000", "quantity": "0.1", "leverage": "10"}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["status"], "waitDeal");
     assert_margin_bucket(&app, &alice).await;
     // 0.1 × 49,000 × (1/10 + 0.0005) = 492.45 on top of the position's 500.
@@ -1108,11 +1105,8 @@ async fn positions_and_resting_orders_survive_a_restart() {
 
 #[tokio::test]
 async fn a_resting_order_is_cancelled_with_its_hold_released() {
-    let app = futures_app().await;
-    let alice = app.member("alice@example.com").await;
-    fund(&app, &alice, dec!(1000)).await;
-    set_price(&app, dec!(50000), dec!(50000)).await;
-    let (status, body) = submit(
+    let (app, alice) = alice_at_50000(dec!(1000)).await;
+    let body = placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "sell",
@@ -1120,7 +1114,6 @@ async fn a_resting_order_is_cancelled_with_its_hold_released() {
         "marginMode": "cross"}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     let id = body["data"]["id"].as_i64().unwrap();
     assert!(balance(&app, margin_bucket(&alice)).await > dec!(0));
     let (status, body) = app
@@ -1148,19 +1141,15 @@ async fn a_resting_order_is_cancelled_with_its_hold_released() {
 
 #[tokio::test]
 async fn what_cross_positions_use_of_the_trading_wallet_cannot_be_transferred_out() {
-    let app = futures_app().await;
-    let alice = app.member("alice@example.com").await;
-    fund(&app, &alice, dec!(1000)).await;
-    set_price(&app, dec!(50000), dec!(50000)).await;
+    let (app, alice) = alice_at_50000(dec!(1000)).await;
     // 0.1 BTC cross at 10x uses 500 of the wallet (and paid 2.5 in fees).
-    let (status, body) = submit(
+    placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "buy",
         "orderType": "market", "quantity": "0.1", "leverage": "10", "marginMode": "cross"}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     assert_eq!(balance(&app, trading(&alice)).await, dec!(997.5));
     let transfer = |amount: &str| json!({"coin": "usdt", "amount": amount, "from": "trading", "to": "funding"});
     let (status, body) = app
@@ -1188,13 +1177,10 @@ async fn what_cross_positions_use_of_the_trading_wallet_cannot_be_transferred_ou
 
 #[tokio::test]
 async fn a_cross_liquidation_price_counts_the_users_other_cross_positions() {
-    let app = futures_app().await;
-    let alice = app.member("alice@example.com").await;
-    fund(&app, &alice, dec!(5000)).await;
-    set_price(&app, dec!(50000), dec!(50000)).await;
+    let (app, alice) = alice_at_50000(dec!(5000)).await;
     set_price_of(&app, "ethusdt", dec!(3000), dec!(3000)).await;
     for (symbol, quantity) in [("btcusdt", "0.2"), ("ethusdt", "0.5")] {
-        let (status, body) = submit(
+        placed(
             &app,
             &alice,
             json!({"symbol": symbol, "side": "buy",
@@ -1202,7 +1188,6 @@ async fn a_cross_liquidation_price_counts_the_users_other_cross_positions() {
             "marginMode": "cross"}),
         )
         .await;
-        assert_eq!(status, 200, "{body}");
     }
     // ETH falls: its loss and maintenance margin weigh on the BTC position's price.
     set_price_of(&app, "ethusdt", dec!(2900), dec!(2900)).await;
@@ -1269,10 +1254,7 @@ async fn a_cross_liquidation_price_counts_the_users_other_cross_positions() {
 
 #[tokio::test]
 async fn a_reduce_only_limit_order_closes_part_of_the_position_at_its_price() {
-    let app = futures_app().await;
-    let alice = app.member("alice@example.com").await;
-    fund(&app, &alice, dec!(5000)).await;
-    set_price(&app, dec!(50000), dec!(50000)).await;
+    let (app, alice) = alice_at_50000(dec!(5000)).await;
     assert_eq!(
         submit(
             &app,
@@ -1286,14 +1268,13 @@ async fn a_reduce_only_limit_order_closes_part_of_the_position_at_its_price() {
     );
     let margin_before = balance(&app, margin_bucket(&alice)).await;
     // Closing needs no hold.
-    let (status, body) = submit(
+    placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "sell",
         "orderType": "limit", "price": "51000", "quantity": "0.1", "reduceOnly": true}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     assert_eq!(balance(&app, margin_bucket(&alice)).await, margin_before);
     set_price(&app, dec!(50990), dec!(50990)).await;
     assert_eq!(orders(&app, &alice, "current").await.len(), 1);
@@ -1330,14 +1311,13 @@ async fn a_limit_order_the_ladder_fills_within_its_price_executes_at_once_as_a_t
     // The ladder: asks 0.5 at 50,000 and 100 at 50,010.
     set_price(&app, dec!(50000), dec!(50000)).await;
     // A buy limit above the best ask meets the book: 0.3 at 50,000, not at its limit of 50,020.
-    let (status, body) = submit(
+    let body = placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "buy",
         "orderType": "limit", "price": "50020", "quantity": "0.3", "leverage": "10"}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["status"], "dealTotol");
     assert_eq!(decimal(&body["data"]["commissPrice"]), dec!(50020));
     assert_eq!(decimal(&body["data"]["dealAverPrice"]), dec!(50000));
@@ -1356,14 +1336,13 @@ async fn a_limit_order_the_ladder_fills_within_its_price_executes_at_once_as_a_t
         ))
     );
     // What the levels within the limit cannot fill whole rests at its limit, holding its margin.
-    let (status, body) = submit(
+    let body = placed(
         &app,
         &alice,
         json!({"symbol": "btcusdt", "side": "buy",
         "orderType": "limit", "price": "50005", "quantity": "1", "leverage": "10"}),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["status"], "waitDeal");
     assert_eq!(orders(&app, &alice, "current").await.len(), 1);
     assert_margin_bucket(&app, &alice).await;
