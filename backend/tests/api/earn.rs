@@ -71,13 +71,36 @@ fn to_mid_day(app: &TestApp) {
     clock.advance(next - now);
 }
 
-#[tokio::test]
-async fn a_locked_position_accrues_from_d1_is_paid_from_d2_and_matures() {
+/// An app at mid-day (see [`to_mid_day`]) and the token of its operator `ops@example.com`.
+async fn earn_app() -> (TestApp, String) {
     let app = spawn_app().await;
     to_mid_day(&app);
     let ops = operator(&app, "ops@example.com").await;
+    (app, ops)
+}
+
+/// The member `saver@example.com` with `usdt` USDT in the funding wallet.
+async fn saver(app: &TestApp, usdt: Decimal) -> Member {
     let user = app.member("saver@example.com").await;
-    app.credit(user.user_id, "usdt", dec!(500)).await;
+    app.credit(user.user_id, "usdt", usdt).await;
+    user
+}
+
+/// `count` members `racer0@example.com`, … with 1,000 USDT each in the funding wallet.
+async fn racers(app: &TestApp, count: usize) -> Vec<Member> {
+    let mut members = Vec::new();
+    for n in 0..count {
+        let member = app.member(&format!("racer{n}@example.com")).await;
+        app.credit(member.user_id, "usdt", dec!(1000)).await;
+        members.push(member);
+    }
+    members
+}
+
+#[tokio::test]
+async fn a_locked_position_accrues_from_d1_is_paid_from_d2_and_matures() {
+    let (app, ops) = earn_app().await;
+    let user = saver(&app, dec!(500)).await;
     let now = app.state().clock.now_ms();
     let product = create(&app, &ops, pledge(3, "100000", "deduct", now - DAY_MS)).await;
 
@@ -166,11 +189,8 @@ async fn a_locked_position_accrues_from_d1_is_paid_from_d2_and_matures() {
 
 #[tokio::test]
 async fn days_missed_while_down_are_all_paid_across_a_month_end() {
-    let app = spawn_app().await;
-    to_mid_day(&app);
-    let ops = operator(&app, "ops@example.com").await;
-    let user = app.member("saver@example.com").await;
-    app.credit(user.user_id, "usdt", dec!(1000)).await;
+    let (app, ops) = earn_app().await;
+    let user = saver(&app, dec!(1000)).await;
     let now = app.state().clock.now_ms();
     let product = create(&app, &ops, pledge(40, "100000", "keep", now - DAY_MS)).await;
     let (status, body) = subscribe(&app, &user, product, "1000").await;
@@ -212,11 +232,8 @@ async fn days_missed_while_down_are_all_paid_across_a_month_end() {
 
 #[tokio::test]
 async fn early_redemption_deducts_paid_rewards_or_is_refused_by_the_rule() {
-    let app = spawn_app().await;
-    to_mid_day(&app);
-    let ops = operator(&app, "ops@example.com").await;
-    let user = app.member("saver@example.com").await;
-    app.credit(user.user_id, "usdt", dec!(300)).await;
+    let (app, ops) = earn_app().await;
+    let user = saver(&app, dec!(300)).await;
     let now = app.state().clock.now_ms();
     let deduct = create(&app, &ops, pledge(30, "100000", "deduct", now - DAY_MS)).await;
     let locked = create(&app, &ops, pledge(30, "100000", "forbidden", now - DAY_MS)).await;
@@ -275,11 +292,8 @@ async fn early_redemption_deducts_paid_rewards_or_is_refused_by_the_rule() {
 
 #[tokio::test]
 async fn subscriptions_are_refused_by_every_rule() {
-    let app = spawn_app().await;
-    to_mid_day(&app);
-    let ops = operator(&app, "ops@example.com").await;
-    let user = app.member("saver@example.com").await;
-    app.credit(user.user_id, "usdt", dec!(35)).await;
+    let (app, ops) = earn_app().await;
+    let user = saver(&app, dec!(35)).await;
     let now = app.state().clock.now_ms();
     let mut limited = pledge(7, "100000", "deduct", now - DAY_MS);
     limited["perUserQuota"] = json!("40");
@@ -354,18 +368,11 @@ async fn subscriptions_are_refused_by_every_rule() {
 
 #[tokio::test]
 async fn a_hundred_racing_subscriptions_sell_exactly_what_fits() {
-    let app = spawn_app().await;
-    to_mid_day(&app);
-    let ops = operator(&app, "ops@example.com").await;
+    let (app, ops) = earn_app().await;
     let now = app.state().clock.now_ms();
     // Quota 1000: 66 subscriptions of 15 fit (990), the 67th would not.
     let product = create(&app, &ops, pledge(7, "1000", "deduct", now - DAY_MS)).await;
-    let mut members = Vec::new();
-    for n in 0..10 {
-        let member = app.member(&format!("racer{n}@example.com")).await;
-        app.credit(member.user_id, "usdt", dec!(1000)).await;
-        members.push(member);
-    }
+    let members = racers(&app, 10).await;
     let mut flight = Vec::new();
     for n in 0..100 {
         let member = members[n % members.len()].clone();
@@ -410,11 +417,8 @@ async fn a_hundred_racing_subscriptions_sell_exactly_what_fits() {
 
 #[tokio::test]
 async fn products_are_listed_by_kind_and_a_rate_change_keeps_running_positions() {
-    let app = spawn_app().await;
-    to_mid_day(&app);
-    let ops = operator(&app, "ops@example.com").await;
-    let user = app.member("saver@example.com").await;
-    app.credit(user.user_id, "usdt", dec!(100)).await;
+    let (app, ops) = earn_app().await;
+    let user = saver(&app, dec!(100)).await;
     let now = app.state().clock.now_ms();
     let first = create(&app, &ops, pledge(10, "100000", "deduct", now - DAY_MS)).await;
     let second = create(&app, &ops, pledge(20, "100000", "deduct", now - DAY_MS)).await;
@@ -579,9 +583,7 @@ async fn assert_statement_matches_ledger(app: &TestApp, member: &Member, id: i64
 
 #[tokio::test]
 async fn a_statement_adds_up_to_the_ledger_for_a_redeemed_and_a_matured_position() {
-    let app = spawn_app().await;
-    to_mid_day(&app);
-    let ops = operator(&app, "ops@example.com").await;
+    let (app, ops) = earn_app().await;
     let user = app.member("saver@example.com").await;
     let other = app.member("other@example.com").await;
     app.credit(user.user_id, "usdt", dec!(1000)).await;
@@ -655,9 +657,7 @@ async fn sold_and_quota(app: &TestApp, product: i64) -> (Decimal, Decimal) {
 
 #[tokio::test]
 async fn redeeming_a_flexible_position_frees_its_quota_and_a_locked_one_does_not() {
-    let app = spawn_app().await;
-    to_mid_day(&app);
-    let ops = operator(&app, "ops@example.com").await;
+    let (app, ops) = earn_app().await;
     let user = app.member("saver@example.com").await;
     let other = app.member("other@example.com").await;
     app.credit(user.user_id, "usdt", dec!(1000)).await;
@@ -710,17 +710,10 @@ async fn body_id(app: &TestApp, member: &Member, product: i64) -> i64 {
 
 #[tokio::test]
 async fn a_quota_cut_racing_subscriptions_never_leaves_more_sold_than_the_quota() {
-    let app = spawn_app().await;
-    to_mid_day(&app);
-    let ops = operator(&app, "ops@example.com").await;
+    let (app, ops) = earn_app().await;
     let now = app.state().clock.now_ms();
     let product = create(&app, &ops, pledge(7, "1000", "deduct", now - DAY_MS)).await;
-    let mut members = Vec::new();
-    for n in 0..10 {
-        let member = app.member(&format!("racer{n}@example.com")).await;
-        app.credit(member.user_id, "usdt", dec!(1000)).await;
-        members.push(member);
-    }
+    let members = racers(&app, 10).await;
     let mut flight = Vec::new();
     for n in 0..80 {
         let client = app.client.clone();
