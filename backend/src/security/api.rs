@@ -118,18 +118,16 @@ impl SecurityApi {
             check_head(&head, config)?;
             let ip = client_ip(req);
             let sender = member_code(db, mailer, limiter, config, &ip);
-            let account = match purpose.0 {
-                MemberCodePurpose::Bind => {
-                    let account =
-                        service::parse_email(email.0.as_deref().unwrap_or_default(), "email")?;
-                    sender.send_bind(&auth.0.user, &account, "email").await?;
-                    account
-                }
-                MemberCodePurpose::Security => {
-                    sender.send_security(&auth.0.user, Channel::Email).await?
-                }
-            };
-            Ok(code_sent(&account, limiter))
+            let address = email.0.as_deref();
+            send_member_code(
+                sender,
+                limiter,
+                &auth.0.user,
+                purpose.0,
+                address,
+                Channel::Email,
+            )
+            .await
         }
         .await;
         MemberResponse::of(result, Msg::CodeSent)
@@ -163,18 +161,16 @@ impl SecurityApi {
             check_head(&head, config)?;
             let ip = client_ip(req);
             let sender = member_code(db, mailer, limiter, config, &ip);
-            let account = match purpose.0 {
-                MemberCodePurpose::Bind => {
-                    let account =
-                        service::parse_phone(phone.0.as_deref().unwrap_or_default(), "phone")?;
-                    sender.send_bind(&auth.0.user, &account, "phone").await?;
-                    account
-                }
-                MemberCodePurpose::Security => {
-                    sender.send_security(&auth.0.user, Channel::Sms).await?
-                }
-            };
-            Ok(code_sent(&account, limiter))
+            let address = phone.0.as_deref();
+            send_member_code(
+                sender,
+                limiter,
+                &auth.0.user,
+                purpose.0,
+                address,
+                Channel::Sms,
+            )
+            .await
         }
         .await;
         MemberResponse::of(result, Msg::CodeSent)
@@ -659,6 +655,32 @@ fn member_code<'a>(
         site: &config.platform.site_name,
         ip,
     }
+}
+
+/// What the e-mail and SMS member code calls share: for purpose `bind` the code goes to the new
+/// `address` on `channel` (the query field `email` or `phone`), which no other account may have;
+/// for `security` to the user's bound one.
+async fn send_member_code(
+    sender: MemberCode<'_>,
+    limiter: &RateLimiter,
+    user: &crate::entity::user::Model,
+    purpose: MemberCodePurpose,
+    address: Option<&str>,
+    channel: Channel,
+) -> Result<CodeSent, Refusal> {
+    let account = match purpose {
+        MemberCodePurpose::Bind => {
+            let raw = address.unwrap_or_default();
+            let (account, field) = match channel {
+                Channel::Email => (service::parse_email(raw, "email")?, "email"),
+                Channel::Sms => (service::parse_phone(raw, "phone")?, "phone"),
+            };
+            sender.send_bind(user, &account, field).await?;
+            account
+        }
+        MemberCodePurpose::Security => sender.send_security(user, channel).await?,
+    };
+    Ok(code_sent(&account, limiter))
 }
 
 /// Sets or changes the fund password (`setTradePassword`, `tardPwdSet`).
