@@ -64,14 +64,6 @@ struct Inner {
     handlers: RwLock<Vec<(&'static str, Handler)>>,
 }
 
-impl std::fmt::Debug for Fanout {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Fanout")
-            .field("shared", &self.is_shared())
-            .finish()
-    }
-}
-
 impl Default for Fanout {
     fn default() -> Self {
         Self::local()
