@@ -264,8 +264,8 @@ impl Fanout {
             .push((prefix, Arc::new(handler)));
     }
 
-    /// Gives `payload` to the handler registered for `subject`'s prefix; whether there was one.
-    fn hand_over(&self, subject: &str, payload: &[u8]) -> bool {
+    /// Gives `payload` to the handler registered for `subject`'s prefix, if any.
+    fn hand_over(&self, subject: &str, payload: &[u8]) {
         let handler = self
             .0
             .handlers
@@ -274,12 +274,8 @@ impl Fanout {
             .iter()
             .find(|(prefix, _)| subject.starts_with(prefix))
             .map(|(_, handler)| handler.clone());
-        match handler {
-            Some(handler) => {
-                handler(subject, payload);
-                true
-            }
-            None => false,
+        if let Some(handler) = handler {
+            handler(subject, payload);
         }
     }
 
@@ -300,6 +296,14 @@ impl Drop for UserWatch {
     fn drop(&mut self) {
         self.fanout.unwatch(self.user_id);
     }
+}
+
+/// `name` (a pair's symbol) as one token of a subject: anything but ASCII letters and digits
+/// becomes `_`, so that no `.`, `*` or `>` splits or widens the subject.
+pub fn subject_token(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
 }
 
 /// The subject of `user_id`'s events.
@@ -364,9 +368,6 @@ async fn receive(
             continue;
         };
         let payload = &message.payload;
-        if fanout.hand_over(subject, payload) {
-            continue;
-        }
         if subject.starts_with("market.") {
             if let Err(error) = hub.replay(payload) {
                 tracing::warn!(%error, subject, "unreadable market event from the cluster");
@@ -380,6 +381,8 @@ async fn receive(
         {
             crate::user::session_cache::forget_user_here(user_id);
             let _ = fanout.0.sessions_ended.send(user_id);
+        } else {
+            fanout.hand_over(subject, payload);
         }
     }
 }

@@ -128,13 +128,10 @@ impl Shared {
                 .all(|op| op.symbol().is_some() && op.symbol() == symbol);
         match (one_pair, symbol, first) {
             (true, Some(symbol), Some(first)) => {
-                let pair: String = if symbol == EVERY_BOOK {
+                let pair = if symbol == EVERY_BOOK {
                     "all".to_owned()
                 } else {
-                    symbol
-                        .chars()
-                        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                        .collect()
+                    crate::cluster::fanout::subject_token(symbol)
                 };
                 format!("market.{pair}.{}", first.kind())
             }

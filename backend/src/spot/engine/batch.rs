@@ -189,33 +189,25 @@ impl SpotEngine {
         // Cluster mode: only the pair's current owner writes (`crate::cluster::fence`); the
         // check keeps the owner's row locked until this batch ends, and takes the advisory lock
         // in the same statement.
-        let held = match &self.fence {
-            Some(fence) => crate::cluster::fence::still_holds_in_turn(&txn, fence, MARKETS_TURN)
+        if let Some(fence) = &self.fence {
+            if !crate::cluster::fence::still_holds_in_turn(&txn, fence, MARKETS_TURN)
                 .await
-                .map_err(|e| e.to_string())?,
-            None => {
-                if txn.backend() == DatabaseBackend::Postgres {
-                    txn.execute_unprepared(&format!(
-                        "SELECT pg_advisory_xact_lock({MARKETS_TURN})"
-                    ))
-                    .await
-                    .map_err(|e| e.to_string())?;
+                .map_err(|e| e.to_string())?
+            {
+                fence.lose();
+                for command in batch {
+                    command.refuse(busy());
                 }
-                true
+                return Err(format!(
+                    "{} was taken by a newer owner than token {}: the batch is refused",
+                    fence.market(),
+                    fence.token()
+                ));
             }
-        };
-        if let Some(fence) = &self.fence
-            && !held
-        {
-            fence.lose();
-            for command in batch {
-                command.refuse(busy());
-            }
-            return Err(format!(
-                "{} was taken by a newer owner than token {}: the batch is refused",
-                fence.market(),
-                fence.token()
-            ));
+        } else if txn.backend() == DatabaseBackend::Postgres {
+            txn.execute_unprepared(&format!("SELECT pg_advisory_xact_lock({MARKETS_TURN})"))
+                .await
+                .map_err(|e| e.to_string())?;
         }
         phases.mark("begin");
         self.prepare(&txn, &batch, outbox)

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::views::OrderSide;
 use crate::cluster::Fanout;
+use crate::cluster::fanout::subject_token;
 use crate::entity::spot_order;
 
 /// The subjects of the index's changes, under `kestrel.live.`: `spot.open.<pair>`.
@@ -138,14 +139,10 @@ impl OpenOrderIndex {
         let Some(fanout) = self.fanout.get() else {
             return;
         };
-        let pair: String = change
-            .symbol
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
+        let subject = format!("{SUBJECT}{}", subject_token(&change.symbol));
         // Numbers and a symbol: serialising cannot fail.
         if let Ok(payload) = serde_json::to_vec(&change) {
-            fanout.publish(&format!("{SUBJECT}{pair}"), payload);
+            fanout.publish(&subject, payload);
         }
     }
 
